@@ -1,0 +1,310 @@
+package hostconfig_test
+
+import (
+	"errors"
+	"math"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/kicikit/kicikit/hostconfig"
+)
+
+// memoryGrammar is the package comment's grammar written independently of
+// the parser: ASCII digits, JavaScript's \s, and the six unit letters
+// spelled out (Go's (?i) would also fold the Kelvin sign U+212A into k).
+var memoryGrammar = regexp.MustCompile(`^([0-9]+)(?:\.([0-9]+))?` +
+	`([\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]*)` +
+	`([kKmMgG])$`)
+
+var fuzzSeeds = []string{
+	"", "512m", "1.5g", "1k", "0.5K", "256 M", "1\tG", "1\u3000k", "1\ufeffk",
+	"1\u0085k", "1\u212a", ".5g", "5.g", "-1k", "+1k", " 1k", "1k ", "512Mi",
+	"1kb", "1e3k", "1.2.3g", "0.0009765625k", "1.9999999999999999999k",
+	"9007199254740991k", "9007199254740992k", "8589934591.999999999g",
+	"8589934592g", "99999999999999999999x", "0000001m", "1\xffk",
+}
+
+// oracle returns the exact byte count of a string memoryGrammar matched,
+// with math/big: floor((whole + frac/10^len(frac)) × 2^shift).
+func oracle(m []string) (*big.Int, uint) {
+	shift := map[byte]uint{'k': 10, 'm': 20, 'g': 30}[m[4][0]|0x20]
+	num, _ := new(big.Int).SetString(m[1]+m[2], 10)
+	num.Lsh(num, shift)
+	den := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(len(m[2]))), nil)
+	return num.Quo(num, den), shift
+}
+
+func decimalRat(whole, frac string) *big.Rat {
+	r, _ := new(big.Rat).SetString(whole + "." + frac + "0")
+	return r
+}
+
+func FuzzParseMemory(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	maxInt64 := big.NewInt(math.MaxInt64)
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := hostconfig.ParseMemory(s)
+		m := memoryGrammar.FindStringSubmatch(s)
+
+		if err != nil {
+			var pe *hostconfig.ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("ParseMemory(%q): error %T %v, want *ParseError", s, err, err)
+			}
+			if pe.Input != s || got != 0 {
+				t.Fatalf("ParseMemory(%q) = %d, %#v: wrong input or non-zero result", s, got, pe)
+			}
+			if m == nil {
+				if errors.Is(err, hostconfig.ErrRange) {
+					t.Fatalf("ParseMemory(%q): ErrRange for a string outside the grammar", s)
+				}
+				return
+			}
+			if want, _ := oracle(m); !errors.Is(err, hostconfig.ErrRange) || want.Cmp(maxInt64) <= 0 {
+				t.Fatalf("ParseMemory(%q): %v, but it matches the grammar with value %v", s, err, want)
+			}
+			return
+		}
+
+		if m == nil {
+			t.Fatalf("ParseMemory(%q) = %d, but the grammar does not match", s, got)
+		}
+		want, shift := oracle(m)
+		if !want.IsInt64() || want.Int64() != got {
+			t.Fatalf("ParseMemory(%q) = %d, exact value %v", s, got, want)
+		}
+		checkFloat(t, s, got, m[1], m[2], shift)
+		checkNeighbours(t, s, got, m, shift)
+	})
+}
+
+// checkFloat compares with the float64 computation a JavaScript parser
+// would do, floor(parseFloat(number) × multiple), below 2^53. The two agree
+// whenever the number is exactly a float64; otherwise float64 rounding of
+// the number may cross a multiple of 1/multiple, and then, and only then,
+// the float64 answer is one off.
+func checkFloat(t *testing.T, s string, got int64, whole, frac string, shift uint) {
+	t.Helper()
+	if got >= 1<<53 {
+		return
+	}
+	num := whole
+	if frac != "" {
+		num += "." + frac
+	}
+	x, err := strconv.ParseFloat(num, 64)
+	if err != nil {
+		t.Fatalf("ParseFloat(%q): %v", num, err)
+	}
+	fl := math.Floor(math.Ldexp(x, int(shift)))
+	exact := decimalRat(whole, frac)
+	if exact.Cmp(new(big.Rat).SetFloat64(x)) == 0 {
+		if fl != float64(got) {
+			t.Fatalf("ParseMemory(%q) = %d, float64 %v for an exactly representable number", s, got, fl)
+		}
+		return
+	}
+	boundary := func(n int64) *big.Rat { // n / 2^shift
+		return new(big.Rat).SetFrac(big.NewInt(n), new(big.Int).Lsh(big.NewInt(1), shift))
+	}
+	xr := new(big.Rat).SetFloat64(x)
+	switch fl {
+	case float64(got):
+	case float64(got + 1): // x rounded up across (got+1)/2^shift
+		if b := boundary(got + 1); !(exact.Cmp(b) < 0 && xr.Cmp(b) >= 0) {
+			t.Fatalf("ParseMemory(%q) = %d, float64 %v without a rounding crossing", s, got, fl)
+		}
+	case float64(got - 1): // x rounded down across got/2^shift
+		if b := boundary(got); !(exact.Cmp(b) >= 0 && xr.Cmp(b) < 0) {
+			t.Fatalf("ParseMemory(%q) = %d, float64 %v without a rounding crossing", s, got, fl)
+		}
+	default:
+		t.Fatalf("ParseMemory(%q) = %d, float64 %v: more than one off", s, got, fl)
+	}
+}
+
+// checkNeighbours checks that the result is monotone in the number for one
+// unit, on strings derived from an accepted one: a larger integer part, a
+// longer and a shorter fraction, and the same number written with the
+// unit's other case and without white space.
+func checkNeighbours(t *testing.T, s string, got int64, m []string, shift uint) {
+	t.Helper()
+	whole, frac, unit := m[1], m[2], m[4]
+	parse := func(num, sp, u string) (int64, bool) {
+		n, err := hostconfig.ParseMemory(num + sp + u)
+		if err != nil {
+			if !errors.Is(err, hostconfig.ErrRange) {
+				t.Fatalf("ParseMemory(%q): %v for a neighbour of %q", num+sp+u, err, s)
+			}
+			return 0, false
+		}
+		return n, true
+	}
+	withFrac := func(w, f string) string {
+		if f == "" {
+			return w
+		}
+		return w + "." + f
+	}
+
+	// Same number, other spelling: same result.
+	other := strings.ToUpper(unit)
+	if other == unit {
+		other = strings.ToLower(unit)
+	}
+	if n, _ := parse(withFrac(whole, frac), "", other); n != got {
+		t.Fatalf("ParseMemory(%q) = %d, but %d with unit %s and no space", s, got, n, other)
+	}
+
+	// One more in the integer part: exactly one multiple more.
+	w, _ := new(big.Int).SetString(whole, 10)
+	if n, ok := parse(withFrac(w.Add(w, big.NewInt(1)).String(), frac), "", unit); ok && n != got+1<<shift {
+		t.Fatalf("ParseMemory(%q) = %d, but %d for one more %s", s, got, n, unit)
+	}
+
+	// A digit more of fraction: not less.
+	for _, d := range []string{"0", "5", "9"} {
+		if n, ok := parse(whole+"."+frac+d, "", unit); ok && n < got {
+			t.Fatalf("ParseMemory(%q) = %d, but %d for %s.%s%s", s, got, n, whole, frac, d)
+		}
+	}
+
+	// A digit less of fraction: not more.
+	if frac != "" {
+		if n, _ := parse(withFrac(whole, frac[:len(frac)-1]), "", unit); n > got {
+			t.Fatalf("ParseMemory(%q) = %d, but %d with the last digit cut", s, got, n)
+		}
+	}
+}
+
+// FuzzParseMemoryMonotone checks that for two numbers with one unit, the
+// larger number never gives fewer bytes.
+func FuzzParseMemoryMonotone(f *testing.F) {
+	f.Add("1.5", "2", byte('g'))
+	f.Add("0.0009765625", "0.0009765624999", byte('k'))
+	f.Add("8589934591.9", "8589934591.99", byte('G'))
+	f.Add("1.9999999999999999999", "2", byte('k'))
+	f.Fuzz(func(t *testing.T, a, b string, u byte) {
+		unit := string("kmgKMG"[u%6])
+		na, errA := hostconfig.ParseMemory(a + unit)
+		nb, errB := hostconfig.ParseMemory(b + unit)
+		ma := memoryGrammar.FindStringSubmatch(a + unit)
+		mb := memoryGrammar.FindStringSubmatch(b + unit)
+		if errA != nil || errB != nil || ma == nil || mb == nil || ma[3] != "" || mb[3] != "" {
+			return
+		}
+		ra, rb := decimalRat(ma[1], ma[2]), decimalRat(mb[1], mb[2])
+		switch ra.Cmp(rb) {
+		case -1:
+			if na > nb {
+				t.Fatalf("%s%s < %s%s but %d > %d", a, unit, b, unit, na, nb)
+			}
+		case 0:
+			if na != nb {
+				t.Fatalf("%s%s = %s%s but %d != %d", a, unit, b, unit, na, nb)
+			}
+		case 1:
+			if na < nb {
+				t.Fatalf("%s%s > %s%s but %d < %d", a, unit, b, unit, na, nb)
+			}
+		}
+	})
+}
+
+// FuzzBuild checks Build against its documentation, with Go's math.Round
+// (halves away from zero, the same as Math.round for positive values) as
+// the reference for NanoCPUs.
+func FuzzBuild(f *testing.F) {
+	f.Add(1.5, int64(2<<30), "/a:/a", "h:10.0.0.1", 1990)
+	f.Add(math.NaN(), int64(-1), "", "", 0)
+	f.Add(math.Inf(1), int64(math.MaxInt64), "x", "", -1)
+	f.Add(5e-10, int64(0), "", "y", math.MaxInt)
+	f.Add(9223372036.854775, int64(1), "", "", math.MinInt)
+	f.Fuzz(func(t *testing.T, cpus float64, mem int64, bind, host string, gid int) {
+		in := hostconfig.Input{Limits: hostconfig.Limits{CPUs: cpus, MemBytes: mem}}
+		if bind != "" {
+			in.Binds = []string{bind}
+		}
+		if host != "" {
+			in.ExtraHosts = []string{host}
+		}
+		if gid != 0 {
+			in.SupplementaryGroups = []int{gid}
+		}
+		hc := hostconfig.Build(in)
+
+		if hc.PidsLimit == nil || *hc.PidsLimit != hostconfig.PidsLimit || hc.AutoRemove {
+			t.Fatalf("Build: PidsLimit %v, AutoRemove %v", hc.PidsLimit, hc.AutoRemove)
+		}
+		if want := max(mem, 0); hc.Memory != want {
+			t.Fatalf("Build: Memory %d for MemBytes %d", hc.Memory, mem)
+		}
+		var want int64
+		switch x := cpus * 1e9; {
+		case !(cpus > 0):
+		case x >= 1<<63:
+			want = math.MaxInt64
+		default:
+			want = int64(math.Round(x))
+		}
+		if hc.NanoCPUs != want {
+			t.Fatalf("Build: NanoCPUs %d for CPUs %v, want %d", hc.NanoCPUs, cpus, want)
+		}
+		if (bind != "") != (len(hc.Binds) == 1) || (host != "") != (len(hc.ExtraHosts) == 1) {
+			t.Fatalf("Build: Binds %q, ExtraHosts %q", hc.Binds, hc.ExtraHosts)
+		}
+		if gid != 0 && (len(hc.GroupAdd) != 1 || hc.GroupAdd[0] != strconv.Itoa(gid)) || gid == 0 && hc.GroupAdd != nil {
+			t.Fatalf("Build: GroupAdd %q for gid %d", hc.GroupAdd, gid)
+		}
+	})
+}
+
+// FuzzResolveSpawnLimits checks ResolveSpawnLimits against its
+// documentation.
+func FuzzResolveSpawnLimits(f *testing.F) {
+	f.Add(0.0, int64(0), 1.5, "512m", true)
+	f.Add(2.0, int64(0), 1.5, "512m", true)
+	f.Add(math.NaN(), int64(0), math.NaN(), "1x", true)
+	f.Add(-1.0, int64(-1), 0.0, "", false)
+	f.Fuzz(func(t *testing.T, cpus float64, mem int64, rcpus float64, rmem string, withRes bool) {
+		effective := hostconfig.Limits{CPUs: cpus, MemBytes: mem}
+		var res *hostconfig.Resources
+		if withRes {
+			res = &hostconfig.Resources{Limits: &hostconfig.ResourceSpec{CPUs: rcpus, Memory: rmem}}
+		}
+		got, err := hostconfig.ResolveSpawnLimits(effective, res)
+
+		same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
+		if (cpus != 0 && !math.IsNaN(cpus)) || mem != 0 {
+			if err != nil || !same(got.CPUs, cpus) || got.MemBytes != mem {
+				t.Fatalf("effective %+v not returned whole: %+v, %v", effective, got, err)
+			}
+			return
+		}
+		var want hostconfig.Limits
+		if withRes {
+			if rmem != "" {
+				n, perr := hostconfig.ParseMemory(rmem)
+				if perr != nil {
+					var pe *hostconfig.ParseError
+					if !errors.As(err, &pe) || pe.Input != rmem || got != (hostconfig.Limits{}) {
+						t.Fatalf("memory %q: got %+v, %v; want the *ParseError", rmem, got, err)
+					}
+					return
+				}
+				want.MemBytes = n
+			}
+			if rcpus != 0 && !math.IsNaN(rcpus) {
+				want.CPUs = rcpus
+			}
+		}
+		if err != nil || !same(got.CPUs, want.CPUs) || got.MemBytes != want.MemBytes {
+			t.Fatalf("got %+v, %v; want %+v", got, err, want)
+		}
+	})
+}

@@ -1,0 +1,186 @@
+package hostconfig
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// ParseMemory returns the number of bytes a memory string such as "512m" or
+// "1.5g" stands for, as the orchestrator reads a scaler config's memory
+// limit. The grammar is in the package documentation: a decimal number,
+// optional white space, and one unit k, m or g in either case, with binary
+// multiples (1024, 1024², 1024³). The result is the floor of the number
+// times the unit, computed exactly however many fractional digits there are,
+// so "0.0001k" is 0 and "1.9999999999999999999k" is 2047 (a float64
+// computation would round the number to 2 first and answer 2048).
+//
+// Any other string, and a value of more than [math.MaxInt64] bytes, is a
+// *[ParseError] naming the input and its [Reason]; the result is then 0.
+// ParseMemory does not allocate unless it fails.
+func ParseMemory(s string) (int64, error) {
+	if s == "" {
+		return 0, &ParseError{Input: s, Reason: ErrEmpty}
+	}
+
+	// The integer part. Past 2^53 it is out of range for every unit
+	// (k allows at most 2^53-1), so it stops growing there instead of
+	// overflowing; the grammar is still checked to the end.
+	var whole uint64
+	i := 0
+	for ; i < len(s) && isDigit(s[i]); i++ {
+		if whole < 1<<53 {
+			whole = whole*10 + uint64(s[i]-'0')
+		}
+	}
+	if i == 0 {
+		return 0, &ParseError{Input: s, Reason: ErrNumber}
+	}
+
+	// The fractional digits are s[fracStart:fracEnd], empty without a ".".
+	fracStart, fracEnd := i, i
+	if i < len(s) && s[i] == '.' {
+		i++
+		fracStart = i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		if i == fracStart {
+			return 0, &ParseError{Input: s, Reason: ErrNumber}
+		}
+		fracEnd = i
+	}
+
+	for i < len(s) {
+		n := spaceLen(s[i:])
+		if n == 0 {
+			break
+		}
+		i += n
+	}
+
+	if i == len(s) {
+		return 0, &ParseError{Input: s, Reason: ErrUnit}
+	}
+	shift := unitShift(s[i])
+	if shift == 0 {
+		return 0, &ParseError{Input: s, Reason: ErrUnit}
+	}
+	if i+1 != len(s) {
+		return 0, &ParseError{Input: s, Reason: ErrTrailing}
+	}
+
+	// whole<<shift is a multiple of 2^shift, so when it is at most
+	// MaxInt64 it is at most 2^63 - 2^shift, and adding the fraction's
+	// bytes (less than 2^shift) still fits.
+	if whole > (1<<63-1)>>shift {
+		return 0, &ParseError{Input: s, Reason: ErrRange}
+	}
+
+	// floor(0.d1d2…dn × 2^shift), exactly, from the last digit back:
+	// with q the floor for 0.d(i+1)…dn, the floor for 0.di…dn is
+	// (di × 2^shift + q) / 10, since floor((a+y)/10) = floor((a+floor(y))/10)
+	// for an integer a and a real y >= 0. q stays below 2^shift.
+	var frac uint64
+	for j := fracEnd - 1; j >= fracStart; j-- {
+		frac = (uint64(s[j]-'0')<<shift + frac) / 10
+	}
+	return int64(whole<<shift + frac), nil
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// unitShift returns log2 of the unit's multiple, or 0 for no unit.
+func unitShift(c byte) uint {
+	switch c {
+	case 'k', 'K':
+		return 10
+	case 'm', 'M':
+		return 20
+	case 'g', 'G':
+		return 30
+	}
+	return 0
+}
+
+// spaceLen returns the length in bytes of the white space character that
+// starts s, or 0 when s does not start with one. White space is what
+// JavaScript's \s matches.
+func spaceLen(s string) int {
+	c := s[0]
+	if c < utf8.RuneSelf {
+		if c == ' ' || '\t' <= c && c <= '\r' {
+			return 1
+		}
+		return 0
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	switch {
+	case r == '\u00a0', r == '\u1680', '\u2000' <= r && r <= '\u200a',
+		r == '\u2028', r == '\u2029', r == '\u202f', r == '\u205f',
+		r == '\u3000', r == '\ufeff':
+		return n
+	}
+	return 0
+}
+
+// ParseError is the error [ParseMemory] returns for a string it refuses.
+type ParseError struct {
+	// Input is the string as given to ParseMemory.
+	Input string
+	// Reason says what is wrong with it.
+	Reason Reason
+}
+
+// Error returns a one-line message naming the call, the input and the
+// reason, such as `hostconfig.ParseMemory("2x"): no unit k, m or g after
+// the number`.
+func (e *ParseError) Error() string {
+	return "hostconfig.ParseMemory(" + strconv.Quote(e.Input) + "): " + e.Reason.Error()
+}
+
+// Unwrap returns the reason, so that errors.Is(err, [ErrRange]) and the like
+// report the reason of a ParseError anywhere in err's chain.
+func (e *ParseError) Unwrap() error { return e.Reason }
+
+// Reason is what is wrong with a memory string: one of the Err constants
+// below. It is an error itself, so a caller can branch on
+// errors.Is(err, hostconfig.ErrRange) without unpacking the [ParseError],
+// and, being a constant, it cannot be reassigned.
+type Reason uint8
+
+// The reasons [ParseMemory] refuses a string for, checked in this order
+// from the start of the string, with [ErrRange] last: "99999999999999999999x"
+// is [ErrUnit].
+const (
+	// ErrEmpty is an empty string.
+	ErrEmpty Reason = iota + 1
+	// ErrNumber is a string that does not start with a decimal number:
+	// something before the digits (a sign, white space, a unit), or a "."
+	// with no digit before or after it.
+	ErrNumber
+	// ErrUnit is a number followed by no unit, or by something other than
+	// white space and one of k, K, m, M, g, G.
+	ErrUnit
+	// ErrTrailing is anything after the unit, white space included.
+	ErrTrailing
+	// ErrRange is a well-formed string for more than [math.MaxInt64] bytes.
+	ErrRange
+)
+
+// Error describes the reason in a few words. A Reason other than the Err
+// constants reads "invalid memory string".
+func (r Reason) Error() string {
+	switch r {
+	case ErrEmpty:
+		return "empty string"
+	case ErrNumber:
+		return "no decimal number at the start (want digits, optionally '.' and more digits)"
+	case ErrUnit:
+		return "no unit k, m or g after the number"
+	case ErrTrailing:
+		return "text after the unit"
+	case ErrRange:
+		return "more bytes than an int64 holds"
+	}
+	return "invalid memory string"
+}
