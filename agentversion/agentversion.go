@@ -1,0 +1,246 @@
+// Package agentversion reads KiCI release versions and orders them, as the
+// KiCI orchestrator does when it checks whether an upgrade leaves agents
+// behind.
+//
+// A release version is MAJOR.MINOR.PATCH. [Parse] accepts
+//
+//	input   := ws* release [ "-" suffix ] ws*
+//	release := part "." part "." part
+//	part    := digit+         ; ASCII 0-9 only, leading zeros allowed,
+//	                          ; value at most 18446744073709551615
+//	suffix  := any text       ; ignored
+//	ws      := a white-space character that JavaScript's String.prototype.trim
+//	           removes: U+0009-U+000D, U+0020, U+00A0, U+1680, U+2000-U+200A,
+//	           U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF
+//
+// and [Compare] accepts [ "v" ] input, where the optional "v" comes before any
+// white space: "v 1.2.3" is a version to Compare, " v1.2.3" is not.
+//
+// The suffix after the first "-" is dropped, not ordered: KiCI uses it as a
+// build counter ("0.5.0-9159"), so 0.5.0-9159 and 0.5.0 are the same release.
+// Strict semantic versioning would order the prerelease below 0.5.0 and read
+// every prerelease agent as too old for a feature it carries. So "1.2.3-rc.1"
+// is 1.2.3, while "1.2.3+build", "1.2", "1.2.3.4", "1..3" and "v1.2.3" (for
+// Parse) are not versions at all.
+//
+// The rules are those of the orchestrator's parseVersionBase and
+// compareReleases, with one deliberate difference: JavaScript reads every part
+// as a float64, so it accepts any number of digits and orders parts beyond
+// 2^53 approximately. Here a part beyond the range of uint64 is not a version,
+// and every part compares exactly.
+package agentversion
+
+import (
+	"cmp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Version is a release version MAJOR.MINOR.PATCH. Versions compare with ==,
+// and the zero Version is 0.0.0, a valid version.
+type Version struct {
+	Major, Minor, Patch uint64
+}
+
+// Parse parses s as a release version, as the orchestrator's parseVersionBase
+// does: it trims white space from both ends, drops everything from the first
+// "-", and reads exactly three dot-separated parts of ASCII digits. See the
+// package documentation for the grammar.
+//
+// A leading "v" is not accepted; [Compare] strips one before it parses. What
+// Parse rejects it reports as a [*ParseError], along with the zero Version.
+func Parse(s string) (Version, error) {
+	v, r := parse(s)
+	if r != 0 {
+		return Version{}, &ParseError{Input: s, Reason: r}
+	}
+	return v, nil
+}
+
+// MustParse is like [Parse] but panics when s is not a version. It is intended
+// for use in tests with hard-coded strings.
+func MustParse(s string) Version {
+	v, err := Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// Compare compares the release versions a and b, as the orchestrator's
+// compareReleases does: it returns -1 when a is an older release than b, 0
+// when they are the same release and +1 when a is newer.
+//
+// Each side first loses one leading "v", before any white space is trimmed,
+// and is then read by [Parse]. When either side is not a version, Compare
+// returns 0 and a [*CompareError] that names the side or sides that failed.
+func Compare(a, b string) (int, error) {
+	va, ra := parse(strings.TrimPrefix(a, "v"))
+	vb, rb := parse(strings.TrimPrefix(b, "v"))
+	if ra != 0 || rb != 0 {
+		e := &CompareError{A: a, B: b}
+		if ra != 0 {
+			e.ErrA = &ParseError{Input: a, Reason: ra}
+		}
+		if rb != 0 {
+			e.ErrB = &ParseError{Input: b, Reason: rb}
+		}
+		return 0, e
+	}
+	return va.Compare(vb), nil
+}
+
+// Compare returns an integer comparing v and w: -1 when v is an older release
+// than w, 0 when they are equal and +1 when v is newer. Major, then minor, then
+// patch decide.
+func (v Version) Compare(w Version) int {
+	if c := cmp.Compare(v.Major, w.Major); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(v.Minor, w.Minor); c != 0 {
+		return c
+	}
+	return cmp.Compare(v.Patch, w.Patch)
+}
+
+// Less reports whether v is an older release than w.
+func (v Version) Less(w Version) bool {
+	return v.Compare(w) < 0
+}
+
+// String returns v as "MAJOR.MINOR.PATCH", in decimal without leading zeros:
+// the canonical form, which [Parse] reads back as v.
+func (v Version) String() string {
+	var buf [3*20 + 2]byte
+	return string(v.appendTo(buf[:0]))
+}
+
+// Semver returns v in the canonical form of golang.org/x/mod/semver,
+// "vMAJOR.MINOR.PATCH", so that it can be passed to that package.
+func (v Version) Semver() string {
+	var buf [1 + 3*20 + 2]byte
+	return string(v.appendTo(append(buf[:0], 'v')))
+}
+
+// AppendText implements [encoding.TextAppender]: it appends the form that
+// [Version.String] returns to b.
+func (v Version) AppendText(b []byte) ([]byte, error) {
+	return v.appendTo(b), nil
+}
+
+// MarshalText implements [encoding.TextMarshaler], with the form that
+// [Version.String] returns.
+func (v Version) MarshalText() ([]byte, error) {
+	return v.appendTo(make([]byte, 0, 3*20+2)), nil
+}
+
+// UnmarshalText implements [encoding.TextUnmarshaler] with [Parse]. On error
+// it leaves v unchanged.
+func (v *Version) UnmarshalText(text []byte) error {
+	w, err := Parse(string(text))
+	if err != nil {
+		return err
+	}
+	*v = w
+	return nil
+}
+
+func (v Version) appendTo(b []byte) []byte {
+	b = strconv.AppendUint(b, v.Major, 10)
+	b = append(b, '.')
+	b = strconv.AppendUint(b, v.Minor, 10)
+	b = append(b, '.')
+	return strconv.AppendUint(b, v.Patch, 10)
+}
+
+// parse is Parse without the error value, so that it never allocates. It
+// reads s in one pass; the reasons take precedence in the order the seed
+// checks them: the part count first, then the digits, then (not in the seed)
+// the range.
+func parse(s string) (Version, Reason) {
+	s = trimSpace(s)
+	if s == "" {
+		return Version{}, ErrEmpty
+	}
+	var parts [3]uint64
+	var n uint64
+	dots, digits := 0, 0
+	notDigits, overflow := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if d := uint64(c - '0'); d <= 9 {
+			if n > (1<<64-1-d)/10 {
+				overflow = true
+			}
+			n = n*10 + d
+			digits++
+			continue
+		}
+		if c == '-' {
+			break
+		}
+		if c != '.' {
+			notDigits = true
+			continue
+		}
+		if digits == 0 {
+			notDigits = true
+		}
+		if dots == 2 {
+			return Version{}, ErrPartCount
+		}
+		parts[dots] = n
+		dots++
+		n, digits = 0, 0
+	}
+	switch {
+	case dots != 2:
+		return Version{}, ErrPartCount
+	case notDigits || digits == 0:
+		return Version{}, ErrNotDigits
+	case overflow:
+		return Version{}, ErrRange
+	}
+	return Version{parts[0], parts[1], n}, 0
+}
+
+// trimSpace trims what JavaScript's String.prototype.trim trims.
+func trimSpace(s string) string {
+	if s != "" && s[0]-'0' <= 9 && s[len(s)-1]-'0' <= 9 {
+		return s // the common case: nothing to trim
+	}
+	for s != "" {
+		r, n := rune(s[0]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s)
+		}
+		if !isSpace(r) {
+			break
+		}
+		s = s[n:]
+	}
+	for s != "" {
+		r, n := rune(s[len(s)-1]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeLastRuneInString(s)
+		}
+		if !isSpace(r) {
+			break
+		}
+		s = s[:len(s)-n]
+	}
+	return s
+}
+
+// isSpace reports whether JavaScript's String.prototype.trim removes r: the
+// WhiteSpace and LineTerminator code points of ECMAScript. That is
+// unicode.IsSpace without U+0085 (NEL) and with U+FEFF (ZERO WIDTH NO-BREAK
+// SPACE).
+func isSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0x00A0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return 0x2000 <= r && r <= 0x200A
+}

@@ -1,0 +1,95 @@
+package agentversion
+
+import "strconv"
+
+// Reason is why a string is not a version. Each Reason is an error value, so
+// a caller can branch on it with errors.Is:
+//
+//	if errors.Is(err, agentversion.ErrRange) { … }
+//
+// The zero Reason is not one of them and is never reported.
+type Reason uint8
+
+// The reasons a string is not a version, in the order [Parse] checks them.
+const (
+	// ErrEmpty means the input is empty or only white space.
+	ErrEmpty Reason = iota + 1
+	// ErrPartCount means the input, before its first "-", is not three
+	// dot-separated parts.
+	ErrPartCount
+	// ErrNotDigits means a part is empty or holds something other than ASCII
+	// digits: a "v", a "+build", a space.
+	ErrNotDigits
+	// ErrRange means a part is all digits but too large for uint64. A part
+	// that is also not all digits is reported as ErrNotDigits.
+	ErrRange
+)
+
+// Error returns a short lower-case description of r.
+func (r Reason) Error() string {
+	switch r {
+	case ErrEmpty:
+		return "empty version"
+	case ErrPartCount:
+		return "not three dot-separated parts"
+	case ErrNotDigits:
+		return "a part is not a run of ASCII digits"
+	case ErrRange:
+		return "a part is too large"
+	}
+	return "reason " + strconv.Itoa(int(r))
+}
+
+// ParseError reports a string that is not a version.
+type ParseError struct {
+	Input  string // the string as given to Parse or Compare
+	Reason Reason // why it is not a version
+}
+
+// Error returns a description that quotes the input.
+func (e *ParseError) Error() string {
+	return "agentversion: invalid version " + strconv.Quote(e.Input) + ": " + e.Reason.Error()
+}
+
+// Unwrap returns e.Reason, so that errors.Is(err, ErrRange) and the like
+// work.
+func (e *ParseError) Unwrap() error {
+	return e.Reason
+}
+
+// CompareError reports that [Compare] was given a string that is not a
+// version. It names each side that failed.
+type CompareError struct {
+	A, B string // the arguments, as given to Compare
+
+	// ErrA is why A is not a version, nil when it is one; ErrB likewise for
+	// B. At least one of them is set.
+	ErrA, ErrB *ParseError
+}
+
+// Error names the failing side or sides: "a", "b" or both.
+func (e *CompareError) Error() string {
+	s := "agentversion: cannot compare " + strconv.Quote(e.A) + " with " + strconv.Quote(e.B) + ": "
+	switch {
+	case e.ErrA != nil && e.ErrB != nil:
+		return s + "a: " + e.ErrA.Reason.Error() + "; b: " + e.ErrB.Reason.Error()
+	case e.ErrA != nil:
+		return s + "a: " + e.ErrA.Reason.Error()
+	case e.ErrB != nil:
+		return s + "b: " + e.ErrB.Reason.Error()
+	}
+	return s + "no side failed"
+}
+
+// Unwrap returns the [*ParseError] of each side that failed, a first, so
+// that errors.As finds a's when both failed.
+func (e *CompareError) Unwrap() []error {
+	errs := make([]error, 0, 2)
+	if e.ErrA != nil {
+		errs = append(errs, e.ErrA)
+	}
+	if e.ErrB != nil {
+		errs = append(errs, e.ErrB)
+	}
+	return errs
+}
