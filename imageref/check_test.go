@@ -1,0 +1,409 @@
+package imageref
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/kicikit/kicikit/agentversion"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
+)
+
+const (
+	path = "/etc/kici/scalers.yaml"
+	dir  = "/etc/kici/scalers.d"
+)
+
+// one is a config of one container scaler "docker" with one label set
+// [linux, x64].
+func one(image string, policy PullPolicy) Config {
+	return Config{Scalers: []Scaler{{Name: "docker", Type: ScalerTypeContainer, LabelSets: []LabelSet{
+		{Labels: []string{"linux", "x64"}, Image: image, ImagePullPolicy: policy},
+	}}}}
+}
+
+func site(image string) Site {
+	return Site{Scaler: "docker", Labels: []string{"linux", "x64"}, Image: image}
+}
+
+func mustParseErr(t *testing.T, s string) *ParseError {
+	t.Helper()
+	_, err := parse(s)
+	require.NotNil(t, err)
+	return err
+}
+
+func TestCheckAgentImages(t *testing.T) {
+	const w = path
+	tests := []struct {
+		name   string
+		config Config
+		target string
+		want   []Finding
+	}{
+		// The orchestrator's moving-tag.
+		{"no tag", one("kici-agent", ""), "0.20.0",
+			[]Finding{MovingTag{Site: site("kici-agent"), Tag: "", Target: "0.20.0", Where: w}}},
+		{"latest, IfNotPresent written out", one("quay.io/kici/kici-agent:latest", PullIfNotPresent), "0.20.0",
+			[]Finding{MovingTag{Site: site("quay.io/kici/kici-agent:latest"), Tag: "latest", Target: "0.20.0", Where: w}}},
+		{"latest, no target", one("kici-agent:latest", ""), "",
+			[]Finding{MovingTag{Site: site("kici-agent:latest"), Tag: "latest", Where: w}}},
+		{"latest, Always", one("kici-agent:latest", PullAlways), "0.20.0", nil},
+		{"latest with a digest", one("kici-agent:latest@"+sha256, ""), "0.20.0", nil},
+		{"digest only", one("kici-agent@"+sha256, ""), "0.20.0", nil},
+		{"unknown policy is not IfNotPresent", one("kici-agent:latest", "ifnotpresent"), "0.20.0", nil},
+
+		// The orchestrator's older-pin.
+		{"older pin", one("kici-agent:0.19.0", ""), "0.20.0",
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
+		{"older pin, Always", one("kici-agent:0.19.0", PullAlways), "0.20.0",
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
+		{"older pin, unknown policy", one("kici-agent:0.19.0", "Sometimes"), "0.20.0",
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
+		{"older pin with a v", one("kici-agent:v0.19.0", ""), "0.20.0",
+			[]Finding{OlderPin{Site: site("kici-agent:v0.19.0"), Tag: "v0.19.0", Target: "0.20.0", Where: w}}},
+		{"older pin with a build counter", one("kici-agent:0.19.0-123", ""), "0.20.0",
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0-123"), Tag: "0.19.0-123", Target: "0.20.0", Where: w}}},
+		{"older pin with a digest", one("kici-agent:0.19.0@"+sha256, PullAlways), "0.20.0",
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0@" + sha256), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
+		{"older pin behind a registry port", one("registry.local:5000/kici-agent:0.19.0", ""), "0.20.0",
+			[]Finding{OlderPin{Site: site("registry.local:5000/kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
+		{"build counter of the target", one("kici-agent:0.20.0-5", ""), "0.20.0", nil},
+		{"the target", one("kici-agent:0.20.0", ""), "0.20.0", nil},
+		{"newer", one("kici-agent:0.21.0", ""), "0.20.0", nil},
+		{"older pin, no target", one("kici-agent:0.19.0", ""), "", nil},
+
+		// The target, read as the orchestrator reads it.
+		{"target trimmed, one v dropped", one("kici-agent:0.19.0", ""), " v0.20.0 ",
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
+		{"target trimmed as JavaScript does", one("kici-agent:0.19.0", ""), "\u00a00.20.0\ufeff",
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
+		{"target keeps its suffix", one("kici-agent:0.19.0", ""), "v0.20.0-rc.1",
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0-rc.1", Where: w}}},
+		{"target v then space keeps the space", one("kici-agent", ""), "v 0.20.0",
+			[]Finding{MovingTag{Site: site("kici-agent"), Target: " 0.20.0", Where: w}}},
+		{"target with two v is no target", one("kici-agent", ""), "vv0.20.0",
+			[]Finding{MovingTag{Site: site("kici-agent"), Where: w}}},
+		{"target not a version", one("kici-agent:0.19.0", ""), "latest", nil},
+		{"target of two parts", one("kici-agent:0.19.0", ""), "0.20", nil},
+
+		// never-pull.
+		{"Never, no tag", one("kici-agent", PullNever), "0.20.0",
+			[]Finding{NeverPull{Site: site("kici-agent"), Target: "0.20.0", Where: w}}},
+		{"Never, latest, no target", one("kici-agent:latest", PullNever), "",
+			[]Finding{NeverPull{Site: site("kici-agent:latest"), Tag: "latest", Where: w}}},
+		{"Never, floating tag", one("kici-agent:stable", PullNever), "0.20.0",
+			[]Finding{NeverPull{Site: site("kici-agent:stable"), Tag: "stable", Target: "0.20.0", Where: w}}},
+		{"Never, older pin", one("kici-agent:0.19.0", PullNever), "0.20.0", []Finding{
+			OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w},
+			NeverPull{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w},
+		}},
+		{"Never, older pin with a digest", one("kici-agent:v0.19.0@"+sha256, PullNever), "0.20.0", []Finding{
+			OlderPin{Site: site("kici-agent:v0.19.0@" + sha256), Tag: "v0.19.0", Target: "0.20.0", Where: w},
+			NeverPull{Site: site("kici-agent:v0.19.0@" + sha256), Tag: "v0.19.0", Target: "0.20.0", Where: w},
+		}},
+		{"Never, the target", one("kici-agent:0.20.0", PullNever), "0.20.0", nil},
+		{"Never, a release, no target", one("kici-agent:0.19.0", PullNever), "", nil},
+		{"Never, digest only", one("kici-agent@"+sha256, PullNever), "0.20.0", nil},
+		{"Never, latest with a digest", one("kici-agent:latest@"+sha256, PullNever), "0.20.0", nil},
+		{"Never, floating tag with a digest", one("kici-agent:edge@"+sha256, PullNever), "0.20.0", nil},
+
+		// floating-tag.
+		{"floating stable", one("kici-agent:stable", ""), "0.20.0",
+			[]Finding{FloatingTag{Site: site("kici-agent:stable"), Tag: "stable", Target: "0.20.0", Where: w}}},
+		{"floating two-part version, no target", one("quay.io/kici/kici-agent:0.20", PullIfNotPresent), "",
+			[]Finding{FloatingTag{Site: site("quay.io/kici/kici-agent:0.20"), Tag: "0.20", Where: w}}},
+		{"floating v1", one("kici-agent:v1", ""), "0.20.0",
+			[]Finding{FloatingTag{Site: site("kici-agent:v1"), Tag: "v1", Target: "0.20.0", Where: w}}},
+		{"floating LATEST, tags are case-sensitive", one("kici-agent:LATEST", ""), "0.20.0",
+			[]Finding{FloatingTag{Site: site("kici-agent:LATEST"), Tag: "LATEST", Target: "0.20.0", Where: w}}},
+		{"floating, Always", one("kici-agent:main", PullAlways), "0.20.0", nil},
+		{"floating with a digest", one("kici-agent:nightly@"+sha256, ""), "0.20.0", nil},
+
+		// invalid-image, beside the orchestrator's findings from its split.
+		{"invalid: empty tag", one("kici-agent:", ""), "0.20.0",
+			[]Finding{InvalidImage{Site: site("kici-agent:"), Err: mustParseErr(t, "kici-agent:"), Where: w}}},
+		{"invalid: empty digest", one("kici-agent@", PullNever), "0.20.0",
+			[]Finding{InvalidImage{Site: site("kici-agent@"), Err: mustParseErr(t, "kici-agent@"), Where: w}}},
+		{"invalid: older pin with a space", one("kici-agent: 0.19.0", ""), "0.20.0", []Finding{
+			OlderPin{Site: site("kici-agent: 0.19.0"), Tag: " 0.19.0", Target: "0.20.0", Where: w},
+			InvalidImage{Site: site("kici-agent: 0.19.0"), Err: mustParseErr(t, "kici-agent: 0.19.0"), Where: w},
+		}},
+		{"invalid: upper-case path, no tag", one("quay.io/Kici/kici-agent", ""), "0.20.0", []Finding{
+			MovingTag{Site: site("quay.io/Kici/kici-agent"), Target: "0.20.0", Where: w},
+			InvalidImage{Site: site("quay.io/Kici/kici-agent"), Err: mustParseErr(t, "quay.io/Kici/kici-agent"), Where: w},
+		}},
+		{"invalid: Never gives no never-pull", one("quay.io/Kici/kici-agent", PullNever), "0.20.0",
+			[]Finding{InvalidImage{Site: site("quay.io/Kici/kici-agent"), Err: mustParseErr(t, "quay.io/Kici/kici-agent"), Where: w}}},
+		{"invalid: bad tag gives no floating-tag", one("kici-agent:a+b", ""), "0.20.0",
+			[]Finding{InvalidImage{Site: site("kici-agent:a+b"), Err: mustParseErr(t, "kici-agent:a+b"), Where: w}}},
+
+		// Skipped.
+		{"not the agent image", one("ubuntu:latest", ""), "0.20.0", nil},
+		{"agent name as a prefix", one("kici-agent-dev", ""), "0.20.0", nil},
+		{"agent name as a namespace", one("kici-agent/tools:latest", ""), "0.20.0", nil},
+		{"no image", one("", ""), "0.20.0", nil},
+		{"bare-metal scaler", Config{Scalers: []Scaler{{Name: "metal", Type: "bare-metal", LabelSets: []LabelSet{{Labels: []string{"m"}, Image: "kici-agent"}}}}}, "0.20.0", nil},
+		{"type is case-sensitive", Config{Scalers: []Scaler{{Name: "c", Type: "Container", LabelSets: []LabelSet{{Labels: []string{"m"}, Image: "kici-agent"}}}}}, "0.20.0", nil},
+		{"no scalers", Config{}, "0.20.0", nil},
+		{"no label sets", Config{Scalers: []Scaler{{Name: "c", Type: ScalerTypeContainer}}}, "0.20.0", nil},
+
+		{"config order", Config{Scalers: []Scaler{
+			{Name: "a", Type: ScalerTypeContainer, LabelSets: []LabelSet{
+				{Labels: []string{"1"}, Image: "kici-agent:0.19.0"},
+				{Labels: []string{"2"}, Image: "ubuntu"},
+				{Labels: []string{"3"}, Image: "kici-agent"},
+			}},
+			{Name: "b", Type: "bare-metal", LabelSets: []LabelSet{{Labels: []string{"4"}, Image: "kici-agent"}}},
+			{Name: "c", Type: ScalerTypeContainer, LabelSets: []LabelSet{
+				{Labels: nil, Image: "kici-agent:stable"},
+				{Labels: []string{"6"}, Image: "kici-agent:0.18.0", ImagePullPolicy: PullNever},
+			}},
+		}}, "0.20.0", []Finding{
+			OlderPin{Site: Site{"a", []string{"1"}, "kici-agent:0.19.0"}, Tag: "0.19.0", Target: "0.20.0", Where: w},
+			MovingTag{Site: Site{"a", []string{"3"}, "kici-agent"}, Target: "0.20.0", Where: w},
+			FloatingTag{Site: Site{"c", nil, "kici-agent:stable"}, Tag: "stable", Target: "0.20.0", Where: w},
+			OlderPin{Site: Site{"c", []string{"6"}, "kici-agent:0.18.0"}, Tag: "0.18.0", Target: "0.20.0", Where: w},
+			NeverPull{Site: Site{"c", []string{"6"}, "kici-agent:0.18.0"}, Tag: "0.18.0", Target: "0.20.0", Where: w},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := CheckAgentImages(CheckInput{Config: tt.config, TargetVersion: tt.target, ScalerConfigPath: path})
+			want := tt.want
+			if want == nil {
+				want = []Finding{}
+			}
+			assert.Equal(t, want, got)
+		})
+	}
+}
+
+func TestCheckAgentImages_emptyIsNotNil(t *testing.T) {
+	got := CheckAgentImages(CheckInput{})
+	require.NotNil(t, got)
+	b, err := json.Marshal(got)
+	require.NoError(t, err)
+	assert.Equal(t, "[]", string(b))
+}
+
+func TestCheckAgentImages_where(t *testing.T) {
+	in := CheckInput{Config: one("kici-agent:0.19.0", ""), TargetVersion: "0.20.0", ScalerConfigPath: path}
+	got := CheckAgentImages(in)
+	require.Len(t, got, 1)
+	assert.Equal(t, path, got[0].(OlderPin).Where)
+
+	in.ScalerConfigDir = dir
+	got = CheckAgentImages(in)
+	require.Len(t, got, 1)
+	assert.Equal(t, path+" (or the file under "+dir+" that declares it)", got[0].(OlderPin).Where)
+}
+
+func TestCheckAgentImages_labelsCopied(t *testing.T) {
+	cfg := one("kici-agent", "")
+	got := CheckAgentImages(CheckInput{Config: cfg, ScalerConfigPath: path})
+	require.Len(t, got, 1)
+	cfg.Scalers[0].LabelSets[0].Labels[0] = "changed"
+	assert.Equal(t, []string{"linux", "x64"}, got[0].(MovingTag).Labels)
+}
+
+func TestMessages(t *testing.T) {
+	const prefix = `container scaler "docker", label set [linux, x64]: image `
+	tests := []struct {
+		name string
+		f    Finding
+		code string
+		msg  string
+	}{
+		{"moving-tag with target", MovingTag{Site: site("quay.io/kici/kici-agent:latest"), Tag: "latest", Target: "0.20.0", Where: path}, CodeMovingTag,
+			prefix + `quay.io/kici/kici-agent:latest with imagePullPolicy IfNotPresent keeps the agent image this host already pulled, so the upgrade does not change the container agents. In /etc/kici/scalers.yaml, set "image: quay.io/kici/kici-agent:0.20.0" on this label set, or set "imagePullPolicy: Always" to pull latest on every spawn.`},
+		{"moving-tag without target", MovingTag{Site: site("kici-agent"), Where: path + " (or the file under " + dir + " that declares it)"}, CodeMovingTag,
+			prefix + `kici-agent with imagePullPolicy IfNotPresent keeps the agent image this host already pulled, so the upgrade does not change the container agents. In /etc/kici/scalers.yaml (or the file under /etc/kici/scalers.d that declares it), set image to the kici-agent release you upgrade to (kici-agent:<version>) on this label set, or set "imagePullPolicy: Always" to pull latest on every spawn.`},
+		{"older-pin", OlderPin{Site: site("registry.local:5000/kici-agent:v0.19.0"), Tag: "v0.19.0", Target: "0.20.0", Where: path}, CodeOlderPin,
+			prefix + `registry.local:5000/kici-agent:v0.19.0 is older than the upgrade target 0.20.0, so the container agents keep running v0.19.0. In /etc/kici/scalers.yaml, set "image: registry.local:5000/kici-agent:0.20.0" on this label set.`},
+		{"never-pull with target", NeverPull{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: path}, CodeNeverPull,
+			prefix + `kici-agent:0.19.0 with imagePullPolicy Never runs whatever agent image each host already has, so the upgrade does not change the container agents. In /etc/kici/scalers.yaml, set "image: kici-agent:0.20.0" on this label set, and pull that image on every host before agents spawn from it, or set "imagePullPolicy: IfNotPresent".`},
+		{"never-pull without target", NeverPull{Site: site("quay.io/kici/kici-agent:latest"), Tag: "latest", Where: path}, CodeNeverPull,
+			prefix + `quay.io/kici/kici-agent:latest with imagePullPolicy Never runs whatever agent image each host already has, so the upgrade does not change the container agents. In /etc/kici/scalers.yaml, set image to the kici-agent release you upgrade to (quay.io/kici/kici-agent:<version>) on this label set, and pull that image on every host before agents spawn from it, or set "imagePullPolicy: IfNotPresent".`},
+		{"floating-tag with target", FloatingTag{Site: site("kici-agent:stable"), Tag: "stable", Target: "0.20.0", Where: path}, CodeFloatingTag,
+			prefix + `kici-agent:stable has the floating tag stable: like latest it can move to another release, and with imagePullPolicy IfNotPresent each host keeps the image it pulled first, so nothing tells which agent release runs. In /etc/kici/scalers.yaml, set "image: kici-agent:0.20.0" on this label set, or pin a digest (kici-agent@sha256:<digest>).`},
+		{"floating-tag without target", FloatingTag{Site: site("quay.io/kici/kici-agent:v1"), Tag: "v1", Where: path}, CodeFloatingTag,
+			prefix + `quay.io/kici/kici-agent:v1 has the floating tag v1: like latest it can move to another release, and with imagePullPolicy IfNotPresent each host keeps the image it pulled first, so nothing tells which agent release runs. In /etc/kici/scalers.yaml, set image to the kici-agent release you upgrade to (quay.io/kici/kici-agent:<version>) on this label set, or pin a digest (quay.io/kici/kici-agent@sha256:<digest>).`},
+		{"invalid-image", InvalidImage{Site: site("kici-agent:"), Err: mustParseErr(t, "kici-agent:"), Where: path}, CodeInvalidImage,
+			prefix + `kici-agent: is not a valid image reference (invalid tag), so Docker refuses it and the container scaler cannot start agents for this label set. In /etc/kici/scalers.yaml, correct the image on this label set.`},
+		{"invalid-image, other", InvalidImage{Site: site("kici/" + hex64 + "/kici-agent_"), Err: mustParseErr(t, "kici/kici-agent_"), Where: path}, CodeInvalidImage,
+			prefix + `kici/` + hex64 + `/kici-agent_ is not a valid image reference (invalid reference format), so Docker refuses it and the container scaler cannot start agents for this label set. In /etc/kici/scalers.yaml, correct the image on this label set.`},
+		{"invalid-image without its error", InvalidImage{Site: Site{Scaler: "s", Image: "kici-agent:"}, Where: path}, CodeInvalidImage,
+			`container scaler "s", label set []: image kici-agent: is not a valid image reference (invalid reference format), so Docker refuses it and the container scaler cannot start agents for this label set. In /etc/kici/scalers.yaml, correct the image on this label set.`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.code, tt.f.Code())
+			assert.Equal(t, tt.msg, tt.f.Message())
+		})
+	}
+}
+
+func TestFindingJSON(t *testing.T) {
+	tests := []struct {
+		name string
+		f    Finding
+		want string
+	}{
+		{"moving-tag", MovingTag{Site: site("kici-agent"), Target: "0.20.0", Where: path},
+			`{"code":"moving-tag","scaler":"docker","labels":["linux","x64"],"image":"kici-agent","message":%q,"tag":"","target":"0.20.0","where":"/etc/kici/scalers.yaml"}`},
+		{"older-pin", OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: path},
+			`{"code":"older-pin","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:0.19.0","message":%q,"tag":"0.19.0","target":"0.20.0","where":"/etc/kici/scalers.yaml"}`},
+		{"never-pull", NeverPull{Site: site("kici-agent:latest"), Tag: "latest", Where: path},
+			`{"code":"never-pull","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:latest","message":%q,"tag":"latest","target":"","where":"/etc/kici/scalers.yaml"}`},
+		{"floating-tag, nil labels", FloatingTag{Site: Site{Scaler: "docker", Image: "kici-agent:edge"}, Tag: "edge", Where: path},
+			`{"code":"floating-tag","scaler":"docker","labels":[],"image":"kici-agent:edge","message":%q,"tag":"edge","target":"","where":"/etc/kici/scalers.yaml"}`},
+		{"invalid-image", InvalidImage{Site: site("kici-agent:"), Err: mustParseErr(t, "kici-agent:"), Where: path},
+			`{"code":"invalid-image","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:","message":%q,"error":"imageref: invalid image reference \"kici-agent:\": invalid tag","where":"/etc/kici/scalers.yaml"}`},
+		{"invalid-image without its error", InvalidImage{Site: site("kici-agent:"), Where: path},
+			`{"code":"invalid-image","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:","message":%q,"error":"","where":"/etc/kici/scalers.yaml"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			msg, err := json.Marshal(tt.f.Message())
+			require.NoError(t, err)
+			want := strings.Replace(tt.want, "%q", string(msg), 1)
+			got, err := json.Marshal(tt.f)
+			require.NoError(t, err)
+			assert.Equal(t, want, string(got))
+
+			// A slice of findings marshals the same way, values as they are.
+			list, err := json.Marshal([]Finding{tt.f})
+			require.NoError(t, err)
+			assert.Equal(t, "["+want+"]", string(list))
+		})
+	}
+}
+
+// siteOf is the Site of any finding.
+func siteOf(f Finding) Site {
+	switch f := f.(type) {
+	case MovingTag:
+		return f.Site
+	case OlderPin:
+		return f.Site
+	case NeverPull:
+		return f.Site
+	case FloatingTag:
+		return f.Site
+	case InvalidImage:
+		return f.Site
+	default:
+		panic(fmt.Sprintf("imageref: unexpected finding type %T", f))
+	}
+}
+
+// wantFixture is what testdata/scalers.yaml and testdata/scalers.json hold,
+// less the fields Config does not read.
+var wantFixture = Config{Scalers: []Scaler{
+	{Name: "docker-linux", Type: "container", LabelSets: []LabelSet{
+		{Labels: []string{"linux", "x64"}, Image: "quay.io/kici/kici-agent:latest"},
+		{Labels: []string{"linux", "x64", "pinned"}, Image: "quay.io/kici/kici-agent:0.19.0", ImagePullPolicy: PullAlways},
+		{Labels: []string{"linux", "x64", "airgapped"}, Image: "registry.internal:5000/mirror/kici-agent:0.18.2", ImagePullPolicy: PullNever},
+		{Labels: []string{"linux", "x64", "edge"}, Image: "quay.io/kici/kici-agent:edge", ImagePullPolicy: PullIfNotPresent},
+		{Labels: []string{"linux", "x64", "current"}, Image: "quay.io/kici/kici-agent:0.20.0"},
+		{Labels: []string{"linux", "gpu"}, Image: "ghcr.io/acme/ci-runner:cuda-12"},
+		{Labels: []string{"linux", "typo"}, Image: "quay.io/kici/kici-agent:0.19.0 "},
+	}},
+	{Name: "mac-mini", Type: "bare-metal", LabelSets: []LabelSet{
+		{Labels: []string{"macos", "arm64"}},
+	}},
+}}
+
+func TestConfigFixtures(t *testing.T) {
+	tests := []struct {
+		file      string
+		unmarshal func([]byte, any) error
+	}{
+		{"testdata/scalers.yaml", yaml.Unmarshal},
+		{"testdata/scalers.json", json.Unmarshal},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			b, err := os.ReadFile(tt.file)
+			require.NoError(t, err)
+			var cfg Config
+			require.NoError(t, tt.unmarshal(b, &cfg))
+			assert.Equal(t, wantFixture, cfg)
+
+			var got []string
+			for _, f := range CheckAgentImages(CheckInput{Config: cfg, TargetVersion: "0.20.0", ScalerConfigPath: path}) {
+				got = append(got, f.Code()+" ["+strings.Join(siteOf(f).Labels, ", ")+"]")
+			}
+			assert.Equal(t, []string{
+				"moving-tag [linux, x64]",
+				"older-pin [linux, x64, pinned]",
+				"older-pin [linux, x64, airgapped]",
+				"never-pull [linux, x64, airgapped]",
+				"floating-tag [linux, x64, edge]",
+				"older-pin [linux, typo]",
+				"invalid-image [linux, typo]",
+			}, got)
+		})
+	}
+}
+
+func TestUsableTarget(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"0.20.0", "0.20.0"},
+		{"v0.20.0", "0.20.0"},
+		{" v0.20.0 ", "0.20.0"},
+		{"\u3000v0.20.0\u2029", "0.20.0"},
+		{"\u0085v0.20.0", ""},
+		{"v 0.20.0", " 0.20.0"},
+		{"v0.20.0-rc.1", "0.20.0-rc.1"},
+		{"vv0.20.0", ""},
+		{"V0.20.0", ""},
+		{"0.20", ""},
+		{"v", ""},
+		{"   ", ""},
+	}
+	for _, tt := range tests {
+		t.Run(strconv.Quote(tt.in), func(t *testing.T) {
+			assert.Equal(t, tt.want, usableTarget(tt.in))
+		})
+	}
+}
+
+func TestPullPolicyEffective(t *testing.T) {
+	assert.Equal(t, PullIfNotPresent, PullPolicy("").Effective())
+	assert.Equal(t, PullNever, PullNever.Effective())
+	assert.Equal(t, PullPolicy("always"), PullPolicy("always").Effective())
+}
+
+// jsSpace is String.prototype.trim's set, from the Unicode tables.
+func jsSpace(r rune) bool {
+	return r == 0xFEFF || r != 0x85 && unicode.IsSpace(r)
+}
+
+// TestIsSpace checks the white space set of the target's trim against the
+// Unicode tables and against agentversion.Parse, which must trim alike.
+func TestIsSpace(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if got, want := isSpace(r), jsSpace(r); got != want {
+			t.Errorf("isSpace(%U) = %v, want %v", r, got, want)
+		}
+		if r >= 0xD800 && r <= 0xDFFF || r >= '0' && r <= '9' {
+			continue // not encodable in UTF-8, or part of the version
+		}
+		_, err := agentversion.Parse(string(r) + "1.2.3" + string(r))
+		if got := isSpace(r); got != (err == nil) {
+			t.Errorf("isSpace(%U) = %v, but agentversion.Parse trims it: %v", r, got, err == nil)
+		}
+	}
+	assert.Equal(t, "a b", trimSpace("\ufeff\u00a0a b\u3000\n"))
+	assert.Equal(t, "\u0085a", trimSpace("\u0085a"))
+	assert.Equal(t, "", trimSpace(" \t "))
+}

@@ -1,0 +1,45 @@
+// Package imageref parses container image references and checks a KiCI
+// scaler config for agent images that an orchestrator upgrade would leave on
+// an old release.
+//
+// # References
+//
+// [Parse] accepts what Docker accepts, as
+// github.com/distribution/reference.ParseNormalizedNamed decides it:
+//
+//	reference        := repository [ ":" tag ] [ "@" digest ]
+//	repository       := [ domain "/" ] path-component { "/" path-component }
+//	domain           := host [ ":" port-number ]
+//	host             := domain-name | IPv4address | "[" IPv6address "]"
+//	domain-name      := domain-component { "." domain-component }
+//	domain-component := /([a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])/
+//	port-number      := /[0-9]+/
+//	path-component   := alpha-numeric { separator alpha-numeric }
+//	alpha-numeric    := /[a-z0-9]+/
+//	separator        := /[_.]|__|[-]+/
+//	tag              := /[\w][\w.-]{0,127}/
+//	digest           := algorithm ":" hex    ; e.g. sha256 and 64 hex digits
+//
+// A repository with a single path component and no domain is a Docker Hub
+// "familiar" name: "kici-agent" is docker.io/library/kici-agent. Its path
+// must be lower case; the whole string must not be a bare 64-hex identifier.
+//
+// [Parse] then splits the string the way the KiCI orchestrator does, without
+// normalising it: the digest starts at the first "@", and a ":" after the
+// last "/" of what precedes it starts the tag (a ":" before that "/" is a
+// registry port). So [Ref.Repository] is the repository exactly as written,
+// and [Ref.String] gives back the input. [Ref.Name] and [Ref.FamiliarName]
+// give the normalised and the familiar forms.
+//
+// # The agent image check
+//
+// A container scaler spawns each agent from the image its label set names,
+// not from the upgraded orchestrator. [CheckAgentImages] reports each label
+// set whose agent image an upgrade would leave unchanged, with the message
+// text the orchestrator's "kici-admin orchestrator upgrade" prints (without
+// its "Warning: " prefix), and adds findings the orchestrator misses. Each
+// finding is one of the types of the sealed interface [Finding].
+//
+// The package is pure: it reads no files, no environment and no clock.
+// Callers unmarshal the scaler config (YAML or JSON) into a [Config].
+package imageref

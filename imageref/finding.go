@@ -1,0 +1,253 @@
+package imageref
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// The codes of the findings, as [Finding.Code] returns them. The first two
+// are the orchestrator's own.
+const (
+	CodeMovingTag    = "moving-tag"
+	CodeOlderPin     = "older-pin"
+	CodeNeverPull    = "never-pull"
+	CodeFloatingTag  = "floating-tag"
+	CodeInvalidImage = "invalid-image"
+)
+
+// Finding is one problem [CheckAgentImages] found with one label set. It is
+// one of [MovingTag], [OlderPin], [NeverPull], [FloatingTag] and
+// [InvalidImage]; callers tell them apart with a type switch. Each marshals
+// to a JSON object with the fields "code", "scaler", "labels", "image" and
+// "message", then its own.
+//
+//sumtype:decl
+type Finding interface {
+	// Code returns the finding's kind: "moving-tag", "older-pin",
+	// "never-pull", "floating-tag" or "invalid-image".
+	Code() string
+	// Message returns the whole warning text, without a "Warning: " prefix.
+	Message() string
+
+	finding()
+}
+
+// Site is the label set a [Finding] is about.
+type Site struct {
+	Scaler string   // the scaler's name
+	Labels []string // the label set's labels
+	Image  string   // the label set's image, as written
+}
+
+// prefix is how the orchestrator's messages start.
+func (s Site) prefix() string {
+	return `container scaler "` + s.Scaler + `", label set [` + strings.Join(s.Labels, ", ") + "]: image " + s.Image
+}
+
+// repository is the image's repository as the orchestrator's lenient split
+// reads it, valid or not.
+func (s Site) repository() string {
+	return splitLenient(s.Image).repository
+}
+
+// pin is the orchestrator's advice on what to set the image to.
+func (s Site) pin(target string) string {
+	if target == "" {
+		return "set image to the kici-agent release you upgrade to (" + s.repository() + ":<version>)"
+	}
+	return `set "image: ` + s.repository() + ":" + target + `"`
+}
+
+// MovingTag reports an agent image with no tag or the tag "latest", no
+// digest, and the pull policy IfNotPresent: a host that already pulled the
+// image keeps it, so the upgrade does not change the agents. It is the
+// orchestrator's "moving-tag" finding, message for message.
+type MovingTag struct {
+	Site
+	Tag    string // "" (no tag) or "latest"
+	Target string // the upgrade target as the message prints it; "" when there is no usable target
+	Where  string // the config file to edit, as the message names it
+}
+
+// Code returns "moving-tag".
+func (MovingTag) Code() string { return CodeMovingTag }
+
+// Message returns the orchestrator's warning text.
+func (f MovingTag) Message() string {
+	return f.prefix() + " with imagePullPolicy IfNotPresent keeps the agent image this host already pulled, so the upgrade does not change the container agents. In " +
+		f.Where + ", " + f.pin(f.Target) + ` on this label set, or set "imagePullPolicy: Always" to pull ` + LatestTag + " on every spawn."
+}
+
+// MarshalJSON encodes the common fields, then "tag", "target" and "where".
+func (f MovingTag) MarshalJSON() ([]byte, error) {
+	return marshalTagged(f, f.Site, f.Tag, f.Target, f.Where)
+}
+
+func (MovingTag) finding() {}
+
+// OlderPin reports an agent image whose tag is a release older than the
+// upgrade target, under any pull policy and with or without a digest: the
+// agents keep running that release. It is the orchestrator's "older-pin"
+// finding, message for message.
+type OlderPin struct {
+	Site
+	Tag    string // the older release, as the image names it
+	Target string // the upgrade target as the message prints it
+	Where  string // the config file to edit, as the message names it
+}
+
+// Code returns "older-pin".
+func (OlderPin) Code() string { return CodeOlderPin }
+
+// Message returns the orchestrator's warning text.
+func (f OlderPin) Message() string {
+	return f.prefix() + " is older than the upgrade target " + f.Target + ", so the container agents keep running " + f.Tag + ". In " +
+		f.Where + `, set "image: ` + f.repository() + ":" + f.Target + `" on this label set.`
+}
+
+// MarshalJSON encodes the common fields, then "tag", "target" and "where".
+func (f OlderPin) MarshalJSON() ([]byte, error) {
+	return marshalTagged(f, f.Site, f.Tag, f.Target, f.Where)
+}
+
+func (OlderPin) finding() {}
+
+// NeverPull reports a valid agent image with the pull policy Never whose
+// tag does not name the target release: no tag, "latest" or another tag
+// that is not a release (without a digest), or a release older than the
+// target (with or without a digest). No pull is ever attempted, so each host
+// runs whatever image it already has, and even a corrected pin takes effect
+// only where that image is already present. The orchestrator says nothing
+// here, except [OlderPin] for the older release, which NeverPull then
+// accompanies.
+type NeverPull struct {
+	Site
+	Tag    string // the image's tag; "" when it has none
+	Target string // the upgrade target as the message prints it; "" when there is no usable target
+	Where  string // the config file to edit, as the message names it
+}
+
+// Code returns "never-pull".
+func (NeverPull) Code() string { return CodeNeverPull }
+
+// Message returns the warning text, in the style of the orchestrator's.
+func (f NeverPull) Message() string {
+	return f.prefix() + " with imagePullPolicy Never runs whatever agent image each host already has, so the upgrade does not change the container agents. In " +
+		f.Where + ", " + f.pin(f.Target) + ` on this label set, and pull that image on every host before agents spawn from it, or set "imagePullPolicy: IfNotPresent".`
+}
+
+// MarshalJSON encodes the common fields, then "tag", "target" and "where".
+func (f NeverPull) MarshalJSON() ([]byte, error) {
+	return marshalTagged(f, f.Site, f.Tag, f.Target, f.Where)
+}
+
+func (NeverPull) finding() {}
+
+// FloatingTag reports a valid agent image whose tag is neither "latest" nor a
+// release version ("stable", "main", "edge", "nightly", "0.20", "v1"), with
+// no digest and the pull policy IfNotPresent. Such a tag moves like latest,
+// each host keeps the image it pulled first, and nothing tells which release
+// runs. A release tag is one that agentversion.Compare accepts, so "v0.19.0"
+// and "0.20.0-5" are releases. The orchestrator says nothing here.
+type FloatingTag struct {
+	Site
+	Tag    string // the floating tag
+	Target string // the upgrade target as the message prints it; "" when there is no usable target
+	Where  string // the config file to edit, as the message names it
+}
+
+// Code returns "floating-tag".
+func (FloatingTag) Code() string { return CodeFloatingTag }
+
+// Message returns the warning text, in the style of the orchestrator's.
+func (f FloatingTag) Message() string {
+	return f.prefix() + " has the floating tag " + f.Tag + ": like " + LatestTag + " it can move to another release, and with imagePullPolicy IfNotPresent each host keeps the image it pulled first, so nothing tells which agent release runs. In " +
+		f.Where + ", " + f.pin(f.Target) + " on this label set, or pin a digest (" + f.repository() + "@sha256:<digest>)."
+}
+
+// MarshalJSON encodes the common fields, then "tag", "target" and "where".
+func (f FloatingTag) MarshalJSON() ([]byte, error) {
+	return marshalTagged(f, f.Site, f.Tag, f.Target, f.Where)
+}
+
+func (FloatingTag) finding() {}
+
+// InvalidImage reports an agent image (its last path element, read by the
+// orchestrator's lenient split, is kici-agent) that is not a valid
+// reference: Docker refuses it when the scaler spawns an agent. The
+// orchestrator says nothing here, but still reports [MovingTag] or
+// [OlderPin] for what its lenient split reads, which InvalidImage then
+// accompanies.
+type InvalidImage struct {
+	Site
+	Err   *ParseError // why the image is invalid, as [Parse] reports it
+	Where string      // the config file to edit, as the message names it
+}
+
+// Code returns "invalid-image".
+func (InvalidImage) Code() string { return CodeInvalidImage }
+
+// Message returns the warning text, in the style of the orchestrator's.
+func (f InvalidImage) Message() string {
+	detail := "invalid reference format"
+	if f.Err != nil {
+		detail = f.Err.detail()
+	}
+	return f.prefix() + " is not a valid image reference (" + detail + "), so Docker refuses it and the container scaler cannot start agents for this label set. In " +
+		f.Where + ", correct the image on this label set."
+}
+
+// MarshalJSON encodes the common fields, then "error" (the [ParseError]'s
+// text) and "where".
+func (f InvalidImage) MarshalJSON() ([]byte, error) {
+	var text string
+	if f.Err != nil {
+		text = f.Err.Error()
+	}
+	return marshal(struct {
+		common
+		Error string `json:"error"`
+		Where string `json:"where"`
+	}{newCommon(f, f.Site), text, f.Where})
+}
+
+func (InvalidImage) finding() {}
+
+// common is the JSON form of what every finding has.
+type common struct {
+	Code    string   `json:"code"`
+	Scaler  string   `json:"scaler"`
+	Labels  []string `json:"labels"`
+	Image   string   `json:"image"`
+	Message string   `json:"message"`
+}
+
+func newCommon(f Finding, s Site) common {
+	labels := s.Labels
+	if labels == nil {
+		labels = []string{}
+	}
+	return common{Code: f.Code(), Scaler: s.Scaler, Labels: labels, Image: s.Image, Message: f.Message()}
+}
+
+func marshalTagged(f Finding, s Site, tag, target, where string) ([]byte, error) {
+	return marshal(struct {
+		common
+		Tag    string `json:"tag"`
+		Target string `json:"target"`
+		Where  string `json:"where"`
+	}{newCommon(f, s), tag, target, where})
+}
+
+// marshal is json.Marshal without HTML escaping: the encoder that calls a
+// MarshalJSON method applies its own setting to the result.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}

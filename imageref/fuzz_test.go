@@ -1,0 +1,397 @@
+package imageref
+
+import (
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/distribution/reference"
+	"github.com/kicikit/kicikit/agentversion"
+)
+
+func addRefSeeds(add func(string)) {
+	for _, s := range []string{
+		"", "kici-agent", "kici-agent:latest", "kici-agent:0.19.0", "kici-agent:v0.19.0-3",
+		"quay.io/kici/kici-agent:0.20.0", "registry.local:5000/kici-agent",
+		"registry.local:5000/mirror/kici-agent:edge@" + sha256, "kici-agent@" + sha256,
+		"kici-agent@sha512:" + hex64 + hex64, "localhost:5000", "[::1]:5000/kici-agent:1",
+		"index.docker.io/kici/kici-agent", "docker.io/library/kici-agent", "Registry/kici-agent",
+		hex64, hex64 + ":1", "kici-agent:", "kici-agent@", ":latest", "@" + sha256,
+		"Kici-Agent", "quay.io/Kici/kici-agent:0.19.0", "kici-agent: 0.19.0", "kici-agent:a+b",
+		"kici-agent@md5:" + hex64[:32], "kici agent", "localhost:5000:0.20.0", "a:b:c", "a@b/c:d@e",
+		"kici/" + strings.Repeat("a", 251),
+	} {
+		add(s)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	addRefSeeds(func(s string) { f.Add(s) })
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := Parse(s)
+		named, refErr := reference.ParseNormalizedNamed(s)
+		if (err == nil) != (refErr == nil) {
+			t.Fatalf("Parse(%q) = %v, %v; the reference package says %v", s, got, err, refErr)
+		}
+		if err != nil {
+			checkParseError(t, s, got, err, refErr)
+			return
+		}
+		if got.String() != s {
+			t.Fatalf("Parse(%q).String() = %q", s, got.String())
+		}
+		if back := MustParse(got.String()); back != got {
+			t.Fatalf("Parse(%q) = %+v, but its String parses to %+v", s, got, back)
+		}
+		l := splitLenient(s)
+		if l.repository != got.Repository || l.tag != got.Tag || l.digest != got.Digest ||
+			l.hasTag != (got.Tag != "") || l.hasDigest != (got.Digest != "") {
+			t.Fatalf("Parse(%q) = %+v; the orchestrator's split is %+v", s, got, l)
+		}
+		tagged, _ := named.(reference.Tagged)
+		digested, _ := named.(reference.Digested)
+		var tag, dgst string
+		if tagged != nil {
+			tag = tagged.Tag()
+		}
+		if digested != nil {
+			dgst = digested.Digest().String()
+		}
+		for _, c := range []struct{ what, got, want string }{
+			{"Name", got.Name(), named.Name()},
+			{"Domain", got.Domain(), reference.Domain(named)},
+			{"Path", got.Path(), reference.Path(named)},
+			{"FamiliarName", got.FamiliarName(), reference.FamiliarName(named)},
+			{"Tag", got.Tag, tag},
+			{"Digest", got.Digest, dgst},
+		} {
+			if c.got != c.want {
+				t.Fatalf("Parse(%q): %s is %q, the reference package says %q", s, c.what, c.got, c.want)
+			}
+		}
+	})
+}
+
+// checkParseError checks the error's shape, and that its Reason is right:
+// fixing the part it blames, alone, makes the rest parse.
+func checkParseError(t *testing.T, s string, got Ref, err, refErr error) {
+	t.Helper()
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Input != s || pe.Err == nil || pe.Err.Error() != refErr.Error() || got != (Ref{}) {
+		t.Fatalf("Parse(%q) = %+v, %#v; the reference package says %v", s, got, err, refErr)
+	}
+	if !errors.Is(err, pe.Reason) {
+		t.Fatalf("Parse(%q): errors.Is(err, %v) is false", s, pe.Reason)
+	}
+	l := splitLenient(s)
+	switch pe.Reason {
+	case ErrNameEmpty:
+		if l.repository != "" {
+			t.Fatalf("Parse(%q): %v, but the repository is %q", s, pe.Reason, l.repository)
+		}
+		return
+	case ErrNameUppercase:
+		// A valid name, that is, followed by a tag: a bare 64-hex string is
+		// a valid name but not a valid reference.
+		if lower := strings.ToLower(l.repository); lower == l.repository || !accepts(lower+":x") {
+			t.Fatalf("Parse(%q): %v, but %q in lower case is not a valid name", s, pe.Reason, l.repository)
+		}
+		return
+	case ErrReferenceInvalid:
+		return
+	}
+	// The repository is fine: with a valid tag and digest in place of the
+	// wrong one, the reference parses.
+	fixed := l.repository
+	switch pe.Reason {
+	case ErrTagInvalid:
+		if !l.hasTag {
+			t.Fatalf("Parse(%q): %v without a tag", s, pe.Reason)
+		}
+		fixed += ":x"
+	case ErrDigestInvalid:
+		if !l.hasDigest {
+			t.Fatalf("Parse(%q): %v without a digest", s, pe.Reason)
+		}
+		if l.hasTag {
+			fixed += ":" + l.tag
+		}
+		fixed += "@" + sha256
+	default:
+		t.Fatalf("Parse(%q): unknown reason %d", s, pe.Reason)
+	}
+	if _, err := Parse(fixed); err != nil {
+		t.Fatalf("Parse(%q): %v, but %q does not parse either: %v", s, pe.Reason, fixed, err)
+	}
+}
+
+// The fuzz test of CheckAgentImages checks the orchestrator's two findings
+// against seedCheck, a direct port of checkContainerAgentImages written
+// apart from the package's code, and the properties of the others.
+
+var seedDigits = regexp.MustCompile(`^[0-9]+$`)
+
+// seedParseVersion is parseVersionBase, with the package's one deliberate
+// difference: a part beyond uint64 is not a version.
+func seedParseVersion(version string) []uint64 {
+	parts := strings.Split(strings.Split(strings.TrimFunc(version, jsSpace), "-")[0], ".")
+	if len(parts) != 3 {
+		return nil
+	}
+	nums := make([]uint64, 3)
+	for i, part := range parts {
+		if !seedDigits.MatchString(part) {
+			return nil
+		}
+		n, err := strconv.ParseUint(part, 10, 64)
+		if err != nil {
+			return nil
+		}
+		nums[i] = n
+	}
+	return nums
+}
+
+func seedCompareReleases(a, b string) (int, bool) {
+	left := seedParseVersion(strings.TrimPrefix(a, "v"))
+	right := seedParseVersion(strings.TrimPrefix(b, "v"))
+	if left == nil || right == nil {
+		return 0, false
+	}
+	for i := range 3 {
+		if left[i] != right[i] {
+			if left[i] < right[i] {
+				return -1, true
+			}
+			return 1, true
+		}
+	}
+	return 0, true
+}
+
+type seedRef struct {
+	repository string
+	tag        *string
+	digest     *string
+}
+
+func seedParseImageRef(image string) seedRef {
+	at := strings.Index(image, "@")
+	named := image
+	var digest *string
+	if at != -1 {
+		named = image[:at]
+		d := image[at+1:]
+		digest = &d
+	}
+	colon := strings.LastIndex(named, ":")
+	if colon > strings.LastIndex(named, "/") {
+		tag := named[colon+1:]
+		return seedRef{named[:colon], &tag, digest}
+	}
+	return seedRef{named, nil, digest}
+}
+
+func seedCheck(in CheckInput) []seedFinding {
+	bare := strings.TrimPrefix(strings.TrimFunc(in.TargetVersion, jsSpace), "v")
+	targetVersion := ""
+	if bare != "" && seedParseVersion(bare) != nil {
+		targetVersion = bare
+	}
+	where := in.ScalerConfigPath
+	if in.ScalerConfigDir != "" {
+		where = in.ScalerConfigPath + " (or the file under " + in.ScalerConfigDir + " that declares it)"
+	}
+	findings := []seedFinding{}
+	for _, entry := range in.Config.Scalers {
+		if entry.Type != "container" {
+			continue
+		}
+		for _, ls := range entry.LabelSets {
+			if ls.Image == "" {
+				continue
+			}
+			ref := seedParseImageRef(ls.Image)
+			if ref.repository[strings.LastIndex(ref.repository, "/")+1:] != "kici-agent" {
+				continue
+			}
+			pinned := ""
+			if targetVersion != "" {
+				pinned = ref.repository + ":" + targetVersion
+			}
+			prefix := `container scaler "` + entry.Name + `", label set [` + strings.Join(ls.Labels, ", ") + "]: image " + ls.Image
+			finding := func(issue, message string) seedFinding {
+				return seedFinding{issue, entry.Name, ls.Labels, ls.Image, prefix + " " + message}
+			}
+			policy := string(ls.ImagePullPolicy)
+			if policy == "" {
+				policy = "IfNotPresent"
+			}
+			if (ref.tag == nil || *ref.tag == "latest") && ref.digest == nil && policy == "IfNotPresent" {
+				pin := `set image to the kici-agent release you upgrade to (` + ref.repository + ":<version>)"
+				if pinned != "" {
+					pin = `set "image: ` + pinned + `"`
+				}
+				findings = append(findings, finding("moving-tag", "with imagePullPolicy IfNotPresent keeps the agent image this host already pulled, so the upgrade does not change the container agents. In "+where+", "+pin+` on this label set, or set "imagePullPolicy: Always" to pull latest on every spawn.`))
+				continue
+			}
+			if targetVersion == "" || ref.tag == nil {
+				continue
+			}
+			if c, ok := seedCompareReleases(*ref.tag, targetVersion); ok && c == -1 {
+				findings = append(findings, finding("older-pin", "is older than the upgrade target "+targetVersion+", so the container agents keep running "+*ref.tag+". In "+where+`, set "image: `+pinned+`" on this label set.`))
+			}
+		}
+	}
+	return findings
+}
+
+func FuzzCheckAgentImages(f *testing.F) {
+	var images []string
+	addRefSeeds(func(s string) { images = append(images, s) })
+	images = append(images, "kici-agent:stable", "kici-agent:0.20", "kici-agent:LATEST", "kici-agent:0.19.0 ", "quay.io/Kici/kici-agent")
+	policies := []string{"", "IfNotPresent", "Always", "Never", "never"}
+	targets := []string{"", "0.20.0", " v0.20.0 ", "v 0.20.0", "vv0.20.0", "0.20.0-rc.1", "latest", "\u00a00.20.0\ufeff"}
+	for i, image := range images {
+		f.Add(image, policies[i%len(policies)], images[(i*5+1)%len(images)], policies[(i/len(policies))%len(policies)],
+			targets[i%len(targets)], []string{"", dir}[i%2], []string{"container", "bare-metal"}[i/2%2])
+	}
+	f.Fuzz(func(t *testing.T, image1, policy1, image2, policy2, target, configDir, type2 string) {
+		// Label sets are told apart by their labels, unique here.
+		in := CheckInput{
+			Config: Config{Scalers: []Scaler{
+				{Name: "a", Type: "container", LabelSets: []LabelSet{
+					{Labels: []string{"l0"}, Image: image1, ImagePullPolicy: PullPolicy(policy1)},
+					{Labels: []string{"l1", "x"}, Image: image2, ImagePullPolicy: PullPolicy(policy2)},
+				}},
+				{Name: "b", Type: type2, LabelSets: []LabelSet{
+					{Labels: []string{"l2"}, Image: image2, ImagePullPolicy: PullPolicy(policy1)},
+					{Labels: nil, Image: image1, ImagePullPolicy: PullPolicy(policy2)},
+				}},
+			}},
+			TargetVersion:    target,
+			ScalerConfigPath: path,
+			ScalerConfigDir:  configDir,
+		}
+		var sets []LabelSet
+		var scalers []string
+		for _, sc := range in.Config.Scalers {
+			for _, ls := range sc.LabelSets {
+				sets = append(sets, ls)
+				scalers = append(scalers, sc.Name)
+			}
+		}
+		got := CheckAgentImages(in)
+
+		// The orchestrator's findings are exactly the seed's.
+		seedWant, seedGot := seedCheck(in), onlySeedCodes(got)
+		if len(seedWant) != len(seedGot) {
+			t.Fatalf("seed findings:\n got %+v\nwant %+v", seedGot, seedWant)
+		}
+		for i := range seedWant {
+			w, g := seedWant[i], seedGot[i]
+			if w.Issue != g.Issue || w.Scaler != g.Scaler || strings.Join(w.Labels, "\x00") != strings.Join(g.Labels, "\x00") ||
+				w.Image != g.Image || w.Message != g.Message {
+				t.Fatalf("seed finding %d:\n got %+v\nwant %+v", i, g, w)
+			}
+		}
+
+		// Every finding names a label set of the input, in config order.
+		codes := make([][]string, len(sets))
+		last := 0
+		for _, f := range got {
+			s := siteOf(f)
+			i := last
+			for i < len(sets) && !(scalers[i] == s.Scaler && sets[i].Image == s.Image && strings.Join(sets[i].Labels, "\x00") == strings.Join(s.Labels, "\x00")) {
+				i++
+			}
+			if i == len(sets) {
+				t.Fatalf("finding %+v names no label set at or after #%d", f, last)
+			}
+			last = i
+			codes[i] = append(codes[i], f.Code())
+			checkFinding(t, f, s)
+		}
+
+		// Which findings each label set gets.
+		for i, ls := range sets {
+			want := wantCodes(in.Config.Scalers[i/2].Type, ls, seedCheckOne(in, i))
+			if strings.Join(codes[i], ",") != strings.Join(want, ",") {
+				t.Fatalf("label set #%d %+v: codes %q, want %q", i, ls, codes[i], want)
+			}
+		}
+	})
+}
+
+// seedCheckOne is the seed's code for label set i of in, or "".
+func seedCheckOne(in CheckInput, i int) string {
+	one := in
+	one.Config = Config{Scalers: []Scaler{in.Config.Scalers[i/2]}}
+	one.Config.Scalers[0].LabelSets = []LabelSet{in.Config.Scalers[i/2].LabelSets[i%2]}
+	if f := seedCheck(one); len(f) == 1 {
+		return f[0].Issue
+	}
+	return ""
+}
+
+// wantCodes is the codes a label set gets, from the documented rules.
+func wantCodes(scalerType string, ls LabelSet, seed string) []string {
+	var codes []string
+	if seed != "" {
+		codes = append(codes, seed)
+	}
+	l := splitLenient(ls.Image)
+	if scalerType != "container" || ls.Image == "" || !IsAgentImage(l.repository) {
+		return codes
+	}
+	if _, err := reference.ParseNormalizedNamed(ls.Image); err != nil {
+		return append(codes, CodeInvalidImage)
+	}
+	_, releaseErr := agentversion.Compare(l.tag, "0.0.0")
+	moving := l.tag == "" || l.tag == "latest"
+	floating := !moving && releaseErr != nil
+	policy := ls.ImagePullPolicy
+	switch {
+	case l.hasDigest && seed != CodeOlderPin:
+	case policy == PullNever && (moving || floating || seed == CodeOlderPin):
+		codes = append(codes, CodeNeverPull)
+	case (policy == "" || policy == PullIfNotPresent) && floating:
+		codes = append(codes, CodeFloatingTag)
+	}
+	return codes
+}
+
+// checkFinding checks what any finding must hold.
+func checkFinding(t *testing.T, f Finding, s Site) {
+	t.Helper()
+	prefix := `container scaler "` + s.Scaler + `", label set [` + strings.Join(s.Labels, ", ") + "]: image " + s.Image + " "
+	if !strings.HasPrefix(f.Message(), prefix) {
+		t.Fatalf("%s message %q does not start with %q", f.Code(), f.Message(), prefix)
+	}
+	b, err := json.Marshal(f)
+	if err != nil {
+		t.Fatalf("json.Marshal(%+v): %v", f, err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("json.Unmarshal(%s): %v", b, err)
+	}
+	if m["code"] != f.Code() || m["message"] != viaJSON(f.Message()) || m["scaler"] != viaJSON(s.Scaler) || m["image"] != viaJSON(s.Image) {
+		t.Fatalf("JSON %s does not match %+v", b, f)
+	}
+	if labels, ok := m["labels"].([]any); !ok || len(labels) != len(s.Labels) {
+		t.Fatalf("JSON %s: labels are not %q", b, s.Labels)
+	}
+}
+
+// viaJSON is s after a trip through JSON, which turns invalid UTF-8 into
+// U+FFFD.
+func viaJSON(s string) string {
+	b, _ := json.Marshal(s)
+	var back string
+	_ = json.Unmarshal(b, &back)
+	return back
+}

@@ -1,0 +1,181 @@
+package imageref
+
+import (
+	// distribution/reference validates digests through go-digest, which
+	// accepts an algorithm only when its hash is linked in.
+	_ "crypto/sha256"
+	_ "crypto/sha512"
+	"strings"
+
+	"github.com/distribution/reference"
+)
+
+// AgentImageName is the last path element of the KiCI agent image's
+// repository, under any registry or mirror: quay.io/kici/kici-agent.
+const AgentImageName = "kici-agent"
+
+// LatestTag is the moving tag that a reference without a tag resolves to.
+const LatestTag = "latest"
+
+// Ref is an image reference split into its parts, as written. The zero Ref
+// is not a valid reference.
+type Ref struct {
+	Repository string // as written, before any tag and digest
+	Tag        string // "" when the reference has no tag
+	Digest     string // "" when it has no digest
+}
+
+// Parse parses s as an image reference. It accepts what
+// reference.ParseNormalizedNamed accepts, and splits s as the package
+// documentation describes, keeping the repository as written.
+//
+// What it rejects it reports as a [*ParseError], along with the zero Ref.
+func Parse(s string) (Ref, error) {
+	r, err := parse(s)
+	if err != nil {
+		return Ref{}, err
+	}
+	return r, nil
+}
+
+// parse is Parse with the concrete error type.
+func parse(s string) (Ref, *ParseError) {
+	if _, err := reference.ParseNormalizedNamed(s); err != nil {
+		return Ref{}, &ParseError{Input: s, Reason: classify(s), Err: err}
+	}
+	l := splitLenient(s)
+	return Ref{Repository: l.repository, Tag: l.tag, Digest: l.digest}, nil
+}
+
+// MustParse is like [Parse] but panics when s is not a valid reference. It is
+// intended for use in tests with hard-coded strings.
+func MustParse(s string) Ref {
+	r, err := Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+// String returns the reference as written: the Repository, then ":" and the
+// Tag when there is one, then "@" and the Digest when there is one. For a Ref
+// that [Parse] returned, that is Parse's input.
+func (r Ref) String() string {
+	s := r.Repository
+	if r.Tag != "" {
+		s += ":" + r.Tag
+	}
+	if r.Digest != "" {
+		s += "@" + r.Digest
+	}
+	return s
+}
+
+// Domain returns the registry the repository names, as Docker normalises it:
+// "docker.io" for a Docker Hub name such as "kici-agent" or
+// "index.docker.io/kici/kici-agent", else the first path element
+// ("quay.io", "localhost:5000").
+func (r Ref) Domain() string {
+	domain, _ := splitDockerDomain(r.Repository)
+	return domain
+}
+
+// Path returns the repository without its registry, as Docker normalises it:
+// an official Docker Hub image gets its "library/" namespace
+// ("library/kici-agent").
+func (r Ref) Path() string {
+	_, path := splitDockerDomain(r.Repository)
+	return path
+}
+
+// Name returns the fully qualified repository name, [Ref.Domain] and
+// [Ref.Path] joined by "/": "docker.io/library/kici-agent" for
+// "kici-agent:latest". It is the Name of the reference.Named that
+// reference.ParseNormalizedNamed returns; for a Ref that Parse did not
+// return, Name applies the same rules to Repository without checking it.
+func (r Ref) Name() string {
+	domain, path := splitDockerDomain(r.Repository)
+	return domain + "/" + path
+}
+
+// FamiliarName returns the repository name as the Docker command line shows
+// it, without "docker.io/" and, for an official image, without "library/":
+// "kici-agent" for "docker.io/library/kici-agent", "kici/kici-agent" for
+// "index.docker.io/kici/kici-agent". It equals reference.FamiliarName of the
+// parsed reference.
+func (r Ref) FamiliarName() string {
+	domain, path := splitDockerDomain(r.Repository)
+	if domain != defaultDomain {
+		return domain + "/" + path
+	}
+	if rest, ok := strings.CutPrefix(path, officialRepoPrefix); ok && !strings.Contains(rest, "/") {
+		return rest
+	}
+	return path
+}
+
+// IsAgent reports whether the reference names the KiCI agent image; see
+// [IsAgentImage].
+func (r Ref) IsAgent() bool {
+	return IsAgentImage(r.Repository)
+}
+
+// IsAgentImage reports whether repository is the KiCI agent image, from
+// quay.io or any mirror: whether its last path element is [AgentImageName].
+// It does not check that repository is a valid name.
+func IsAgentImage(repository string) bool {
+	return repository[strings.LastIndexByte(repository, '/')+1:] == AgentImageName
+}
+
+// lenient is the orchestrator's parseImageRef: a split of any string,
+// valid or not. A tag or digest can be present and empty ("kici-agent:").
+type lenient struct {
+	repository, tag, digest string
+	hasTag, hasDigest       bool
+}
+
+// splitLenient is the orchestrator's parseImageRef.
+func splitLenient(image string) lenient {
+	var l lenient
+	named := image
+	if at := strings.IndexByte(image, '@'); at >= 0 {
+		named, l.digest, l.hasDigest = image[:at], image[at+1:], true
+	}
+	l.repository = named
+	if colon := strings.LastIndexByte(named, ':'); colon > strings.LastIndexByte(named, '/') {
+		l.repository, l.tag, l.hasTag = named[:colon], named[colon+1:], true
+	}
+	return l
+}
+
+// The Docker Hub names of distribution/reference's normalize.go.
+const (
+	defaultDomain       = "docker.io"
+	legacyDefaultDomain = "index.docker.io"
+	officialRepoPrefix  = "library/"
+	localhost           = "localhost"
+)
+
+// splitDockerDomain is distribution/reference's function of the same name:
+// the registry and the path of a repository, normalised.
+func splitDockerDomain(name string) (domain, path string) {
+	maybeDomain, maybePath, ok := strings.Cut(name, "/")
+	switch {
+	case !ok:
+		return defaultDomain, officialRepoPrefix + name
+	case maybeDomain == localhost:
+		domain, path = maybeDomain, maybePath
+	case maybeDomain == legacyDefaultDomain:
+		domain, path = defaultDomain, maybePath
+	case strings.ContainsAny(maybeDomain, ".:"):
+		domain, path = maybeDomain, maybePath
+	case strings.ToLower(maybeDomain) != maybeDomain:
+		domain, path = maybeDomain, maybePath
+	default:
+		domain, path = defaultDomain, name
+	}
+	if domain == defaultDomain && !strings.Contains(path, "/") {
+		path = officialRepoPrefix + path
+	}
+	return domain, path
+}

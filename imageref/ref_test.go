@@ -1,0 +1,299 @@
+package imageref
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/distribution/reference"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	hex64  = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	sha256 = "sha256:" + hex64
+)
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		name     string
+		in       string
+		want     Ref
+		fullName string // Name()
+		familiar string // FamiliarName()
+	}{
+		{"familiar", "kici-agent", Ref{"kici-agent", "", ""}, "docker.io/library/kici-agent", "kici-agent"},
+		{"familiar tagged", "kici-agent:0.20.0", Ref{"kici-agent", "0.20.0", ""}, "docker.io/library/kici-agent", "kici-agent"},
+		{"hub namespace", "kici/kici-agent:latest", Ref{"kici/kici-agent", "latest", ""}, "docker.io/kici/kici-agent", "kici/kici-agent"},
+		{"docker.io official", "docker.io/kici-agent", Ref{"docker.io/kici-agent", "", ""}, "docker.io/library/kici-agent", "kici-agent"},
+		{"docker.io library", "docker.io/library/kici-agent", Ref{"docker.io/library/kici-agent", "", ""}, "docker.io/library/kici-agent", "kici-agent"},
+		{"library nested stays", "docker.io/library/a/kici-agent", Ref{"docker.io/library/a/kici-agent", "", ""}, "docker.io/library/a/kici-agent", "library/a/kici-agent"},
+		{"legacy index", "index.docker.io/kici/kici-agent:1", Ref{"index.docker.io/kici/kici-agent", "1", ""}, "docker.io/kici/kici-agent", "kici/kici-agent"},
+		{"legacy index official", "index.docker.io/kici-agent", Ref{"index.docker.io/kici-agent", "", ""}, "docker.io/library/kici-agent", "kici-agent"},
+		{"quay", "quay.io/kici/kici-agent:0.20.0", Ref{"quay.io/kici/kici-agent", "0.20.0", ""}, "quay.io/kici/kici-agent", "quay.io/kici/kici-agent"},
+		{"registry port", "registry.local:5000/kici-agent", Ref{"registry.local:5000/kici-agent", "", ""}, "registry.local:5000/kici-agent", "registry.local:5000/kici-agent"},
+		{"registry port and tag", "registry.local:5000/kici-agent:v1", Ref{"registry.local:5000/kici-agent", "v1", ""}, "registry.local:5000/kici-agent", "registry.local:5000/kici-agent"},
+		{"localhost", "localhost/kici-agent", Ref{"localhost/kici-agent", "", ""}, "localhost/kici-agent", "localhost/kici-agent"},
+		{"localhost port", "localhost:5000/kici/kici-agent:x", Ref{"localhost:5000/kici/kici-agent", "x", ""}, "localhost:5000/kici/kici-agent", "localhost:5000/kici/kici-agent"},
+		{"ipv6", "[::1]:5000/kici-agent:1", Ref{"[::1]:5000/kici-agent", "1", ""}, "[::1]:5000/kici-agent", "[::1]:5000/kici-agent"},
+		{"upper-case host", "Registry/kici-agent", Ref{"Registry/kici-agent", "", ""}, "Registry/kici-agent", "Registry/kici-agent"},
+		{"bare host is a hub namespace", "registry/kici-agent", Ref{"registry/kici-agent", "", ""}, "docker.io/registry/kici-agent", "registry/kici-agent"},
+		{"digest", "kici-agent@" + sha256, Ref{"kici-agent", "", sha256}, "docker.io/library/kici-agent", "kici-agent"},
+		{"tag and digest", "quay.io/kici/kici-agent:0.20.0@" + sha256, Ref{"quay.io/kici/kici-agent", "0.20.0", sha256}, "quay.io/kici/kici-agent", "quay.io/kici/kici-agent"},
+		{"sha512 digest", "kici-agent@sha512:" + hex64 + hex64, Ref{"kici-agent", "", "sha512:" + hex64 + hex64}, "docker.io/library/kici-agent", "kici-agent"},
+		{"sha384 digest", "kici-agent@sha384:" + hex64 + hex64[:32], Ref{"kici-agent", "", "sha384:" + hex64 + hex64[:32]}, "docker.io/library/kici-agent", "kici-agent"},
+		{"port-like tag", "localhost:5000", Ref{"localhost", "5000", ""}, "docker.io/library/localhost", "localhost"},
+		{"hex name with tag", hex64 + ":1", Ref{hex64, "1", ""}, "docker.io/library/" + hex64, hex64},
+		{"longest tag", "kici-agent:_" + strings.Repeat("a", 127), Ref{"kici-agent", "_" + strings.Repeat("a", 127), ""}, "docker.io/library/kici-agent", "kici-agent"},
+		{"upper-case tag", "kici-agent:LATEST", Ref{"kici-agent", "LATEST", ""}, "docker.io/library/kici-agent", "kici-agent"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Parse(tt.in)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+			assert.Equal(t, tt.in, got.String())
+			assert.Equal(t, tt.fullName, got.Name())
+			assert.Equal(t, tt.familiar, got.FamiliarName())
+			assert.Equal(t, got.Domain()+"/"+got.Path(), got.Name())
+
+			named, err := reference.ParseNormalizedNamed(tt.in)
+			require.NoError(t, err)
+			assertAgreesWithReference(t, named, got)
+		})
+	}
+}
+
+// assertAgreesWithReference checks a Ref against what the reference package
+// parsed from the same string.
+func assertAgreesWithReference(t testing.TB, named reference.Named, got Ref) {
+	t.Helper()
+	assert.Equal(t, named.Name(), got.Name())
+	assert.Equal(t, reference.Domain(named), got.Domain())
+	assert.Equal(t, reference.Path(named), got.Path())
+	assert.Equal(t, reference.FamiliarName(named), got.FamiliarName())
+	var tag, dgst string
+	if tagged, ok := named.(reference.Tagged); ok {
+		tag = tagged.Tag()
+	}
+	if digested, ok := named.(reference.Digested); ok {
+		dgst = digested.Digest().String()
+	}
+	assert.Equal(t, tag, got.Tag)
+	assert.Equal(t, dgst, got.Digest)
+}
+
+func TestParseError(t *testing.T) {
+	tests := []struct {
+		name   string
+		in     string
+		reason Reason
+		refErr error // a reference package sentinel the error also matches; nil: none
+		msg    string
+	}{
+		{"empty", "", ErrNameEmpty, reference.ErrReferenceInvalidFormat,
+			`imageref: invalid image reference "": empty repository name`},
+		{"only a tag", ":latest", ErrNameEmpty, reference.ErrReferenceInvalidFormat,
+			`imageref: invalid image reference ":latest": empty repository name`},
+		{"only a digest", "@" + sha256, ErrNameEmpty, reference.ErrReferenceInvalidFormat,
+			`imageref: invalid image reference "@` + sha256 + `": empty repository name`},
+		{"upper-case familiar name", "Kici-Agent", ErrNameUppercase, nil,
+			`imageref: invalid image reference "Kici-Agent": repository name must be lowercase`},
+		// reference.ParseNormalizedNamed reports this with a plain string,
+		// not reference.ErrNameContainsUppercase.
+		{"upper-case path", "quay.io/Kici/kici-agent:0.19.0", ErrNameUppercase, nil,
+			`imageref: invalid image reference "quay.io/Kici/kici-agent:0.19.0": repository name must be lowercase`},
+		{"upper-case name before a bad tag", "KICI:bad tag", ErrNameUppercase, nil,
+			`imageref: invalid image reference "KICI:bad tag": repository name must be lowercase`},
+		{"empty tag", "kici-agent:", ErrTagInvalid, reference.ErrReferenceInvalidFormat,
+			`imageref: invalid image reference "kici-agent:": invalid tag`},
+		{"tag with a space", "kici-agent: 0.19.0", ErrTagInvalid, reference.ErrReferenceInvalidFormat,
+			`imageref: invalid image reference "kici-agent: 0.19.0": invalid tag`},
+		{"tag starting with a dash", "kici-agent:-rc", ErrTagInvalid, reference.ErrReferenceInvalidFormat,
+			`imageref: invalid image reference "kici-agent:-rc": invalid tag`},
+		{"tag too long", "kici-agent:" + strings.Repeat("a", 129), ErrTagInvalid, reference.ErrReferenceInvalidFormat,
+			`imageref: invalid image reference "kici-agent:` + strings.Repeat("a", 129) + `": invalid tag`},
+		{"plus in tag", "kici-agent:1.2.3+b", ErrTagInvalid, reference.ErrReferenceInvalidFormat,
+			`imageref: invalid image reference "kici-agent:1.2.3+b": invalid tag`},
+		{"bad tag before a bad digest", "kici-agent:a b@x", ErrTagInvalid, reference.ErrReferenceInvalidFormat,
+			`imageref: invalid image reference "kici-agent:a b@x": invalid tag`},
+		{"empty digest", "kici-agent@", ErrDigestInvalid, reference.ErrReferenceInvalidFormat,
+			`imageref: invalid image reference "kici-agent@": invalid digest`},
+		{"empty digest after a tag", "kici-agent:latest@", ErrDigestInvalid, reference.ErrReferenceInvalidFormat,
+			`imageref: invalid image reference "kici-agent:latest@": invalid digest`},
+		{"short digest", "kici-agent@sha256:" + hex64[:40], ErrDigestInvalid, nil,
+			`imageref: invalid image reference "kici-agent@sha256:` + hex64[:40] + `": invalid digest`},
+		{"unsupported algorithm", "kici-agent@md5:" + hex64[:32], ErrDigestInvalid, nil,
+			`imageref: invalid image reference "kici-agent@md5:` + hex64[:32] + `": invalid digest`},
+		{"upper-case algorithm", "kici-agent@SHA256:" + hex64, ErrDigestInvalid, nil,
+			`imageref: invalid image reference "kici-agent@SHA256:` + hex64 + `": invalid digest`},
+		{"two digests", "kici-agent@" + sha256 + "@" + sha256, ErrDigestInvalid, reference.ErrReferenceInvalidFormat,
+			`imageref: invalid image reference "kici-agent@` + sha256 + "@" + sha256 + `": invalid digest`},
+		{"space in name", "kici agent", ErrReferenceInvalid, reference.ErrReferenceInvalidFormat,
+			`imageref: invalid image reference "kici agent": invalid reference format`},
+		{"leading space", " kici-agent", ErrReferenceInvalid, reference.ErrReferenceInvalidFormat,
+			`imageref: invalid image reference " kici-agent": invalid reference format`},
+		{"trailing separator", "kici-agent_", ErrReferenceInvalid, reference.ErrReferenceInvalidFormat,
+			`imageref: invalid image reference "kici-agent_": invalid reference format`},
+		{"port without a path", "localhost:5000:0.20.0", ErrReferenceInvalid, reference.ErrReferenceInvalidFormat,
+			`imageref: invalid image reference "localhost:5000:0.20.0": invalid reference format`},
+		{"name too long", "kici/" + strings.Repeat("a", 251), ErrReferenceInvalid, reference.ErrNameTooLong,
+			`imageref: invalid image reference "kici/` + strings.Repeat("a", 251) + `": invalid reference format: repository name must not be more than 255 characters`},
+		// Found by FuzzParse: in lower case this is a bare identifier, which
+		// is not a reference, but with a tag it would be; the reference
+		// package too says "must be lowercase".
+		{"upper-case identifier", "000000000000000000000000000000000000000000000000000000000000A000", ErrNameUppercase, nil,
+			`imageref: invalid image reference "000000000000000000000000000000000000000000000000000000000000A000": repository name must be lowercase`},
+		{"identifier", hex64, ErrReferenceInvalid, nil,
+			`imageref: invalid image reference "` + hex64 + `": invalid reference format: invalid repository name (` + hex64 + `), cannot specify 64-byte hexadecimal strings`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Parse(tt.in)
+			assert.Equal(t, Ref{}, got)
+			var pe *ParseError
+			require.ErrorAs(t, err, &pe)
+			assert.Equal(t, tt.in, pe.Input)
+			assert.Equal(t, tt.reason, pe.Reason)
+			require.Error(t, pe.Err)
+			assert.ErrorIs(t, err, tt.reason)
+			if tt.refErr != nil {
+				assert.ErrorIs(t, err, tt.refErr)
+			}
+			assert.EqualError(t, err, tt.msg)
+			for _, other := range []Reason{ErrNameEmpty, ErrNameUppercase, ErrTagInvalid, ErrDigestInvalid, ErrReferenceInvalid} {
+				if other != tt.reason {
+					assert.False(t, errors.Is(err, other), "also %v", other)
+				}
+			}
+		})
+	}
+}
+
+func TestParseErrorWithoutErr(t *testing.T) {
+	e := &ParseError{Input: "x y", Reason: ErrReferenceInvalid}
+	assert.Equal(t, `imageref: invalid image reference "x y": invalid reference format`, e.Error())
+	assert.Equal(t, []error{ErrReferenceInvalid}, e.Unwrap())
+}
+
+func TestReasonError(t *testing.T) {
+	tests := []struct {
+		r    Reason
+		want string
+	}{
+		{ErrNameEmpty, "empty repository name"},
+		{ErrNameUppercase, "repository name must be lowercase"},
+		{ErrTagInvalid, "invalid tag"},
+		{ErrDigestInvalid, "invalid digest"},
+		{ErrReferenceInvalid, "invalid reference format"},
+		{0, "reason 0"},
+		{200, "reason 200"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			assert.Equal(t, tt.want, tt.r.Error())
+		})
+	}
+}
+
+func TestMustParse(t *testing.T) {
+	assert.Equal(t, Ref{"quay.io/kici/kici-agent", "0.20.0", ""}, MustParse("quay.io/kici/kici-agent:0.20.0"))
+	assert.PanicsWithError(t, `imageref: invalid image reference "kici-agent:": invalid tag`, func() {
+		MustParse("kici-agent:")
+	})
+}
+
+// TestSplitLenient covers each branch of the orchestrator's parseImageRef,
+// on strings that need not be valid.
+func TestSplitLenient(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want lenient
+	}{
+		{"no tag", "kici-agent", lenient{repository: "kici-agent"}},
+		{"tag", "kici-agent:1", lenient{repository: "kici-agent", tag: "1", hasTag: true}},
+		{"empty tag", "kici-agent:", lenient{repository: "kici-agent", hasTag: true}},
+		{"port is not a tag", "host:5000/kici-agent", lenient{repository: "host:5000/kici-agent"}},
+		{"port and tag", "host:5000/kici-agent:1", lenient{repository: "host:5000/kici-agent", tag: "1", hasTag: true}},
+		{"last colon", "a:b:c", lenient{repository: "a:b", tag: "c", hasTag: true}},
+		{"digest", "kici-agent@sha256:x", lenient{repository: "kici-agent", digest: "sha256:x", hasDigest: true}},
+		{"empty digest", "kici-agent@", lenient{repository: "kici-agent", hasDigest: true}},
+		{"tag and digest", "kici-agent:1@sha256:x", lenient{repository: "kici-agent", tag: "1", hasTag: true, digest: "sha256:x", hasDigest: true}},
+		{"first at", "a@b/c:d@e", lenient{repository: "a", digest: "b/c:d@e", hasDigest: true}},
+		{"empty", "", lenient{}},
+		{"colon only", ":", lenient{hasTag: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, splitLenient(tt.in))
+		})
+	}
+}
+
+func TestIsAgentImage(t *testing.T) {
+	tests := []struct {
+		repository string
+		want       bool
+	}{
+		{"kici-agent", true},
+		{"quay.io/kici/kici-agent", true},
+		{"registry.local:5000/mirror/kici-agent", true},
+		{"/kici-agent", true},
+		{"kici-agent/", false},
+		{"kici-agent-dev", false},
+		{"quay.io/kici-agent/other", false},
+		{"KICI-AGENT", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.repository, func(t *testing.T) {
+			assert.Equal(t, tt.want, IsAgentImage(tt.repository))
+		})
+	}
+	assert.True(t, MustParse("quay.io/kici/kici-agent:0.20.0").IsAgent())
+	assert.False(t, MustParse("ubuntu").IsAgent())
+}
+
+func TestRefString(t *testing.T) {
+	tests := []struct {
+		name string
+		ref  Ref
+		want string
+	}{
+		{"zero", Ref{}, ""},
+		{"repository", Ref{Repository: "kici-agent"}, "kici-agent"},
+		{"tag", Ref{Repository: "kici-agent", Tag: "1"}, "kici-agent:1"},
+		{"digest", Ref{Repository: "kici-agent", Digest: sha256}, "kici-agent@" + sha256},
+		{"both", Ref{Repository: "kici-agent", Tag: "1", Digest: sha256}, "kici-agent:1@" + sha256},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tt.ref.String())
+		})
+	}
+}
+
+// TestNameOfUnparsedRef checks that the name methods never fail, even on a
+// Ref that Parse would not return.
+func TestNameOfUnparsedRef(t *testing.T) {
+	tests := []struct {
+		name             string
+		ref              Ref
+		domain, path     string
+		fullName, family string
+	}{
+		{"zero", Ref{}, "docker.io", "library/", "docker.io/library/", ""},
+		{"slash only", Ref{Repository: "/"}, "docker.io", "/", "docker.io//", "/"},
+		{"hub namespace", Ref{Repository: "a/b/c"}, "docker.io", "a/b/c", "docker.io/a/b/c", "a/b/c"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.domain, tt.ref.Domain())
+			assert.Equal(t, tt.path, tt.ref.Path())
+			assert.Equal(t, tt.fullName, tt.ref.Name())
+			assert.Equal(t, tt.family, tt.ref.FamiliarName())
+		})
+	}
+}
