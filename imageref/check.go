@@ -41,11 +41,11 @@ func CheckAgentImages(in CheckInput) []Finding {
 		where += " (or the file under " + in.ScalerConfigDir + " that declares it)"
 	}
 	findings := []Finding{} // never nil, so that it marshals to [] as the orchestrator's does
-	for _, scaler := range in.Config.Scalers {
+	for i, scaler := range in.Config.Scalers {
 		if scaler.Type != ScalerTypeContainer {
 			continue
 		}
-		for _, ls := range scaler.LabelSets {
+		for j, ls := range scaler.LabelSets {
 			if ls.Image == "" {
 				continue
 			}
@@ -53,7 +53,7 @@ func CheckAgentImages(in CheckInput) []Finding {
 			if !IsAgentImage(l.repository) {
 				continue
 			}
-			site := Site{Scaler: scaler.Name, Labels: slices.Clone(ls.Labels), Image: ls.Image}
+			site := Site{Scaler: scaler.Name, Labels: slices.Clone(ls.Labels), Image: ls.Image, ScalerIndex: i, LabelSetIndex: j}
 			policy := ls.ImagePullPolicy.Effective()
 
 			// The orchestrator's findings, from the lenient split.

@@ -166,11 +166,11 @@ func TestCheckAgentImages(t *testing.T) {
 				{Labels: []string{"6"}, Image: "kici-agent:0.18.0", ImagePullPolicy: PullNever},
 			}},
 		}}, "0.20.0", []Finding{
-			OlderPin{Site: Site{"a", []string{"1"}, "kici-agent:0.19.0"}, Tag: "0.19.0", Target: "0.20.0", Where: w},
-			MovingTag{Site: Site{"a", []string{"3"}, "kici-agent"}, Target: "0.20.0", Where: w},
-			FloatingTag{Site: Site{"c", nil, "kici-agent:stable"}, Tag: "stable", Target: "0.20.0", Where: w},
-			OlderPin{Site: Site{"c", []string{"6"}, "kici-agent:0.18.0"}, Tag: "0.18.0", Target: "0.20.0", Where: w},
-			NeverPull{Site: Site{"c", []string{"6"}, "kici-agent:0.18.0"}, Tag: "0.18.0", Target: "0.20.0", Where: w},
+			OlderPin{Site: Site{"a", []string{"1"}, "kici-agent:0.19.0", 0, 0}, Tag: "0.19.0", Target: "0.20.0", Where: w},
+			MovingTag{Site: Site{"a", []string{"3"}, "kici-agent", 0, 2}, Target: "0.20.0", Where: w},
+			FloatingTag{Site: Site{"c", nil, "kici-agent:stable", 2, 0}, Tag: "stable", Target: "0.20.0", Where: w},
+			OlderPin{Site: Site{"c", []string{"6"}, "kici-agent:0.18.0", 2, 1}, Tag: "0.18.0", Target: "0.20.0", Where: w},
+			NeverPull{Site: Site{"c", []string{"6"}, "kici-agent:0.18.0", 2, 1}, Tag: "0.18.0", Target: "0.20.0", Where: w},
 		}},
 	}
 	for _, tt := range tests {
@@ -257,17 +257,17 @@ func TestFindingJSON(t *testing.T) {
 		want string
 	}{
 		{"moving-tag", MovingTag{Site: site("kici-agent"), Target: "0.20.0", Where: path},
-			`{"code":"moving-tag","scaler":"docker","labels":["linux","x64"],"image":"kici-agent","message":%q,"tag":"","target":"0.20.0","where":"/etc/kici/scalers.yaml"}`},
+			`{"code":"moving-tag","scaler":"docker","labels":["linux","x64"],"image":"kici-agent","message":%q,"scalerIndex":0,"labelSetIndex":0,"tag":"","target":"0.20.0","where":"/etc/kici/scalers.yaml"}`},
 		{"older-pin", OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: path},
-			`{"code":"older-pin","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:0.19.0","message":%q,"tag":"0.19.0","target":"0.20.0","where":"/etc/kici/scalers.yaml"}`},
+			`{"code":"older-pin","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:0.19.0","message":%q,"scalerIndex":0,"labelSetIndex":0,"tag":"0.19.0","target":"0.20.0","where":"/etc/kici/scalers.yaml"}`},
 		{"never-pull", NeverPull{Site: site("kici-agent:latest"), Tag: "latest", Where: path},
-			`{"code":"never-pull","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:latest","message":%q,"tag":"latest","target":"","where":"/etc/kici/scalers.yaml"}`},
+			`{"code":"never-pull","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:latest","message":%q,"scalerIndex":0,"labelSetIndex":0,"tag":"latest","target":"","where":"/etc/kici/scalers.yaml"}`},
 		{"floating-tag, nil labels", FloatingTag{Site: Site{Scaler: "docker", Image: "kici-agent:edge"}, Tag: "edge", Where: path},
-			`{"code":"floating-tag","scaler":"docker","labels":[],"image":"kici-agent:edge","message":%q,"tag":"edge","target":"","where":"/etc/kici/scalers.yaml"}`},
+			`{"code":"floating-tag","scaler":"docker","labels":[],"image":"kici-agent:edge","message":%q,"scalerIndex":0,"labelSetIndex":0,"tag":"edge","target":"","where":"/etc/kici/scalers.yaml"}`},
 		{"invalid-image", InvalidImage{Site: site("kici-agent:"), Err: mustParseErr(t, "kici-agent:"), Where: path},
-			`{"code":"invalid-image","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:","message":%q,"error":"imageref: invalid image reference \"kici-agent:\": invalid tag","where":"/etc/kici/scalers.yaml"}`},
+			`{"code":"invalid-image","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:","message":%q,"scalerIndex":0,"labelSetIndex":0,"error":"imageref: invalid image reference \"kici-agent:\": invalid tag","where":"/etc/kici/scalers.yaml"}`},
 		{"invalid-image without its error", InvalidImage{Site: site("kici-agent:"), Where: path},
-			`{"code":"invalid-image","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:","message":%q,"error":"","where":"/etc/kici/scalers.yaml"}`},
+			`{"code":"invalid-image","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:","message":%q,"scalerIndex":0,"labelSetIndex":0,"error":"","where":"/etc/kici/scalers.yaml"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -19,8 +19,8 @@ const (
 // Finding is one problem [CheckAgentImages] found with one label set. It is
 // one of [MovingTag], [OlderPin], [NeverPull], [FloatingTag] and
 // [InvalidImage]; callers tell them apart with a type switch. Each marshals
-// to a JSON object with the fields "code", "scaler", "labels", "image" and
-// "message", then its own.
+// to a JSON object with the fields "code", "scaler", "labels", "image",
+// "message", "scalerIndex" and "labelSetIndex", then its own.
 //
 //sumtype:decl
 type Finding interface {
@@ -38,6 +38,12 @@ type Site struct {
 	Scaler string   // the scaler's name
 	Labels []string // the label set's labels
 	Image  string   // the label set's image, as written
+
+	// ScalerIndex and LabelSetIndex locate the label set in the checked
+	// config: Config.Scalers[ScalerIndex].LabelSets[LabelSetIndex]. Names
+	// and labels need not be unique; these are, so a tool can point at
+	// the line that declares the label set.
+	ScalerIndex, LabelSetIndex int
 }
 
 // prefix is how the orchestrator's messages start.
@@ -216,11 +222,13 @@ func (InvalidImage) finding() {}
 
 // common is the JSON form of what every finding has.
 type common struct {
-	Code    string   `json:"code"`
-	Scaler  string   `json:"scaler"`
-	Labels  []string `json:"labels"`
-	Image   string   `json:"image"`
-	Message string   `json:"message"`
+	Code          string   `json:"code"`
+	Scaler        string   `json:"scaler"`
+	Labels        []string `json:"labels"`
+	Image         string   `json:"image"`
+	Message       string   `json:"message"`
+	ScalerIndex   int      `json:"scalerIndex"`
+	LabelSetIndex int      `json:"labelSetIndex"`
 }
 
 func newCommon(f Finding, s Site) common {
@@ -228,7 +236,8 @@ func newCommon(f Finding, s Site) common {
 	if labels == nil {
 		labels = []string{}
 	}
-	return common{Code: f.Code(), Scaler: s.Scaler, Labels: labels, Image: s.Image, Message: f.Message()}
+	return common{Code: f.Code(), Scaler: s.Scaler, Labels: labels, Image: s.Image, Message: f.Message(),
+		ScalerIndex: s.ScalerIndex, LabelSetIndex: s.LabelSetIndex}
 }
 
 func marshalTagged(f Finding, s Site, tag, target, where string) ([]byte, error) {

@@ -260,7 +260,6 @@ func FuzzCheckAgentImages(f *testing.F) {
 			targets[i%len(targets)], []string{"", dir}[i%2], []string{"container", "bare-metal"}[i/2%2])
 	}
 	f.Fuzz(func(t *testing.T, image1, policy1, image2, policy2, target, configDir, type2 string) {
-		// Label sets are told apart by their labels, unique here.
 		in := CheckInput{
 			Config: Config{Scalers: []Scaler{
 				{Name: "a", Type: "container", LabelSets: []LabelSet{
@@ -299,17 +298,21 @@ func FuzzCheckAgentImages(f *testing.F) {
 			}
 		}
 
-		// Every finding names a label set of the input, in config order.
+		// Every finding names a label set of the input by its indices, in
+		// config order.
 		codes := make([][]string, len(sets))
 		last := 0
 		for _, f := range got {
 			s := siteOf(f)
-			i := last
-			for i < len(sets) && !(scalers[i] == s.Scaler && sets[i].Image == s.Image && strings.Join(sets[i].Labels, "\x00") == strings.Join(s.Labels, "\x00")) {
-				i++
+			if s.ScalerIndex < 0 || s.ScalerIndex >= len(in.Config.Scalers) || s.LabelSetIndex < 0 || s.LabelSetIndex >= 2 {
+				t.Fatalf("finding %+v: indices out of the input", f)
 			}
-			if i == len(sets) {
-				t.Fatalf("finding %+v names no label set at or after #%d", f, last)
+			i := s.ScalerIndex*2 + s.LabelSetIndex
+			if i < last {
+				t.Fatalf("finding %+v comes after one for label set #%d", f, last)
+			}
+			if scalers[i] != s.Scaler || sets[i].Image != s.Image || strings.Join(sets[i].Labels, "\x00") != strings.Join(s.Labels, "\x00") {
+				t.Fatalf("finding %+v does not name label set #%d %+v", f, i, sets[i])
 			}
 			last = i
 			codes[i] = append(codes[i], f.Code())
@@ -381,6 +384,9 @@ func checkFinding(t *testing.T, f Finding, s Site) {
 	}
 	if m["code"] != f.Code() || m["message"] != viaJSON(f.Message()) || m["scaler"] != viaJSON(s.Scaler) || m["image"] != viaJSON(s.Image) {
 		t.Fatalf("JSON %s does not match %+v", b, f)
+	}
+	if m["scalerIndex"] != float64(s.ScalerIndex) || m["labelSetIndex"] != float64(s.LabelSetIndex) {
+		t.Fatalf("JSON %s: indices are not %d, %d", b, s.ScalerIndex, s.LabelSetIndex)
 	}
 	if labels, ok := m["labels"].([]any); !ok || len(labels) != len(s.Labels) {
 		t.Fatalf("JSON %s: labels are not %q", b, s.Labels)
