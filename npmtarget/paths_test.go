@@ -1,0 +1,217 @@
+package npmtarget
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// The rows below are node's own test vectors for path.posix and path.win32
+// dirname and join, carried over from the nodejs/node repository:
+// test/parallel/test-path-dirname.js and test/parallel/test-path-join.js
+// (MIT licence). The rows that pass a URL object instead of a string
+// (url.pathToFileURL, new URL) have no counterpart here and are left out.
+
+var nodePosixDirname = []struct{ in, want string }{
+	{"/a/b/", "/a"},
+	{"/a/b", "/a"},
+	{"/a", "/"},
+	{"", "."},
+	{"/", "/"},
+	{"////", "/"},
+	{"//a", "//"},
+	{"foo", "."},
+}
+
+var nodeWin32Dirname = []struct{ in, want string }{
+	{`c:\`, `c:\`},
+	{`c:\foo`, `c:\`},
+	{`c:\foo\`, `c:\`},
+	{`c:\foo\bar`, `c:\foo`},
+	{`c:\foo\bar\`, `c:\foo`},
+	{`c:\foo\bar\baz`, `c:\foo\bar`},
+	{`c:\foo bar\baz`, `c:\foo bar`},
+	{`\`, `\`},
+	{`\foo`, `\`},
+	{`\foo\`, `\`},
+	{`\foo\bar`, `\foo`},
+	{`\foo\bar\`, `\foo`},
+	{`\foo\bar\baz`, `\foo\bar`},
+	{`\foo bar\baz`, `\foo bar`},
+	{`c:`, `c:`},
+	{`c:foo`, `c:`},
+	{`c:foo\`, `c:`},
+	{`c:foo\bar`, `c:foo`},
+	{`c:foo\bar\`, `c:foo`},
+	{`c:foo\bar\baz`, `c:foo\bar`},
+	{`c:foo bar\baz`, `c:foo bar`},
+	{`file:stream`, `.`},
+	{`dir\file:stream`, `dir`},
+	{`\\unc\share`, `\\unc\share`},
+	{`\\unc\share\foo`, `\\unc\share\`},
+	{`\\unc\share\foo\`, `\\unc\share\`},
+	{`\\unc\share\foo\bar`, `\\unc\share\foo`},
+	{`\\unc\share\foo\bar\`, `\\unc\share\foo`},
+	{`\\unc\share\foo\bar\baz`, `\\unc\share\foo\bar`},
+	{`/a/b/`, `/a`},
+	{`/a/b`, `/a`},
+	{`/a`, `/`},
+	{``, `.`},
+	{`/`, `/`},
+	{`////`, `/`},
+	{`foo`, `.`},
+}
+
+// nodeJoin holds the rows node checks with both path.posix.join and
+// path.win32.join. For win32 node accepts the result with "\" read as "/".
+var nodeJoin = []struct {
+	in   []string
+	want string
+}{
+	{[]string{".", "x/b", "..", "/b/c.js"}, "x/b/c.js"},
+	{[]string{}, "."},
+	{[]string{"/.", "x/b", "..", "/b/c.js"}, "/x/b/c.js"},
+	{[]string{"/foo", "../../../bar"}, "/bar"},
+	{[]string{"foo", "../../../bar"}, "../../bar"},
+	{[]string{"foo/", "../../../bar"}, "../../bar"},
+	{[]string{"foo/x", "../../../bar"}, "../bar"},
+	{[]string{"foo/x", "./bar"}, "foo/x/bar"},
+	{[]string{"foo/x/", "./bar"}, "foo/x/bar"},
+	{[]string{"foo/x/", ".", "bar"}, "foo/x/bar"},
+	{[]string{"./"}, "./"},
+	{[]string{".", "./"}, "./"},
+	{[]string{".", ".", "."}, "."},
+	{[]string{".", "./", "."}, "."},
+	{[]string{".", "/./", "."}, "."},
+	{[]string{".", "/////./", "."}, "."},
+	{[]string{"."}, "."},
+	{[]string{"", "."}, "."},
+	{[]string{"", "foo"}, "foo"},
+	{[]string{"foo", "/bar"}, "foo/bar"},
+	{[]string{"", "/foo"}, "/foo"},
+	{[]string{"", "", "/foo"}, "/foo"},
+	{[]string{"", "", "foo"}, "foo"},
+	{[]string{"foo", ""}, "foo"},
+	{[]string{"foo/", ""}, "foo/"},
+	{[]string{"foo", "", "/bar"}, "foo/bar"},
+	{[]string{"./", "..", "/foo"}, "../foo"},
+	{[]string{"./", "..", "..", "/foo"}, "../../foo"},
+	{[]string{".", "..", "..", "/foo"}, "../../foo"},
+	{[]string{"", "..", "..", "/foo"}, "../../foo"},
+	{[]string{"/"}, "/"},
+	{[]string{"/", "."}, "/"},
+	{[]string{"/", ".."}, "/"},
+	{[]string{"/", "..", ".."}, "/"},
+	{[]string{""}, "."},
+	{[]string{"", ""}, "."},
+	{[]string{" /foo"}, " /foo"},
+	{[]string{" ", "foo"}, " /foo"},
+	{[]string{" ", "."}, " "},
+	{[]string{" ", "/"}, " /"},
+	{[]string{" ", ""}, " "},
+	{[]string{"/", "foo"}, "/foo"},
+	{[]string{"/", "/foo"}, "/foo"},
+	{[]string{"/", "//foo"}, "/foo"},
+	{[]string{"/", "", "/foo"}, "/foo"},
+	{[]string{"", "/", "foo"}, "/foo"},
+	{[]string{"", "/", "/foo"}, "/foo"},
+}
+
+// nodeWin32Join holds node's Windows-only join rows.
+var nodeWin32Join = []struct {
+	in   []string
+	want string
+}{
+	// UNC path expected
+	{[]string{`//foo/bar`}, `\\foo\bar\`},
+	{[]string{`\/foo/bar`}, `\\foo\bar\`},
+	{[]string{`\\foo/bar`}, `\\foo\bar\`},
+	// UNC path expected - server and share separate
+	{[]string{`//foo`, `bar`}, `\\foo\bar\`},
+	{[]string{`//foo/`, `bar`}, `\\foo\bar\`},
+	{[]string{`//foo`, `/bar`}, `\\foo\bar\`},
+	// UNC path expected - questionable
+	{[]string{`//foo`, ``, `bar`}, `\\foo\bar\`},
+	{[]string{`//foo/`, ``, `bar`}, `\\foo\bar\`},
+	{[]string{`//foo/`, ``, `/bar`}, `\\foo\bar\`},
+	// UNC path expected - even more questionable
+	{[]string{``, `//foo`, `bar`}, `\\foo\bar\`},
+	{[]string{``, `//foo/`, `bar`}, `\\foo\bar\`},
+	{[]string{``, `//foo/`, `/bar`}, `\\foo\bar\`},
+	// No UNC path expected (no double slash in first component)
+	{[]string{`\`, `foo/bar`}, `\foo\bar`},
+	{[]string{`\`, `/foo/bar`}, `\foo\bar`},
+	{[]string{``, `/`, `/foo/bar`}, `\foo\bar`},
+	// No UNC path expected (no non-slashes in first component - questionable)
+	{[]string{`//`, `foo/bar`}, `\foo\bar`},
+	{[]string{`//`, `/foo/bar`}, `\foo\bar`},
+	{[]string{`\\`, `/`, `/foo/bar`}, `\foo\bar`},
+	{[]string{`//`}, `\`},
+	// No UNC path expected (share name missing - questionable).
+	{[]string{`//foo`}, `\foo`},
+	{[]string{`//foo/`}, `\foo\`},
+	{[]string{`//foo`, `/`}, `\foo\`},
+	{[]string{`//foo`, ``, `/`}, `\foo\`},
+	// No UNC path expected (too many leading slashes - questionable)
+	{[]string{`///foo/bar`}, `\foo\bar`},
+	{[]string{`////foo`, `bar`}, `\foo\bar`},
+	{[]string{`\\\/foo/bar`}, `\foo\bar`},
+	// Drive-relative vs drive-absolute paths. This merely describes the
+	// status quo, rather than being obviously right
+	{[]string{`c:`}, `c:.`},
+	{[]string{`c:.`}, `c:.`},
+	{[]string{`c:`, ``}, `c:.`},
+	{[]string{``, `c:`}, `c:.`},
+	{[]string{`c:.`, `/`}, `c:.\`},
+	{[]string{`c:.`, `file`}, `c:file`},
+	{[]string{`c:`, `/`}, `c:\`},
+	{[]string{`c:`, `file`}, `c:\file`},
+}
+
+func TestNodeDirnameVectors(t *testing.T) {
+	for _, tc := range nodePosixDirname {
+		assert.Equal(t, tc.want, dirname(false, tc.in), "path.posix.dirname(%q)", tc.in)
+	}
+	for _, tc := range nodeWin32Dirname {
+		assert.Equal(t, tc.want, dirname(true, tc.in), "path.win32.dirname(%q)", tc.in)
+	}
+}
+
+func TestNodeJoinVectors(t *testing.T) {
+	for _, tc := range nodeJoin {
+		assert.Equal(t, tc.want, join(false, tc.in...), "path.posix.join(%q)", tc.in)
+		got := join(true, tc.in...)
+		// node's own check: the win32 result matches as it is or with "\" read as "/".
+		if got != tc.want {
+			assert.Equal(t, tc.want, strings.ReplaceAll(got, `\`, "/"), "path.win32.join(%q) = %q", tc.in, got)
+		}
+	}
+	for _, tc := range nodeWin32Join {
+		assert.Equal(t, tc.want, join(true, tc.in...), "path.win32.join(%q)", tc.in)
+	}
+}
+
+func TestSplitSegments(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"", []string{""}},
+		{"/", []string{"", ""}},
+		{`a\b/c`, []string{"a", "b", "c"}},
+		{`//a\\`, []string{"", "", "a", "", ""}},
+		{"é/ü", []string{"é", "ü"}},
+	} {
+		assert.Equal(t, tc.want, splitSegments(tc.in), "split %q", tc.in)
+	}
+}
+
+// TestNodeEdges covers the branches node's vectors and seed.json leave out;
+// the expected values are node v20.20.2's.
+func TestNodeEdges(t *testing.T) {
+	assert.Equal(t, `.\C:foo`, join(true, "x", "..", "C:foo")) // CVE-2024-36139: not drive C
+	assert.Equal(t, `a:\b:`, join(true, "a:", "..", "b:"))
+	assert.Equal(t, ".", win32Normalize(""))
+	assert.Equal(t, ".", posixNormalize(""))
+}

@@ -1,0 +1,119 @@
+package npmtarget
+
+// PlanInput is what [PlanUpgrade] decides from. Nothing is read from the
+// running process: the caller passes each fact in.
+type PlanInput struct {
+	// Spec is the service's launch command; nil when it is unknown, which
+	// plans like a launch command without an entry script.
+	Spec *LaunchSpec
+	// Component is the KiCI component the service runs, "orchestrator" for
+	// the orchestrator.
+	Component string
+	// Version is the version to install, as given with --version; empty when
+	// none was given.
+	Version string
+	// Options are passed to [Resolve].
+	Options Options
+	// RunningExecPath is the program the upgrading tool runs under (the
+	// orchestrator's process.execPath, the node running kici-admin). The
+	// not-global refusal names it beside the service's node.
+	RunningExecPath string
+}
+
+// Plan is the outcome of [PlanUpgrade]: [SelfInstall] or [Refusal].
+//
+//sumtype:decl
+type Plan interface{ plan() }
+
+// SelfInstall is a plan to install Target.OwningPackage at Version into the
+// service's global prefix with the service's own node.
+type SelfInstall struct {
+	Target  Target
+	Version string
+}
+
+// RefusalReason says why [PlanUpgrade] refuses. Its values are the
+// constants below.
+type RefusalReason string
+
+// The reasons [PlanUpgrade] refuses, in the order it checks them.
+const (
+	// RefusalNoVersion: no version to install was given.
+	RefusalNoVersion RefusalReason = "no-version"
+	// RefusalNotGlobal: Resolve found the entry script in a node_modules
+	// folder that is not a global install ([NotGlobal]).
+	RefusalNotGlobal RefusalReason = "not-global"
+	// RefusalNoGlobalPackage: the launch command is unknown, names no entry
+	// script, or names one outside any node_modules folder ([NoEntry]).
+	RefusalNoGlobalPackage RefusalReason = "no-global-package"
+)
+
+// Refusal is a plan not to self-install, with a reason code and the
+// orchestrator's message for the operator.
+type Refusal struct {
+	Reason  RefusalReason
+	Message string
+}
+
+func (SelfInstall) plan() {}
+func (Refusal) plan()     {}
+
+// NpmArgs returns npm's arguments for the install, before
+// [Target.Args] adds the prefix: "install", "-g" and
+// <OwningPackage>@<Version>, as the orchestrator's installGlobalPackage
+// passes them.
+func (s SelfInstall) NpmArgs() []string {
+	return []string{"install", "-g", s.Target.OwningPackage + "@" + s.Version}
+}
+
+// Command describes the process that performs the install:
+// s.Target.Command(s.NpmArgs()...).
+func (s SelfInstall) Command() (Command, error) {
+	return s.Target.Command(s.NpmArgs()...)
+}
+
+// The orchestrator's refusal messages; the not-global one is built in
+// PlanUpgrade around the entry and the two programs.
+const (
+	msgNoVersion = "self-driving upgrade requires --version <target> (the version to install). " +
+		"Pass --restart-only to restart the already-installed package without installing."
+	msgNoGlobalPackage = "npm-source upgrade cannot self-install: the unit's launch target is a custom --binary install " +
+		"or a non-node_modules path, so there is no global package to update. " + msgAlternatives
+	msgAlternatives = "Use an archive upgrade (--from <archive> / --url <url> + --version), " +
+		"or pre-install the package and re-run with --restart-only."
+)
+
+// PlanUpgrade decides whether an npm-source upgrade can install the new
+// version itself, as the part of the orchestrator's planNpmSourceUpgrade that
+// follows the choice of an npm-source self-driving upgrade. In order:
+//
+//  1. With no Version, a [Refusal] with [RefusalNoVersion].
+//  2. [Resolve] on Spec. [NotGlobal]: a Refusal with [RefusalNotGlobal]
+//     whose message names the entry script, the service's node
+//     (Spec.ExecPath) and RunningExecPath.
+//  3. [NoEntry], or a nil Spec: a Refusal with [RefusalNoGlobalPackage].
+//  4. [Resolved]: a [SelfInstall] of its Target at Version.
+//
+// The messages are the orchestrator's, word for word. Out of scope are what
+// the orchestrator does around this decision: reading the unit's launch
+// command, --restart-only, checking that the release reads the env file
+// (npm view), confirming with the operator, running npm and restarting the
+// service. Version is passed on as given; it is not checked to be a version.
+func PlanUpgrade(in PlanInput) Plan {
+	if in.Version == "" {
+		return Refusal{Reason: RefusalNoVersion, Message: msgNoVersion}
+	}
+	if in.Spec == nil {
+		return Refusal{Reason: RefusalNoGlobalPackage, Message: msgNoGlobalPackage}
+	}
+	switch r := Resolve(*in.Spec, in.Component, in.Options).(type) {
+	case Resolved:
+		return SelfInstall{Target: r.Target, Version: in.Version}
+	case NotGlobal:
+		return Refusal{Reason: RefusalNotGlobal, Message: "npm-source upgrade cannot self-install: the unit's launch target " +
+			r.Entry + " is not inside a global npm install, so the unit's npm has no global prefix that holds it. The unit runs " +
+			in.Spec.ExecPath + "; this kici-admin runs " + in.RunningExecPath + ". " + msgAlternatives}
+	case NoEntry:
+	}
+	return Refusal{Reason: RefusalNoGlobalPackage, Message: msgNoGlobalPackage}
+}

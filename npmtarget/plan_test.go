@@ -1,0 +1,90 @@
+package npmtarget
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestPlanUpgrade(t *testing.T) {
+	global := &LaunchSpec{ExecPath: "/usr/bin/node", Args: []string{"/usr/lib/node_modules" + orchestratorEntry}}
+	local := &LaunchSpec{ExecPath: "/opt/node/bin/node", Args: []string{"/srv/app/node_modules" + orchestratorEntry}}
+	custom := &LaunchSpec{ExecPath: "/opt/kici/bin/node", Args: []string{"/opt/kici" + orchestratorEntry}}
+	noCli := Options{Exists: func(string) bool { return false }}
+	const alternatives = "Use an archive upgrade (--from <archive> / --url <url> + --version), or pre-install the package and re-run with --restart-only."
+	noGlobal := Refusal{
+		Reason:  RefusalNoGlobalPackage,
+		Message: "npm-source upgrade cannot self-install: the unit's launch target is a custom --binary install or a non-node_modules path, so there is no global package to update. " + alternatives,
+	}
+	for _, tc := range []struct {
+		name string
+		in   PlanInput
+		want Plan
+	}{
+		{
+			name: "no version",
+			in:   PlanInput{Spec: global, Component: "orchestrator", Options: noCli},
+			want: Refusal{
+				Reason:  RefusalNoVersion,
+				Message: "self-driving upgrade requires --version <target> (the version to install). Pass --restart-only to restart the already-installed package without installing.",
+			},
+		},
+		{
+			name: "no version, whatever the launch command",
+			in:   PlanInput{Spec: custom, Component: "orchestrator"},
+			want: Refusal{
+				Reason:  RefusalNoVersion,
+				Message: "self-driving upgrade requires --version <target> (the version to install). Pass --restart-only to restart the already-installed package without installing.",
+			},
+		},
+		{
+			name: "not global",
+			in:   PlanInput{Spec: local, Component: "orchestrator", Version: "0.20.0", Options: noCli, RunningExecPath: "/usr/local/bin/node"},
+			want: Refusal{
+				Reason: RefusalNotGlobal,
+				Message: "npm-source upgrade cannot self-install: the unit's launch target /srv/app/node_modules/@kici-dev/orchestrator/dist/server.js is not inside a global npm install, " +
+					"so the unit's npm has no global prefix that holds it. The unit runs /opt/node/bin/node; this kici-admin runs /usr/local/bin/node. " + alternatives,
+			},
+		},
+		{
+			name: "no entry",
+			in:   PlanInput{Spec: custom, Component: "orchestrator", Version: "0.20.0", Options: noCli},
+			want: noGlobal,
+		},
+		{
+			name: "no launch command",
+			in:   PlanInput{Component: "orchestrator", Version: "0.20.0", Options: noCli},
+			want: noGlobal,
+		},
+		{
+			name: "self-install",
+			in:   PlanInput{Spec: global, Component: "orchestrator", Version: "0.20.0", Options: noCli},
+			want: SelfInstall{Target: posixNpm, Version: "0.20.0"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, PlanUpgrade(tc.in))
+		})
+	}
+
+	t.Run("a refusal never asks the disk", func(t *testing.T) {
+		opts := Options{Exists: func(string) bool { t.Error("Exists asked"); return false }}
+		PlanUpgrade(PlanInput{Spec: global, Component: "orchestrator", Options: opts})
+		PlanUpgrade(PlanInput{Spec: local, Component: "orchestrator", Version: "1", Options: opts})
+	})
+}
+
+func TestSelfInstall(t *testing.T) {
+	s := SelfInstall{Target: posixNpm, Version: "0.20.0"}
+	assert.Equal(t, []string{"install", "-g", "@kici-dev/orchestrator@0.20.0"}, s.NpmArgs())
+	c, err := s.Command()
+	require.NoError(t, err)
+	assert.Equal(t, "/usr/bin/npm install -g @kici-dev/orchestrator@0.20.0 --prefix=/usr", c.String())
+
+	// A version cmd.exe cannot take is refused on the npm.cmd fallback.
+	_, err = SelfInstall{Target: winCmd, Version: "0.20.0&calc"}.Command()
+	var argErr *UnsafeArgError
+	require.ErrorAs(t, err, &argErr)
+	assert.Equal(t, "@kici-dev/orchestrator@0.20.0&calc", argErr.Arg)
+}

@@ -1,0 +1,212 @@
+package npmtarget
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// seedVectors is testdata/seed.json: what the orchestrator's own functions
+// and node's path module answer, made by testdata/seed.mjs.
+type seedVectors struct {
+	Node    string `json:"node"`
+	Dirname []struct {
+		Windows bool   `json:"windows"`
+		In      string `json:"in"`
+		Out     string `json:"out"`
+	} `json:"dirname"`
+	Join []struct {
+		Windows bool     `json:"windows"`
+		In      []string `json:"in"`
+		Out     string   `json:"out"`
+	} `json:"join"`
+	GlobalPrefix []struct {
+		Windows bool    `json:"windows"`
+		Entry   string  `json:"entry"`
+		Out     *string `json:"out"`
+	} `json:"globalPrefix"`
+	FirstPackage []struct {
+		Entry string  `json:"entry"`
+		Out   *string `json:"out"`
+	} `json:"firstPackage"`
+	Resolve []struct {
+		Spec struct {
+			ExecPath string   `json:"execPath"`
+			Args     []string `json:"args"`
+		} `json:"spec"`
+		Component string   `json:"component"`
+		Windows   bool     `json:"windows"`
+		Exists    bool     `json:"exists"`
+		Asked     []string `json:"asked"`
+		Result    struct {
+			OK     bool   `json:"ok"`
+			Reason string `json:"reason"`
+			Entry  string `json:"entry"`
+			Target struct {
+				NodeExecPath  string `json:"nodeExecPath"`
+				NpmPath       string `json:"npmPath"`
+				OwningPackage string `json:"owningPackage"`
+				GlobalPrefix  string `json:"globalPrefix"`
+				NpmInvocation struct {
+					Cmd     string   `json:"cmd"`
+					PreArgs []string `json:"preArgs"`
+				} `json:"npmInvocation"`
+			} `json:"target"`
+		} `json:"result"`
+		Args         []string   `json:"args"`
+		PrefixViaEnv bool       `json:"prefixViaEnv"`
+		Env          orderedEnv `json:"env"`
+	} `json:"resolve"`
+	Shell []struct {
+		Cmd   string   `json:"cmd"`
+		Args  []string `json:"args"`
+		Line  string   `json:"line"`
+		Error string   `json:"error"`
+	} `json:"shell"`
+}
+
+// orderedEnv is a JSON object read as "name=value" entries in its order, as
+// an environment built by spreading process.env is passed to a child.
+type orderedEnv []string
+
+func (e *orderedEnv) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytesReader(b))
+	if _, err := dec.Token(); err != nil {
+		return err
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var v string
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		*e = append(*e, k.(string)+"="+v)
+	}
+	return nil
+}
+
+func loadSeed(t *testing.T) seedVectors {
+	t.Helper()
+	b, err := os.ReadFile("testdata/seed.json")
+	require.NoError(t, err)
+	var v seedVectors
+	require.NoError(t, json.Unmarshal(b, &v))
+	require.NotEmpty(t, v.Resolve)
+	return v
+}
+
+func TestSeedPaths(t *testing.T) {
+	v := loadSeed(t)
+	for _, tc := range v.Dirname {
+		assert.Equal(t, tc.Out, dirname(tc.Windows, tc.In), "dirname(windows=%v, %q), node %s", tc.Windows, tc.In, v.Node)
+	}
+	for _, tc := range v.Join {
+		assert.Equal(t, tc.Out, join(tc.Windows, tc.In...), "join(windows=%v, %q), node %s", tc.Windows, tc.In, v.Node)
+	}
+}
+
+func TestSeedGlobalPrefixAndPackage(t *testing.T) {
+	v := loadSeed(t)
+	for _, tc := range v.GlobalPrefix {
+		got, ok := GlobalPrefix(tc.Entry, tc.Windows)
+		if tc.Out == nil {
+			assert.False(t, ok, "GlobalPrefix(%q, %v) = %q", tc.Entry, tc.Windows, got)
+			assert.Empty(t, got)
+		} else {
+			assert.True(t, ok, "GlobalPrefix(%q, %v)", tc.Entry, tc.Windows)
+			assert.Equal(t, *tc.Out, got, "GlobalPrefix(%q, %v)", tc.Entry, tc.Windows)
+		}
+	}
+	for _, tc := range v.FirstPackage {
+		got, ok := FirstGlobalPackage(tc.Entry)
+		if tc.Out == nil {
+			assert.False(t, ok, "FirstGlobalPackage(%q) = %q", tc.Entry, got)
+		} else {
+			assert.Equal(t, *tc.Out, got, "FirstGlobalPackage(%q)", tc.Entry)
+		}
+	}
+}
+
+func TestSeedResolve(t *testing.T) {
+	v := loadSeed(t)
+	kinds := map[string]int{}
+	for _, tc := range v.Resolve {
+		var asked []string
+		opts := Options{Windows: tc.Windows, Exists: func(p string) bool { asked = append(asked, p); return tc.Exists }}
+		got := Resolve(LaunchSpec{ExecPath: tc.Spec.ExecPath, Args: tc.Spec.Args}, tc.Component, opts)
+		name := tc.Spec.ExecPath + " " + strconv.Quote(tc.Component) + " windows=" + strconv.FormatBool(tc.Windows) + " exists=" + strconv.FormatBool(tc.Exists)
+		if len(tc.Asked) == 0 {
+			assert.Empty(t, asked, name)
+		} else {
+			assert.Equal(t, tc.Asked, asked, name)
+		}
+		r := tc.Result
+		switch {
+		case r.OK:
+			kinds["resolved"]++
+			want := Target{
+				NodeExecPath:  r.Target.NodeExecPath,
+				NpmPath:       r.Target.NpmPath,
+				OwningPackage: r.Target.OwningPackage,
+				GlobalPrefix:  r.Target.GlobalPrefix,
+				Invocation:    Invocation{Cmd: r.Target.NpmInvocation.Cmd},
+				Windows:       tc.Windows,
+			}
+			if len(r.Target.NpmInvocation.PreArgs) > 0 {
+				want.Invocation.PreArgs = r.Target.NpmInvocation.PreArgs
+			}
+			if !assert.Equal(t, Resolved{Target: want}, got, name) {
+				continue
+			}
+			target := got.(Resolved).Target
+			assert.Equal(t, tc.PrefixViaEnv, target.PrefixViaEnv(), name)
+			assert.Equal(t, tc.Args, target.Args("install", "-g", target.OwningPackage+"@0.20.0"), name)
+			if tc.Env != nil {
+				environ := []string{"HOME=/home/k", "PATH=/usr/bin:/bin", "NPM_CONFIG_PREFIX=/elsewhere", "npm_config_registry=https://r.example"}
+				assert.Equal(t, []string(tc.Env), target.Env(environ), name)
+			}
+		case r.Reason == "not-global":
+			kinds["not-global"]++
+			assert.Equal(t, NotGlobal{Entry: r.Entry}, got, name)
+		default:
+			kinds[r.Reason]++
+			assert.Equal(t, NoEntry{}, got, name)
+		}
+	}
+	// The vectors reach every outcome.
+	assert.Positive(t, kinds["resolved"])
+	assert.Positive(t, kinds["not-global"])
+	assert.Positive(t, kinds["no-entry"])
+}
+
+func TestSeedWindowsShellCommand(t *testing.T) {
+	v := loadSeed(t)
+	for _, tc := range v.Shell {
+		line, err := WindowsShellCommand(tc.Cmd, tc.Args)
+		if tc.Error == "" {
+			assert.NoError(t, err, "%q", tc.Args)
+			assert.Equal(t, tc.Line, line)
+			continue
+		}
+		var argErr *UnsafeArgError
+		if assert.ErrorAs(t, err, &argErr, "%q", tc.Args) {
+			assert.Empty(t, line)
+			// The seed quotes the argument with plain double quotes; Go's
+			// quoting gives the same text unless the argument holds a quote,
+			// a backslash or a control byte.
+			if strconv.Quote(argErr.Arg) == `"`+argErr.Arg+`"` {
+				assert.Equal(t, tc.Error, err.Error())
+			}
+		}
+	}
+}
+
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
