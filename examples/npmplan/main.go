@@ -1,0 +1,146 @@
+// Command npmplan prints what an npm-source upgrade of a KiCI service would
+// do: where the service's package is installed, and the exact npm command
+// that installs the new version there, or why the upgrade refuses to
+// self-install.
+//
+// Usage:
+//
+//	npmplan [-windows] [-component NAME] [-version V] [-npm-cli present|absent|probe] [-running PATH] [--] NODE [ARG...]
+//
+// NODE [ARG...] is the service's launch command, as its unit file or service
+// definition has it: the node executable and its arguments, the entry script
+// among them. -windows reads it with Windows path rules. -component is the
+// KiCI component the service runs (default orchestrator). -version is the
+// version to install; without it the plan refuses, as the orchestrator does.
+// -running names the program the upgrading tool runs under, which a
+// not-global refusal mentions (default: this program).
+//
+// Whether npm-cli.js exists beside the service's node decides how npm runs.
+// By default npmplan assumes it does (-npm-cli present), so that its output
+// is the same on every machine; -npm-cli absent assumes it does not (on
+// Windows, npm then runs through npm.cmd and cmd.exe), and -npm-cli probe
+// looks on this machine's disk.
+//
+// It prints the resolution, then the plan: the command, the program it
+// starts and the environment entries it changes ($PATH or %Path% standing
+// for the caller's own), or the refusal. It exits 0 with a command, 1 when
+// the upgrade refuses (or no safe command exists), and 2, with a one-line
+// message on stderr, for a usage error.
+//
+// testdata holds sample launch commands (NAME.args, one argument per line)
+// with what the program prints for each: NAME.stdout when it exits 0,
+// NAME.refused (its stdout) when it exits 1, NAME.stderr when it exits 2.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/kicikit/kicikit/npmtarget"
+)
+
+const usage = `usage: npmplan [-windows] [-component NAME] [-version V] [-npm-cli present|absent|probe] [-running PATH] [--] NODE [ARG...]`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "npmplan: "+format+" (run with -h for usage)\n", a...)
+		return 2
+	}
+
+	fs := flag.NewFlagSet("npmplan", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are reported below, on one line
+	windows := fs.Bool("windows", false, "read the launch command with Windows path rules")
+	component := fs.String("component", "orchestrator", "the KiCI component the service runs")
+	version := fs.String("version", "", "the version to install")
+	npmCli := fs.String("npm-cli", "present", "whether npm-cli.js exists beside the service's node: present, absent, or probe this machine's disk")
+	running := fs.String("running", "", "the program the upgrading tool runs under (default: this program)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stdout, usage)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return 0
+		}
+		return fail("%v", err)
+	}
+	if fs.NArg() == 0 {
+		return fail("no launch command: give the service's node and its arguments")
+	}
+	opts := npmtarget.Options{Windows: *windows}
+	switch *npmCli {
+	case "present":
+		opts.Exists = func(string) bool { return true }
+	case "absent":
+		opts.Exists = func(string) bool { return false }
+	case "probe":
+		// nil: Resolve asks this machine's file system.
+	default:
+		return fail("-npm-cli: %q is not present, absent or probe", *npmCli)
+	}
+	if *running == "" {
+		if exe, err := os.Executable(); err == nil {
+			*running = exe
+		} else {
+			*running = os.Args[0]
+		}
+	}
+
+	spec := npmtarget.LaunchSpec{ExecPath: fs.Arg(0), Args: fs.Args()[1:]}
+	switch r := npmtarget.Resolve(spec, *component, opts).(type) {
+	case npmtarget.Resolved:
+		printTarget(stdout, r.Target)
+	case npmtarget.NotGlobal:
+		fmt.Fprintf(stdout, "resolution: not global: %s\n", r.Entry)
+	case npmtarget.NoEntry:
+		fmt.Fprintf(stdout, "resolution: no entry script of %q in a node_modules folder\n", *component)
+	}
+
+	plan := npmtarget.PlanUpgrade(npmtarget.PlanInput{
+		Spec: &spec, Component: *component, Version: *version, Options: opts, RunningExecPath: *running,
+	})
+	switch p := plan.(type) {
+	case npmtarget.SelfInstall:
+		cmd, err := p.Command()
+		if err != nil {
+			fmt.Fprintf(stdout, "refused: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "plan:       install %s@%s\n", p.Target.OwningPackage, p.Version)
+		fmt.Fprintf(stdout, "command:    %s\n", cmd)
+		fmt.Fprintf(stdout, "program:    %s\n", cmd.Path)
+		callerPath := "PATH=$PATH"
+		if p.Target.Windows {
+			callerPath = "Path=%Path%"
+		}
+		for _, kv := range cmd.Env([]string{callerPath}) {
+			fmt.Fprintf(stdout, "env:        %s\n", kv)
+		}
+		return 0
+	case npmtarget.Refusal:
+		fmt.Fprintf(stdout, "refused (%s): %s\n", p.Reason, p.Message)
+	}
+	return 1
+}
+
+// printTarget prints where the package is and how npm runs there.
+func printTarget(w io.Writer, t npmtarget.Target) {
+	platform, prefixVia := "posix", "--prefix argument"
+	if t.Windows {
+		platform = "Windows"
+	}
+	if t.PrefixViaEnv() {
+		prefixVia = "npm_config_prefix in the environment"
+	}
+	fmt.Fprintf(w, "resolution: %s in %s (%s)\n", t.OwningPackage, t.GlobalPrefix, platform)
+	fmt.Fprintf(w, "  node:     %s\n", t.NodeExecPath)
+	fmt.Fprintf(w, "  npm:      %s\n", strings.Join(append([]string{t.Invocation.Cmd}, t.Invocation.PreArgs...), " "))
+	fmt.Fprintf(w, "  prefix:   %s\n", prefixVia)
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected output files in testdata from what the program prints")
+
+// TestSamples runs the program on every testdata/NAME.args (one argument per
+// line) and checks what it prints against NAME.stdout (exit 0), NAME.refused
+// (exit 1, on stdout) or NAME.stderr (exit 2, one line). Exactly one of the
+// three must exist; with -update the test rewrites the one there is.
+func TestSamples(t *testing.T) {
+	argFiles, err := filepath.Glob(filepath.Join("testdata", "*.args"))
+	require.NoError(t, err)
+	require.NotEmpty(t, argFiles)
+	codes := map[string]int{".stdout": 0, ".refused": 1, ".stderr": 2}
+	seen := map[int]bool{}
+	for _, argFile := range argFiles {
+		name := strings.TrimSuffix(argFile, ".args")
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			raw, err := os.ReadFile(argFile)
+			require.NoError(t, err)
+			var args []string
+			if s := strings.TrimSuffix(string(raw), "\n"); s != "" {
+				args = strings.Split(s, "\n")
+			}
+			var ext string
+			for e := range codes {
+				if _, err := os.Stat(name + e); err == nil {
+					require.Empty(t, ext, "%s has both %s and %s", name, ext, e)
+					ext = e
+				}
+			}
+			require.NotEmpty(t, ext, "want one of %s.stdout, %s.refused, %s.stderr", name, name, name)
+
+			var stdout, stderr bytes.Buffer
+			code := run(args, &stdout, &stderr)
+			got, quiet := stdout.String(), stderr.String()
+			if ext == ".stderr" {
+				got, quiet = quiet, got
+				assert.Equal(t, 1, strings.Count(got, "\n"), "one line on stderr")
+			}
+			if *update {
+				require.NoError(t, os.WriteFile(name+ext, []byte(got), 0o644))
+			}
+			want, err := os.ReadFile(name + ext)
+			require.NoError(t, err)
+			assert.Equal(t, codes[ext], code)
+			assert.Equal(t, string(want), got)
+			assert.Empty(t, quiet)
+			seen[code] = true
+		})
+	}
+	assert.Equal(t, map[int]bool{0: true, 1: true, 2: true}, seen, "the samples cover every exit code")
+}
+
+func TestHelp(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	assert.Equal(t, 0, run([]string{"-h"}, &stdout, &stderr))
+	assert.True(t, strings.HasPrefix(stdout.String(), usage+"\n"))
+	assert.Contains(t, stdout.String(), "-npm-cli")
+	assert.Empty(t, stderr.String())
+}
+
+// TestProbe checks -npm-cli probe against a node installation laid out in
+// a temporary folder: the only run that looks at the disk.
+func TestProbe(t *testing.T) {
+	root := t.TempDir()
+	node := filepath.Join(root, "bin", "node")
+	entry := filepath.Join(root, "lib", "node_modules", "@kici-dev", "orchestrator", "dist", "server.js")
+	cli := filepath.Join(root, "lib", "node_modules", "npm", "bin", "npm-cli.js")
+	args := []string{"-npm-cli", "probe", "-version", "0.20.0", "--", node, entry}
+
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run(args, &stdout, &stderr), stderr.String())
+	assert.Contains(t, stdout.String(), "command:    "+filepath.Join(root, "bin", "npm")+" install -g @kici-dev/orchestrator@0.20.0 --prefix="+root+"\n")
+
+	require.NoError(t, os.MkdirAll(filepath.Dir(cli), 0o755))
+	require.NoError(t, os.WriteFile(cli, nil, 0o644))
+	stdout.Reset()
+	require.Equal(t, 0, run(args, &stdout, &stderr), stderr.String())
+	assert.Contains(t, stdout.String(), "command:    "+node+" "+cli+" install -g @kici-dev/orchestrator@0.20.0 --prefix="+root+"\n")
+}
+
+// TestRunningDefault checks that a not-global refusal names this program
+// when -running is not given.
+func TestRunningDefault(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"-version", "1.0.0", "/usr/bin/node", "/srv/kici/node_modules/@kici-dev/orchestrator/dist/server.js"}, &stdout, &stderr)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stdout.String(), "this kici-admin runs "+exe+". ")
+}
