@@ -1,0 +1,194 @@
+// Package bench measures kicikit's parsers beside the libraries a Go
+// developer would otherwise reach for, on the same inputs, in one run.
+//
+// It is a module of its own so that the library's go.mod never requires the
+// peers it is compared with. Each benchmark has one sub-benchmark per
+// implementation, named impl=<name>, so that benchstat -col /impl sets them
+// side by side; bench/run does that.
+package bench
+
+import (
+	"fmt"
+	"strconv"
+	"testing"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/distribution/reference"
+	units "github.com/docker/go-units"
+	"github.com/google/go-containerregistry/pkg/name"
+	goversion "github.com/hashicorp/go-version"
+	xsemver "golang.org/x/mod/semver"
+
+	"github.com/kicikit/kicikit/agentversion"
+	"github.com/kicikit/kicikit/hostconfig"
+	"github.com/kicikit/kicikit/imageref"
+)
+
+// versionPairs are written with a leading v, which every implementation
+// accepts (x/mod/semver requires it; agentversion.Compare drops one).
+var versionPairs = [][2]string{
+	{"v0.20.0", "v0.18.0"},
+	{"v1.2.3", "v1.2.3"},
+	{"v0.5.0-9159", "v0.5.0"},
+	{"v10.20.30", "v10.20.31"},
+	{"v2.0.0", "v11.0.0"},
+}
+
+func BenchmarkCompare(b *testing.B) {
+	impls := []struct {
+		name    string
+		compare func(a, b string) (int, error)
+	}{
+		{"kicikit", agentversion.Compare},
+		{"xmod", func(a, b string) (int, error) { return xsemver.Compare(a, b), nil }},
+		{"masterminds", func(a, b string) (int, error) {
+			v, err := semver.NewVersion(a)
+			if err != nil {
+				return 0, err
+			}
+			w, err := semver.NewVersion(b)
+			if err != nil {
+				return 0, err
+			}
+			return v.Compare(w), nil
+		}},
+		{"hashicorp", func(a, b string) (int, error) {
+			v, err := goversion.NewVersion(a)
+			if err != nil {
+				return 0, err
+			}
+			w, err := goversion.NewVersion(b)
+			if err != nil {
+				return 0, err
+			}
+			return v.Compare(w), nil
+		}},
+	}
+	for _, impl := range impls {
+		for _, p := range versionPairs {
+			if _, err := impl.compare(p[0], p[1]); err != nil {
+				b.Fatalf("%s rejects %q, %q: %v", impl.name, p[0], p[1], err)
+			}
+		}
+		b.Run("impl="+impl.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, p := range versionPairs {
+					impl.compare(p[0], p[1]) //nolint:errcheck // checked above
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(versionPairs)), "ns/pair")
+		})
+	}
+}
+
+// memoryStrings are accepted by both grammars, with the same value.
+var memoryStrings = []string{"512m", "1.5g", "2G", "64k", "10 m", "256M"}
+
+func BenchmarkParseMemory(b *testing.B) {
+	impls := []struct {
+		name  string
+		parse func(string) (int64, error)
+	}{
+		{"kicikit", hostconfig.ParseMemory},
+		{"gounits", units.RAMInBytes},
+	}
+	for _, s := range memoryStrings {
+		ours, err1 := hostconfig.ParseMemory(s)
+		theirs, err2 := units.RAMInBytes(s)
+		if err1 != nil || err2 != nil || ours != theirs {
+			b.Fatalf("%q: kicikit %d, %v; go-units %d, %v", s, ours, err1, theirs, err2)
+		}
+	}
+	for _, impl := range impls {
+		b.Run("impl="+impl.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, s := range memoryStrings {
+					impl.parse(s) //nolint:errcheck // checked above
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(memoryStrings)), "ns/string")
+		})
+	}
+}
+
+var imageRefs = []string{
+	"quay.io/kici-dev/kici-agent:0.20.0",
+	"kici-agent",
+	"registry.example.com:5000/mirror/kici-agent@sha256:" + "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+	"docker.io/library/ubuntu:22.04",
+	"localhost/kici-agent:latest",
+}
+
+func BenchmarkParseImage(b *testing.B) {
+	impls := []struct {
+		name  string
+		parse func(string) error
+	}{
+		{"kicikit", func(s string) error { _, err := imageref.Parse(s); return err }},
+		{"distribution", func(s string) error { _, err := reference.ParseNormalizedNamed(s); return err }},
+		{"ggcr", func(s string) error { _, err := name.ParseReference(s); return err }},
+	}
+	for _, impl := range impls {
+		for _, s := range imageRefs {
+			if err := impl.parse(s); err != nil {
+				b.Fatalf("%s rejects %q: %v", impl.name, s, err)
+			}
+		}
+		b.Run("impl="+impl.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, s := range imageRefs {
+					impl.parse(s) //nolint:errcheck // checked above
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(imageRefs)), "ns/ref")
+		})
+	}
+}
+
+// scalerConfig returns a config of n container label sets, as an operator
+// who keeps most agents pinned to the target writes it: nine in ten pinned,
+// one in ten on a moving tag, so the check reports a finding for a tenth.
+func scalerConfig(n int) imageref.Config {
+	sets := make([]imageref.LabelSet, n)
+	for i := range sets {
+		image := "quay.io/kici-dev/kici-agent:0.20.0"
+		if i%10 == 9 {
+			image = "quay.io/kici-dev/kici-agent:latest"
+		}
+		sets[i] = imageref.LabelSet{Labels: []string{"linux", "pool-" + strconv.Itoa(i)}, Image: image}
+	}
+	return imageref.Config{Scalers: []imageref.Scaler{{Name: "docker", Type: "container", LabelSets: sets}}}
+}
+
+// BenchmarkCheckAgentImages reports the cost per label set (ns/labelset),
+// which stays flat as the config grows, beside one imageref.Parse of every
+// label set's image (impl=parse-each), the floor a check that validates
+// each image cannot go under.
+func BenchmarkCheckAgentImages(b *testing.B) {
+	for _, n := range []int{10, 1000, 100000} {
+		cfg := scalerConfig(n)
+		in := imageref.CheckInput{Config: cfg, TargetVersion: "0.20.0", ScalerConfigPath: "/etc/kici/scalers.yaml"}
+		if got := len(imageref.CheckAgentImages(in)); got != n/10 {
+			b.Fatalf("n=%d: %d findings, want %d", n, got, n/10)
+		}
+		b.Run(fmt.Sprintf("n=%d/impl=check", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				imageref.CheckAgentImages(in)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/labelset")
+		})
+		b.Run(fmt.Sprintf("n=%d/impl=parse-each", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, ls := range cfg.Scalers[0].LabelSets {
+					imageref.Parse(ls.Image) //nolint:errcheck // valid by construction
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/labelset")
+		})
+	}
+}
