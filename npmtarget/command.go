@@ -208,5 +208,11 @@ func systemCmdExe(environ []string) (string, error) {
 	if !isAbsolute(root, true) || !cmdQuotable(root) {
 		return "", errNoSystemRoot
 	}
-	return strings.TrimRight(root, `\/`) + `\System32\cmd.exe`, nil
+	// A root of separators alone ("\\") would leave \System32\cmd.exe, on
+	// whatever drive is current.
+	path := strings.TrimRight(root, `\/`) + `\System32\cmd.exe`
+	if !isAbsolute(path, true) {
+		return "", errNoSystemRoot
+	}
+	return path, nil
 }

@@ -124,6 +124,7 @@ func TestSystemCmdExe(t *testing.T) {
 		{[]string{`SYSTEMROOT=D:\WINNT\`}, `D:\WINNT\System32\cmd.exe`},
 		{[]string{`systemroot=C:\a`, `SystemRoot=C:\Windows`}, `C:\Windows\System32\cmd.exe`},
 		{[]string{`SystemRoot=\\srv\win`}, `\\srv\win\System32\cmd.exe`},
+		{[]string{`SystemRoot=C:\`}, `C:\System32\cmd.exe`},
 	} {
 		got, err := systemCmdExe(tc.environ)
 		require.NoError(t, err, tc.environ)
@@ -134,5 +135,53 @@ func TestSystemCmdExe(t *testing.T) {
 		assert.Equal(t, errNoSystemRoot, err, environ)
 		assert.Empty(t, got)
 	}
+	// A SystemRoot of separators alone passes for a UNC path, but cutting
+	// its trailing separators leaves \System32\cmd.exe, which hangs off the
+	// current drive: the program that ran would depend on the working
+	// directory, the very thing CmdExe rules out.
+	for _, root := range []string{`\\`, `//`, `\/`, `\\\`, `\\\\`} {
+		got, err := systemCmdExe([]string{"SystemRoot=" + root})
+		assert.Equal(t, errNoSystemRoot, err, root)
+		assert.Empty(t, got, root)
+	}
 	assert.Contains(t, errNoSystemRoot.Error(), "SystemRoot")
+}
+
+// TestCommandAbsoluteRule checks Command's rule for a Windows program path
+// at its edges: every drive letter in either case and nothing next to them
+// in ASCII, the shortest drive root and the shortest double-separator start.
+// An absolute path that names no program is refused as not executable, a
+// relative one as relative.
+func TestCommandAbsoluteRule(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cmd  string
+		want CommandReason // "" when the command is made
+	}{
+		{"drive A", `A:\nodejs\node.exe`, ""},
+		{"drive Z", `Z:\nodejs\node.exe`, ""},
+		{"drive a", `a:\nodejs\node.exe`, ""},
+		{"drive z", `z:\nodejs\node.exe`, ""},
+		{"@ before A is no drive", `@:\nodejs\node.exe`, ReasonRelativePath},
+		{"[ after Z is no drive", `[:\nodejs\node.exe`, ReasonRelativePath},
+		{"` before a is no drive", "`:\\nodejs\\node.exe", ReasonRelativePath},
+		{"{ after z is no drive", `{:\nodejs\node.exe`, ReasonRelativePath},
+		{"drive root alone is absolute", `C:\`, ReasonNotExecutable},
+		{"drive without separator is relative", `C:`, ReasonRelativePath},
+		{"two separators alone are absolute", `\\`, ReasonNotExecutable},
+		{"two slashes alone are absolute", `//`, ReasonNotExecutable},
+		{"one separator is relative", `\`, ReasonRelativePath},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := withCmd(winCli, tc.cmd).Command("install")
+			if tc.want == "" {
+				require.NoError(t, err)
+				assert.Equal(t, tc.cmd, c.Path)
+				return
+			}
+			var cmdErr *UnsafeCommandError
+			require.ErrorAs(t, err, &cmdErr)
+			assert.Equal(t, UnsafeCommandError{Cmd: tc.cmd, Reason: tc.want}, *cmdErr)
+		})
+	}
 }
