@@ -402,3 +402,31 @@ func TestNoAllocs(t *testing.T) {
 		})
 	}
 }
+
+// The results of TestStringAllocs go here, so that they escape as a
+// caller's would.
+var (
+	sinkString string
+	sinkBytes  []byte
+)
+
+// TestStringAllocs checks that the text forms allocate only their result,
+// even for the longest version, as netip's TestAddrStringAllocs does for
+// addresses: the digits are laid out in a buffer on the stack that holds
+// three 20-digit parts.
+func TestStringAllocs(t *testing.T) {
+	longest := Version{1<<64 - 1, 1<<64 - 1, 1<<64 - 1}
+	tests := []struct {
+		name string
+		f    func()
+	}{
+		{"String", func() { sinkString = longest.String() }},
+		{"Semver", func() { sinkString = longest.Semver() }},
+		{"MarshalText", func() { sinkBytes, _ = longest.MarshalText() }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, 1.0, testing.AllocsPerRun(1000, tt.f))
+		})
+	}
+}

@@ -215,3 +215,42 @@ func TestNodeEdges(t *testing.T) {
 	assert.Equal(t, ".", win32Normalize(""))
 	assert.Equal(t, ".", posixNormalize(""))
 }
+
+// TestNodePathBoundaries covers boundaries that node's vectors and seed.json
+// step over: a ".." that must stay after a popped segment; a reserved device
+// name before U+10000, the first code point outside the BMP, whose surrogate
+// pair JavaScript's slice cuts in half, and before U+FFFF, the last inside
+// it; and the ends of the drive-letter range. The expected values are node
+// v20.20.2's.
+func TestNodePathBoundaries(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		windows bool
+		join    []string // nil: dirname of in
+		in      string
+		want    string
+	}{
+		{"posix join keeps .. behind a popped segment", false, []string{"../a/../.."}, "", "../.."},
+		{"posix npm-cli.js two levels above a relative node", false, []string{"../a/..", "..", "lib", "node_modules", "npm", "bin", "npm-cli.js"}, "", "../../lib/node_modules/npm/bin/npm-cli.js"},
+		{"win32 join keeps .. behind a popped segment", true, []string{`..\a\..\..`}, "", `..\..`},
+		{"win32 reserved name, then U+10000", true, []string{"CON\U00010000"}, "", "CON\U00010000"},
+		{"win32 reserved name, then U+FFFF", true, []string{"CON\uffff"}, "", `.\CON` + "\uffff"},
+		{"win32 dirname on drive A", true, nil, `A:\nodejs\node.exe`, `A:\nodejs`},
+		{"win32 dirname on drive Z", true, nil, `Z:\node.exe`, `Z:\`},
+		{"win32 dirname on drive z", true, nil, `z:\node.exe`, `z:\`},
+		{"win32 dirname, @ is no drive", true, nil, `@:\node.exe`, `@:`},
+		{"win32 dirname, [ is no drive", true, nil, `[:\node.exe`, `[:`},
+		{"win32 dirname, ` is no drive", true, nil, "`:\\node.exe", "`:"},
+		{"win32 dirname, { is no drive", true, nil, `{:\node.exe`, `{:`},
+		{"win32 join on drive A", true, []string{`A:\nodejs`, "npm.cmd"}, "", `A:\nodejs\npm.cmd`},
+		{"win32 join on drive z", true, []string{`z:\nodejs`, "npm.cmd"}, "", `z:\nodejs\npm.cmd`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.join == nil {
+				assert.Equal(t, tc.want, dirname(tc.windows, tc.in))
+				return
+			}
+			assert.Equal(t, tc.want, join(tc.windows, tc.join...))
+		})
+	}
+}
