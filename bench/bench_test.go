@@ -25,13 +25,20 @@ import (
 )
 
 // versionPairs are written with a leading v, which every implementation
-// accepts (x/mod/semver requires it; agentversion.Compare drops one).
-var versionPairs = [][2]string{
-	{"v0.20.0", "v0.18.0"},
-	{"v1.2.3", "v1.2.3"},
-	{"v0.5.0-9159", "v0.5.0"},
-	{"v10.20.30", "v10.20.31"},
-	{"v2.0.0", "v11.0.0"},
+// accepts (x/mod/semver requires it; agentversion.Compare drops one). They
+// are the pairs of agentversion's own BenchmarkCompare. want is the answer of
+// the three semver libraries; kicikit differs only where the pair differs in
+// a "-suffix", which KiCI reads as a build counter, not a prerelease.
+var versionPairs = []struct {
+	a, b          string
+	want, kicikit int
+}{
+	{"v0.19.0", "v0.20.0", -1, -1},
+	{"v0.20.0", "v0.20.0", 0, 0},
+	{"v1.2.3", "v1.2.10", -1, -1},
+	{"v10.20.30", "v10.20.29", 1, 1},
+	{"v2.0.0", "v1.99.99", 1, 1},
+	{"v0.5.0-9159", "v0.5.0", -1, 0},
 }
 
 func BenchmarkCompare(b *testing.B) {
@@ -40,7 +47,11 @@ func BenchmarkCompare(b *testing.B) {
 		compare func(a, b string) (int, error)
 	}{
 		{"kicikit", agentversion.Compare},
-		{"xmod", func(a, b string) (int, error) { return xsemver.Compare(a, b), nil }},
+		{"xmod", func(a, b string) (int, error) {
+			// semver.Compare reads an invalid version as less than any
+			// valid one; the check below rules that out with IsValid.
+			return xsemver.Compare(a, b), nil
+		}},
 		{"masterminds", func(a, b string) (int, error) {
 			v, err := semver.NewVersion(a)
 			if err != nil {
@@ -66,15 +77,22 @@ func BenchmarkCompare(b *testing.B) {
 	}
 	for _, impl := range impls {
 		for _, p := range versionPairs {
-			if _, err := impl.compare(p[0], p[1]); err != nil {
-				b.Fatalf("%s rejects %q, %q: %v", impl.name, p[0], p[1], err)
+			if !xsemver.IsValid(p.a) || !xsemver.IsValid(p.b) {
+				b.Fatalf("x/mod/semver rejects %q or %q", p.a, p.b)
+			}
+			want := p.want
+			if impl.name == "kicikit" {
+				want = p.kicikit
+			}
+			if got, err := impl.compare(p.a, p.b); err != nil || got != want {
+				b.Fatalf("%s: compare(%q, %q) = %d, %v; want %d", impl.name, p.a, p.b, got, err, want)
 			}
 		}
 		b.Run("impl="+impl.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, p := range versionPairs {
-					impl.compare(p[0], p[1]) //nolint:errcheck // checked above
+					impl.compare(p.a, p.b) //nolint:errcheck // checked above
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(versionPairs)), "ns/pair")
@@ -82,8 +100,10 @@ func BenchmarkCompare(b *testing.B) {
 	}
 }
 
-// memoryStrings are accepted by both grammars, with the same value.
-var memoryStrings = []string{"512m", "1.5g", "2G", "64k", "10 m", "256M"}
+// memoryStrings are those of hostconfig's own BenchmarkParseMemory: both
+// grammars accept them, with the same value (checked below), from a plain
+// "512m" to a 13-digit count of gigabytes and a six-digit fraction.
+var memoryStrings = []string{"512m", "1.5g", "64k", "2G", "256 M", "0.75g", "8589934591g", "1.048576m"}
 
 func BenchmarkParseMemory(b *testing.B) {
 	impls := []struct {
@@ -129,6 +149,25 @@ func BenchmarkParseImage(b *testing.B) {
 		{"kicikit", func(s string) error { _, err := imageref.Parse(s); return err }},
 		{"distribution", func(s string) error { _, err := reference.ParseNormalizedNamed(s); return err }},
 		{"ggcr", func(s string) error { _, err := name.ParseReference(s); return err }},
+	}
+	for _, s := range imageRefs {
+		// kicikit must read each reference as distribution/reference does:
+		// the same fully qualified name, tag and digest.
+		named, err := reference.ParseNormalizedNamed(s)
+		if err != nil {
+			b.Fatalf("distribution rejects %q: %v", s, err)
+		}
+		var tag, digest string
+		if t, ok := named.(reference.Tagged); ok {
+			tag = t.Tag()
+		}
+		if d, ok := named.(reference.Digested); ok {
+			digest = d.Digest().String()
+		}
+		r, err := imageref.Parse(s)
+		if err != nil || r.Name() != named.Name() || r.Tag != tag || r.Digest != digest {
+			b.Fatalf("%q: kicikit %q, %q, %q, %v; distribution %q, %q, %q", s, r.Name(), r.Tag, r.Digest, err, named.Name(), tag, digest)
+		}
 	}
 	for _, impl := range impls {
 		for _, s := range imageRefs {
