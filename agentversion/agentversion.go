@@ -34,7 +34,8 @@ import (
 	"cmp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/kicikit/kicikit/internal/jsstr"
 )
 
 // Version is a release version MAJOR.MINOR.PATCH. Versions compare with ==,
@@ -159,7 +160,7 @@ func (v Version) appendTo(b []byte) []byte {
 // checks them: the part count first, then the digits, then (not in the seed)
 // the range.
 func parse(s string) (Version, Reason) {
-	s = trimSpace(s)
+	s = jsstr.Trim(s)
 	if s == "" {
 		return Version{}, ErrEmpty
 	}
@@ -203,44 +204,4 @@ func parse(s string) (Version, Reason) {
 		return Version{}, ErrRange
 	}
 	return Version{parts[0], parts[1], n}, 0
-}
-
-// trimSpace trims what JavaScript's String.prototype.trim trims.
-func trimSpace(s string) string {
-	if s != "" && s[0]-'0' <= 9 && s[len(s)-1]-'0' <= 9 {
-		return s // the common case: nothing to trim
-	}
-	for s != "" {
-		r, n := rune(s[0]), 1
-		if r >= utf8.RuneSelf {
-			r, n = utf8.DecodeRuneInString(s)
-		}
-		if !isSpace(r) {
-			break
-		}
-		s = s[n:]
-	}
-	for s != "" {
-		r, n := rune(s[len(s)-1]), 1
-		if r >= utf8.RuneSelf {
-			r, n = utf8.DecodeLastRuneInString(s)
-		}
-		if !isSpace(r) {
-			break
-		}
-		s = s[:len(s)-n]
-	}
-	return s
-}
-
-// isSpace reports whether JavaScript's String.prototype.trim removes r: the
-// WhiteSpace and LineTerminator code points of ECMAScript. That is
-// unicode.IsSpace without U+0085 (NEL) and with U+FEFF (ZERO WIDTH NO-BREAK
-// SPACE).
-func isSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0x00A0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-		return true
-	}
-	return 0x2000 <= r && r <= 0x200A
 }

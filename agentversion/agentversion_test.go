@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -364,20 +365,19 @@ func TestMustParse(t *testing.T) {
 	})
 }
 
-// TestIsSpace checks the white space set against the Unicode tables: it is
-// unicode.IsSpace, less U+0085 and plus U+FEFF, which is what node's
-// String.prototype.trim removes (checked over every code point with node 20).
-func TestIsSpace(t *testing.T) {
+// TestParseTrimsJavaScriptSpace checks, for every code point, that Parse
+// trims it from both ends exactly when JavaScript's trim does: the code
+// points unicode.IsSpace reports, less U+0085 and plus U+FEFF (node 20 agrees
+// over every code point).
+func TestParseTrimsJavaScriptSpace(t *testing.T) {
 	for r := rune(0); r <= unicode.MaxRune; r++ {
-		want := unicode.IsSpace(r)
-		switch r {
-		case 0x85:
-			want = false
-		case 0xFEFF:
-			want = true
+		if !utf8.ValidRune(r) || '0' <= r && r <= '9' || r == '-' {
+			continue // not encodable, or part of the grammar
 		}
-		if got := isSpace(r); got != want {
-			t.Errorf("isSpace(%U) = %v, want %v", r, got, want)
+		want := r == 0xFEFF || r != 0x85 && unicode.IsSpace(r)
+		_, err := Parse(string(r) + "1.2.3" + string(r))
+		if got := err == nil; got != want {
+			t.Fatalf("Parse(%q): accepted %v, want %v", string(r)+"1.2.3"+string(r), got, want)
 		}
 	}
 }

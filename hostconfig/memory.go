@@ -2,7 +2,8 @@ package hostconfig
 
 import (
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/kicikit/kicikit/internal/jsstr"
 )
 
 // ParseMemory returns the number of bytes a memory string such as "512m" or
@@ -51,7 +52,7 @@ func ParseMemory(s string) (int64, error) {
 	}
 
 	for i < len(s) {
-		n := spaceLen(s[i:])
+		n := jsstr.SpaceLen(s[i:])
 		if n == 0 {
 			break
 		}
@@ -98,27 +99,6 @@ func unitShift(c byte) uint {
 		return 20
 	case 'g', 'G':
 		return 30
-	}
-	return 0
-}
-
-// spaceLen returns the length in bytes of the white space character that
-// starts s, or 0 when s does not start with one. White space is what
-// JavaScript's \s matches.
-func spaceLen(s string) int {
-	c := s[0]
-	if c < utf8.RuneSelf {
-		if c == ' ' || '\t' <= c && c <= '\r' {
-			return 1
-		}
-		return 0
-	}
-	r, n := utf8.DecodeRuneInString(s)
-	switch {
-	case r == '\u00a0', r == '\u1680', '\u2000' <= r && r <= '\u200a',
-		r == '\u2028', r == '\u2029', r == '\u202f', r == '\u205f',
-		r == '\u3000', r == '\ufeff':
-		return n
 	}
 	return 0
 }

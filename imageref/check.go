@@ -3,9 +3,9 @@ package imageref
 import (
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/kicikit/kicikit/agentversion"
+	"github.com/kicikit/kicikit/internal/jsstr"
 )
 
 // CheckAgentImages reports every container-scaler label set whose agent
@@ -88,7 +88,7 @@ func CheckAgentImages(in CheckInput) []Finding {
 // usableTarget is the orchestrator's reading of the target version: trimmed,
 // less one leading "v", and kept, suffix and all, only when it is a version.
 func usableTarget(s string) string {
-	bare := strings.TrimPrefix(trimSpace(s), "v")
+	bare := strings.TrimPrefix(jsstr.Trim(s), "v")
 	if _, err := agentversion.Parse(bare); err != nil {
 		return ""
 	}
@@ -100,34 +100,4 @@ func usableTarget(s string) string {
 func isRelease(tag string) bool {
 	_, err := agentversion.Compare(tag, "0.0.0")
 	return err == nil
-}
-
-// trimSpace trims what JavaScript's String.prototype.trim trims, as
-// agentversion.Parse does.
-func trimSpace(s string) string {
-	for s != "" {
-		r, n := utf8.DecodeRuneInString(s)
-		if !isSpace(r) {
-			break
-		}
-		s = s[n:]
-	}
-	for s != "" {
-		r, n := utf8.DecodeLastRuneInString(s)
-		if !isSpace(r) {
-			break
-		}
-		s = s[:len(s)-n]
-	}
-	return s
-}
-
-// isSpace reports whether JavaScript's String.prototype.trim removes r:
-// unicode.IsSpace without U+0085 and with U+FEFF.
-func isSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0x00A0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-		return true
-	}
-	return 0x2000 <= r && r <= 0x200A
 }

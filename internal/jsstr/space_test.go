@@ -1,0 +1,94 @@
+package jsstr
+
+import (
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// jsSpace is the set from the Unicode tables: unicode.IsSpace, less U+0085
+// and plus U+FEFF. Node 20 agrees over every code point:
+//
+//	node -e 'for (let c = 0; c <= 0x10ffff; c++) { const s = String.fromCodePoint(c);
+//	  if (/\s/.test(s) !== (s.trim() === "")) throw c; if (/\s/.test(s)) console.log(c.toString(16)) }'
+//
+// prints 9 a b c d 20 a0 1680 2000-200a 2028 2029 202f 205f 3000 feff.
+func jsSpace(r rune) bool {
+	return r == 0xFEFF || r != 0x85 && unicode.IsSpace(r)
+}
+
+func TestIsSpace(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if got, want := IsSpace(r), jsSpace(r); got != want {
+			t.Fatalf("IsSpace(%U) = %v, want %v", r, got, want)
+		}
+	}
+}
+
+func TestSpaceLen(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		s := string(r) + "x"
+		want := 0
+		if jsSpace(r) {
+			want = utf8.RuneLen(r)
+		}
+		if got := SpaceLen(s); got != want {
+			t.Fatalf("SpaceLen(%q) = %d, want %d", s, got, want)
+		}
+	}
+	assert.Equal(t, 0, SpaceLen(""))
+	assert.Equal(t, 0, SpaceLen("\xe3\x80"), "a cut U+3000 is not white space")
+	assert.Equal(t, 0, SpaceLen("\x85"), "a lone continuation byte is not NEL")
+}
+
+func TestTrim(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"empty", "", ""},
+		{"nothing to trim", "0.20.0", "0.20.0"},
+		{"ASCII white space", " \t\n\v\f\r0.20.0\r\n ", "0.20.0"},
+		{"Unicode white space", "\ufeff\u00a0a b\u3000\u2028", "a b"},
+		{"inner space stays", "a \u3000 b", "a \u3000 b"},
+		{"all white space", " \t\u2000\u200a ", ""},
+		{"NEL is not white space", "\u0085a\u0085", "\u0085a\u0085"},
+		{"invalid UTF-8 stays", "\xff 1 \xe3\x80", "\xff 1 \xe3\x80"},
+		{"a cut character at the end stays", "1 \xe3\x80", "1 \xe3\x80"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, Trim(tt.in))
+		})
+	}
+}
+
+// TestTrimEveryCodePoint checks Trim for every code point against the set,
+// at the start, at the end and at both ends of a string.
+func TestTrimEveryCodePoint(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		c := string(r)
+		for _, s := range []string{c + "1", "1" + c, c + "1" + c} {
+			want := s
+			if jsSpace(r) {
+				want = "1"
+			}
+			if got := Trim(s); got != want {
+				t.Fatalf("Trim(%q) = %q, want %q", s, got, want)
+			}
+		}
+	}
+}
+
+func TestTrimNoAllocs(t *testing.T) {
+	s := strings.Repeat("\u3000", 4) + "0.20.0" + strings.Repeat(" ", 4)
+	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = Trim(s) }))
+}
