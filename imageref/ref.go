@@ -5,7 +5,9 @@ import (
 	// accepts an algorithm only when its hash is linked in.
 	_ "crypto/sha256"
 	_ "crypto/sha512"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/distribution/reference"
 )
@@ -74,7 +76,10 @@ func (r Ref) String() string {
 // Domain returns the registry the repository names, as Docker normalises it:
 // "docker.io" for a Docker Hub name such as "kici-agent" or
 // "index.docker.io/kici/kici-agent", else the first path element
-// ("quay.io", "localhost:5000").
+// ("quay.io", "localhost:5000"). It is "" when that element looks like a
+// registry but the reference grammar does not read it as one ("a_b.c" in
+// "a_b.c/kici-agent"): the reference package then keeps the whole name as
+// the path, with no registry.
 func (r Ref) Domain() string {
 	domain, _ := splitDockerDomain(r.Repository)
 	return domain
@@ -89,12 +94,16 @@ func (r Ref) Path() string {
 }
 
 // Name returns the fully qualified repository name, [Ref.Domain] and
-// [Ref.Path] joined by "/": "docker.io/library/kici-agent" for
-// "kici-agent:latest". It is the Name of the reference.Named that
-// reference.ParseNormalizedNamed returns; for a Ref that Parse did not
-// return, Name applies the same rules to Repository without checking it.
+// [Ref.Path] joined by "/" (the Path alone when the Domain is ""):
+// "docker.io/library/kici-agent" for "kici-agent:latest". It is the Name of
+// the reference.Named that reference.ParseNormalizedNamed returns; for a Ref
+// that Parse did not return, Name applies the same rules to Repository
+// without checking it.
 func (r Ref) Name() string {
 	domain, path := splitDockerDomain(r.Repository)
+	if domain == "" {
+		return path
+	}
 	return domain + "/" + path
 }
 
@@ -105,13 +114,16 @@ func (r Ref) Name() string {
 // parsed reference.
 func (r Ref) FamiliarName() string {
 	domain, path := splitDockerDomain(r.Repository)
-	if domain != defaultDomain {
-		return domain + "/" + path
+	switch domain {
+	case "":
+		return path
+	case defaultDomain:
+		if rest, ok := strings.CutPrefix(path, officialRepoPrefix); ok && !strings.Contains(rest, "/") {
+			return rest
+		}
+		return path
 	}
-	if rest, ok := strings.CutPrefix(path, officialRepoPrefix); ok && !strings.Contains(rest, "/") {
-		return rest
-	}
-	return path
+	return domain + "/" + path
 }
 
 // IsAgent reports whether the reference names the KiCI agent image; see
@@ -156,20 +168,25 @@ const (
 	localhost           = "localhost"
 )
 
-// splitDockerDomain is distribution/reference's function of the same name:
-// the registry and the path of a repository, normalised.
+// splitDockerDomain is distribution/reference's function of the same name,
+// followed by what ParseNormalizedNamed does with its result: the registry
+// and the path of a repository, normalised.
 func splitDockerDomain(name string) (domain, path string) {
 	maybeDomain, maybePath, ok := strings.Cut(name, "/")
 	switch {
 	case !ok:
 		return defaultDomain, officialRepoPrefix + name
 	case maybeDomain == localhost:
-		domain, path = maybeDomain, maybePath
+		return maybeDomain, maybePath
 	case maybeDomain == legacyDefaultDomain:
 		domain, path = defaultDomain, maybePath
-	case strings.ContainsAny(maybeDomain, ".:"):
-		domain, path = maybeDomain, maybePath
-	case strings.ToLower(maybeDomain) != maybeDomain:
+	case strings.ContainsAny(maybeDomain, ".:") || strings.ToLower(maybeDomain) != maybeDomain:
+		// ParseNormalizedNamed parses domain+"/"+path again with the
+		// reference grammar, which reads a first element that is no
+		// registry ("a_b.c") as part of the path.
+		if !isDomain(maybeDomain) {
+			return "", name
+		}
 		domain, path = maybeDomain, maybePath
 	default:
 		domain, path = defaultDomain, name
@@ -178,4 +195,15 @@ func splitDockerDomain(name string) (domain, path string) {
 		path = officialRepoPrefix + path
 	}
 	return domain, path
+}
+
+// anchoredDomain matches what the reference grammar reads as a registry,
+// host and optional port, and nothing else. It is compiled on first use.
+var anchoredDomain = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:` + reference.DomainRegexp.String() + `)$`)
+})
+
+// isDomain reports whether the reference grammar reads s as a registry.
+func isDomain(s string) bool {
+	return anchoredDomain().MatchString(s)
 }

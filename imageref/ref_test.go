@@ -46,6 +46,8 @@ func TestParse(t *testing.T) {
 		{"port-like tag", "localhost:5000", Ref{"localhost", "5000", ""}, "docker.io/library/localhost", "localhost"},
 		{"hex name with tag", hex64 + ":1", Ref{hex64, "1", ""}, "docker.io/library/" + hex64, hex64},
 		{"longest tag", "kici-agent:_" + strings.Repeat("a", 127), Ref{"kici-agent", "_" + strings.Repeat("a", 127), ""}, "docker.io/library/kici-agent", "kici-agent"},
+		{"first element no registry", "a_b.c/kici-agent:0.20.0", Ref{"a_b.c/kici-agent", "0.20.0", ""}, "a_b.c/kici-agent", "a_b.c/kici-agent"},
+		{"first element no registry, deeper", "0_0.0/kici/kici-agent", Ref{"0_0.0/kici/kici-agent", "", ""}, "0_0.0/kici/kici-agent", "0_0.0/kici/kici-agent"},
 		{"upper-case tag", "kici-agent:LATEST", Ref{"kici-agent", "LATEST", ""}, "docker.io/library/kici-agent", "kici-agent"},
 	}
 	for _, tt := range tests {
@@ -56,7 +58,11 @@ func TestParse(t *testing.T) {
 			assert.Equal(t, tt.in, got.String())
 			assert.Equal(t, tt.fullName, got.Name())
 			assert.Equal(t, tt.familiar, got.FamiliarName())
-			assert.Equal(t, got.Domain()+"/"+got.Path(), got.Name())
+			if got.Domain() == "" {
+				assert.Equal(t, got.Path(), got.Name())
+			} else {
+				assert.Equal(t, got.Domain()+"/"+got.Path(), got.Name())
+			}
 
 			named, err := reference.ParseNormalizedNamed(tt.in)
 			require.NoError(t, err)
@@ -287,6 +293,9 @@ func TestNameOfUnparsedRef(t *testing.T) {
 		{"zero", Ref{}, "docker.io", "library/", "docker.io/library/", ""},
 		{"slash only", Ref{Repository: "/"}, "docker.io", "/", "docker.io//", "/"},
 		{"hub namespace", Ref{Repository: "a/b/c"}, "docker.io", "a/b/c", "docker.io/a/b/c", "a/b/c"},
+		{"no registry", Ref{Repository: "a_b.c/d"}, "", "a_b.c/d", "a_b.c/d", "a_b.c/d"},
+		{"upper-case no registry", Ref{Repository: "A_B/d"}, "", "A_B/d", "A_B/d", "A_B/d"},
+		{"upper-case registry", Ref{Repository: "Reg/d"}, "Reg", "d", "Reg/d", "Reg/d"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
