@@ -1,0 +1,166 @@
+// Writes ../load.json: every case of cases.mjs run through the npm yaml
+// parser and zod as the orchestrator 0.12.0 loads its scaler config, so that
+// scalerconfig's Go tests compare against the real libraries without node.
+//
+//   cd scalerconfig/testdata/gen && npm ci && node gen.mjs
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parse, parseDocument } from 'yaml';
+import { ZodError } from 'zod';
+import { cases } from './cases.mjs';
+import { file as schema } from './schema.mjs';
+
+// load is the orchestrator's loadScalerConfig on real files: the main file,
+// then each drop-in's scalers appended, in JavaScript's default sort order.
+// It returns the config as the schema leaves it, and where each of the
+// merged scalers comes from (origin.parts, when anything was appended).
+function load(root, main, dir) {
+  const config = parse(readFileSync(join(root, main), 'utf-8'));
+  const origin = { appended: false, parts: [] };
+  if (dir) {
+    const names = readdirSync(join(root, dir))
+      .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
+      .sort();
+    for (const name of names) {
+      const rel = join(dir, name);
+      const parsed = parse(readFileSync(join(root, rel), 'utf-8'));
+      if (parsed?.scalers && Array.isArray(parsed.scalers)) {
+        const existing = config.scalers ?? [];
+        const before = [...existing];
+        config.scalers = [...existing, ...parsed.scalers];
+        if (!origin.appended) origin.parts.push({ file: main, count: before.length });
+        origin.appended = true;
+        origin.parts.push({ file: rel, count: parsed.scalers.length });
+      }
+    }
+  }
+  try {
+    return { config: schema.parse(config), origin };
+  } catch (err) {
+    err.origin = origin;
+    throw err;
+  }
+}
+
+// tagged writes a parsed YAML value as JSON, keeping what JSON cannot say.
+function tagged(v) {
+  if (typeof v === 'number') {
+    if (Number.isNaN(v) || !Number.isFinite(v) || Object.is(v, -0)) return { '\u0000num': String(Object.is(v, -0) ? '-0' : v) };
+    return v;
+  }
+  if (Array.isArray(v)) return v.map(tagged);
+  if (v && typeof v === 'object') {
+    const out = {};
+    for (const k of Object.keys(v)) Object.defineProperty(out, k, { value: tagged(v[k]), enumerable: true, configurable: true, writable: true });
+    return out;
+  }
+  return v;
+}
+
+// Positions: the node an issue's path leads to, as far as the files have it.
+function docs(root, c) {
+  const out = {};
+  for (const rel of Object.keys(c.files)) {
+    const lc = new LineCounter();
+    const doc = parseDocument(readFileSync(join(root, rel), 'utf-8'), { lineCounter: lc });
+    out[rel] = { doc, lc };
+  }
+  return out;
+}
+const deref = (d, n) => (isAlias(n) ? n.resolve(d.doc) : n);
+const keyOf = (p) => String(isScalar(p.key) ? p.key.value : p.key);
+// child is the node at seg below node, with the key that names it.
+function child(d, node, seg) {
+  node = deref(d, node);
+  if (typeof seg === 'number') return isSeq(node) && node.items[seg] ? { node: deref(d, node.items[seg]) } : undefined;
+  if (!isMap(node)) return undefined;
+  const pair = node.items.find((p) => keyOf(p) === seg);
+  return pair ? { node: deref(d, pair.value), key: pair.key } : undefined;
+}
+function position(c, ds, origin, iss) {
+  let file = c.main;
+  let d = ds[file];
+  let node = d.doc.contents;
+  let path = iss.path;
+  if (origin.appended && path[0] === 'scalers' && typeof path[1] === 'number') {
+    let i = path[1];
+    for (const part of origin.parts) {
+      if (i < part.count) {
+        file = part.file;
+        d = ds[file];
+        const seq = child(d, d.doc.contents, 'scalers').node;
+        node = isSeq(seq) ? seq.items[i] : seq;
+        break;
+      }
+      i -= part.count;
+    }
+    path = path.slice(2);
+  }
+  node = deref(d, node);
+  for (const seg of path) {
+    const next = child(d, node, seg);
+    if (next === undefined) break;
+    node = next.node ?? next.key;
+    if (next.node == null) break;
+  }
+  let at = node;
+  if (iss.code === 'unrecognized_keys' && isMap(node)) {
+    at = node.items.find((p) => keyOf(p) === iss.keys[0])?.key ?? node;
+  } else if (iss.params?.at !== undefined && isSeq(node)) {
+    at = deref(d, node.items[iss.params.at]);
+  } else if (iss.message.startsWith("Labels with 'kici:'") && isSeq(node)) {
+    at = node.items.map((n) => deref(d, n)).find((n) => typeof n?.value === 'string' && n.value.toLowerCase().startsWith('kici:')) ?? node;
+  }
+  const offset = at?.range?.[0] ?? 0;
+  const { line, col } = d.lc.linePos(offset);
+  return { file, line, col };
+}
+
+function run(c) {
+  const root = mkdtempSync(join(tmpdir(), 'scalerconfig-'));
+  try {
+    for (const d of c.dirs ?? []) mkdirSync(join(root, d), { recursive: true });
+    for (const [rel, text] of Object.entries(c.files)) {
+      mkdirSync(dirname(join(root, rel)), { recursive: true });
+      writeFileSync(join(root, rel), text);
+    }
+    const parsed = {};
+    for (const rel of Object.keys(c.files)) {
+      try {
+        parsed[rel] = { value: tagged(parse(readFileSync(join(root, rel), 'utf-8'))) };
+      } catch (err) {
+        parsed[rel] = { error: err.code ?? err.name };
+      }
+    }
+    const want = {};
+    try {
+      const { config } = load(root, c.main, c.dir ?? '');
+      want.config = config;
+    } catch (err) {
+      if (err instanceof ZodError) {
+        const ds = docs(root, c);
+        want.issues = err.issues.map((iss) => ({
+          path: iss.path,
+          message: iss.message,
+          code: iss.code,
+          ...position(c, ds, err.origin, iss),
+        }));
+      } else {
+        want.error = { name: err.name, code: err.code ?? null, message: err.message };
+      }
+    }
+    return { name: c.name, note: c.note, files: c.files, dirs: c.dirs ?? [], main: c.main, dir: c.dir ?? '', parsed, want };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+const seen = new Set();
+const out = cases.map((c) => {
+  if (seen.has(c.name)) throw new Error(`duplicate case name ${c.name}`);
+  seen.add(c.name);
+  return run(c);
+});
+writeFileSync(new URL('../load.json', import.meta.url), JSON.stringify(out, null, 1) + '\n');
+console.log(`${out.length} cases`);
