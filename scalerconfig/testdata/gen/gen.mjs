@@ -164,3 +164,53 @@ const out = cases.map((c) => {
 });
 writeFileSync(new URL('../load.json', import.meta.url), JSON.stringify(out, null, 1) + '\n');
 console.log(`${out.length} cases`);
+
+// The orchestrator's readEnvValue, and what it reads from each env file
+// of envCases: the value of KICI_SCALER_CONFIG_PATH and _DIR, or null.
+function readEnvValue(content, key) {
+  let value;
+  for (const line of content.split('\n')) {
+    const t = line.trim();
+    if (!t || t.startsWith('#')) continue;
+    const i = t.indexOf('=');
+    if (i > 0 && t.slice(0, i) === key) value = t.slice(i + 1).trim().replace(/^["']|["']$/g, '');
+  }
+  return value;
+}
+const envCases = [
+  'KICI_SCALER_CONFIG_PATH=/etc/kici/scalers.yaml\n',
+  'KICI_SCALER_CONFIG_PATH=/etc/kici/scalers.yaml\nKICI_SCALER_CONFIG_DIR=/etc/kici/scalers.d\n',
+  'KICI_SCALER_CONFIG_PATH = /x\n',
+  'export KICI_SCALER_CONFIG_PATH=/x\n',
+  '  KICI_SCALER_CONFIG_PATH=  "/etc/kici/s.yaml"  \r\n',
+  "KICI_SCALER_CONFIG_PATH='/a'\n",
+  'KICI_SCALER_CONFIG_PATH="/a\'\n',
+  'KICI_SCALER_CONFIG_PATH="\n',
+  'KICI_SCALER_CONFIG_PATH=""\n',
+  'KICI_SCALER_CONFIG_PATH=\n',
+  'KICI_SCALER_CONFIG_PATH=/first\nKICI_SCALER_CONFIG_PATH=/second\n',
+  'KICI_SCALER_CONFIG_PATH=/first\nKICI_SCALER_CONFIG_PATH=\n',
+  '# KICI_SCALER_CONFIG_PATH=/commented\n',
+  '\u00a0KICI_SCALER_CONFIG_PATH=/nbsp\u3000\n',
+  '\u0085KICI_SCALER_CONFIG_PATH=/nel\n',
+  'KICI_SCALER_CONFIG_PATH=relative/s.yaml\nKICI_SCALER_CONFIG_DIR=./d\n',
+  'KICI_SCALER_CONFIG_PATH=/a=b=c\n',
+  '=x\nKICI_SCALER_CONFIG_PATH\nKICI_SCALER_CONFIG_PATHX=/no\n',
+  'KICI_SCALER_CONFIG_DIR=/only-dir\n',
+  'KICI_SCALER_CONFIG_PATH="\'/x\'"\n',
+  'KICI_SCALER_CONFIG_PATH=C:\\kici\\scalers.yaml\r\nKICI_SCALER_CONFIG_DIR=scalers.d\r\n',
+  'KICI_SCALER_CONFIG_PATH=/x\rKICI_SCALER_CONFIG_DIR=/y\n',
+  '',
+];
+writeFileSync(
+  new URL('../env.json', import.meta.url),
+  JSON.stringify(
+    envCases.map((content) => ({
+      content,
+      path: readEnvValue(content, 'KICI_SCALER_CONFIG_PATH') ?? null,
+      dir: readEnvValue(content, 'KICI_SCALER_CONFIG_DIR') ?? null,
+    })),
+    null,
+    1,
+  ) + '\n',
+);
