@@ -1,6 +1,7 @@
 package scalerconfig
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/kicikit/kicikit/internal/jsstr"
@@ -323,32 +324,7 @@ func checkGates(p *payload, name string, sets []*yamljs.Node) {
 		mandatory = append(mandatory, jsstr.ToLower(l.Str))
 	}
 	for i, ls := range sets {
-		labels := lookup(ls, "labels").Items
-		reach := make(map[string]bool, len(labels)+len(structured))
-		var gate []string
-		add := func(l string) {
-			for _, g := range gate {
-				if g == l {
-					return
-				}
-			}
-			gate = append(gate, l)
-		}
-		for _, l := range labels {
-			reach[jsstr.ToLower(l.Str)] = true
-		}
-		for _, l := range mandatory {
-			add(l)
-		}
-		for _, l := range structured {
-			add(l)
-			reach[l] = true
-		}
-		for _, l := range labels {
-			if lower := jsstr.ToLower(l.Str); isPlatformTaint(lower) {
-				add(lower)
-			}
-		}
+		gate, reach := gateOf(mandatory, structured, lookup(ls, "labels").Items)
 		for _, g := range gate {
 			if !reach[g] {
 				p.addIssue(custom(`Scaler "`+name+`" gate label "`+g+`" is missing from labelSets[`+strconv.Itoa(i)+
@@ -357,6 +333,34 @@ func checkGates(p *payload, name string, sets []*yamljs.Node) {
 			}
 		}
 	}
+}
+
+// gateOf returns a label set's gate, in order without duplicates, and the
+// labels a job can request on it: its own and the platform's.
+func gateOf(mandatory, structured []string, labels []*yamljs.Node) ([]string, map[string]bool) {
+	reach := make(map[string]bool, len(labels)+len(structured))
+	var gate []string
+	add := func(l string) {
+		if !slices.Contains(gate, l) {
+			gate = append(gate, l)
+		}
+	}
+	for _, l := range labels {
+		reach[jsstr.ToLower(l.Str)] = true
+	}
+	for _, l := range mandatory {
+		add(l)
+	}
+	for _, l := range structured {
+		add(l)
+		reach[l] = true
+	}
+	for _, l := range labels {
+		if lower := jsstr.ToLower(l.Str); isPlatformTaint(lower) {
+			add(lower)
+		}
+	}
+	return gate, reach
 }
 
 // isPlatformTaint reports whether a plain label, in a label set, taints it:

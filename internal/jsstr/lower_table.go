@@ -5,6 +5,8 @@ package jsstr
 // lowerSpecial returns the lower case of r where JavaScript's differs from
 // unicode.ToLower's: a mapping to several code points, or one that Go's
 // Unicode tables (version 15.0.0) do not have.
+//
+//kicikit:long a generated table, one case per code point
 func lowerSpecial(r rune) (string, bool) {
 	switch r {
 	case 0x0130:
