@@ -245,3 +245,27 @@ func TestUTF16Less(t *testing.T) {
 	assert.True(t, utf16Less("a", "ab"))
 	assert.False(t, utf16Less("ab", "a"))
 }
+
+// TestReserved: a label is reserved when its JavaScript lower case starts
+// with "kici:", before any trimming.
+func TestReserved(t *testing.T) {
+	for _, tc := range []struct {
+		label string
+		want  bool
+	}{
+		{"kici:x", true},
+		{"KICI:os:linux", true},
+		{"Kici:", true},
+		{"kici", false},
+		{"kic:x", false},
+		{"  kici:x", false},
+		{"\u212Aici:x", true},  // the Kelvin sign lower-cases to k
+		{"K\u0130CI:x", false}, // İ lower-cases to i and a combining dot
+		{"kicі:x", false},      // a Cyrillic і
+		{"ki", false},
+		{"", false},
+		{"kici\uFF1A", false}, // a fullwidth colon
+	} {
+		assert.Equal(t, tc.want, reserved(tc.label), "%+q", tc.label)
+	}
+}

@@ -3,6 +3,8 @@ package scalerconfig
 import (
 	"slices"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/kicikit/kicikit/internal/jsstr"
 	"github.com/kicikit/kicikit/internal/yamljs"
@@ -14,19 +16,9 @@ import (
 
 func posInt() *schema { return num().with(isInt(), positive()) }
 
-func str2node(s string) func() *yamljs.Node {
-	return func() *yamljs.Node { return &yamljs.Node{Kind: yamljs.String, Str: s} }
-}
-
-func num2node(f float64) func() *yamljs.Node {
-	return func() *yamljs.Node { return &yamljs.Node{Kind: yamljs.Number, Num: f} }
-}
-
-func bool2node(b bool) func() *yamljs.Node {
-	return func() *yamljs.Node { return &yamljs.Node{Kind: yamljs.Bool, Bool: b} }
-}
-
-func emptySeq() *yamljs.Node { return &yamljs.Node{Kind: yamljs.Seq, Items: []*yamljs.Node{}} }
+func str2node(s string) *yamljs.Node  { return &yamljs.Node{Kind: yamljs.String, Str: s} }
+func num2node(f float64) *yamljs.Node { return &yamljs.Node{Kind: yamljs.Number, Num: f} }
+func bool2node(b bool) *yamljs.Node   { return &yamljs.Node{Kind: yamljs.Bool, Bool: b} }
 
 // configSchema builds the whole file's schema. It is built once per Load:
 // the schemas are small, and a package-level value would be a global.
@@ -115,7 +107,7 @@ func scalerSchema(resources, capSchema *schema, hostPatterns func() *patterns) *
 			field{"size", withDefault(num().with(isInt(), nonnegative()), num2node(0))},
 			field{"idleTimeoutSeconds", withDefault(num(), num2node(300))},
 		))},
-		field{"mandatoryLabels", pipe(withDefault(array(str()), emptySeq).with(refine(noReserved,
+		field{"mandatoryLabels", pipe(withDefault(array(str()), &yamljs.Node{Kind: yamljs.Seq, Items: []*yamljs.Node{}}).with(refine(noReserved,
 			"Labels with 'kici:' prefix are reserved and cannot be used in mandatoryLabels")), canonicalLabels)},
 		field{"platform", optional(object(true,
 			field{"os", enum("linux", "macos", "windows")},
@@ -146,15 +138,17 @@ func canonical(label string) string { return jsstr.ToLower(jsstr.Trim(label)) }
 
 // canonicalLabels is the labels' transform: each label canonical, in order,
 // duplicates kept.
+//
+// Its input is the array schema's own output, a new array: the labels are
+// replaced in it.
 func canonicalLabels(p *payload) {
-	in := p.value
-	out := &yamljs.Node{Kind: yamljs.Seq, Pos: in.Pos, End: in.End, Items: make([]*yamljs.Node, len(in.Items))}
-	for i, l := range in.Items {
-		c := *l
-		c.Str = canonical(l.Str)
-		out.Items[i] = &c
+	for i, l := range p.value.Items {
+		if c := canonical(l.Str); c != l.Str {
+			n := *l
+			n.Str = c
+			p.value.Items[i] = &n
+		}
 	}
-	p.value = out
 }
 
 // noReserved reports whether no label starts with "kici:" once lower-cased:
@@ -171,8 +165,28 @@ func noReserved(labels *yamljs.Node) bool {
 // reserved reports whether label, lower-cased, starts with "kici:". The
 // full mapping matters: the Kelvin sign lower-cases to k.
 func reserved(label string) bool {
-	lower := jsstr.ToLower(label)
-	return len(lower) >= 5 && lower[:5] == "kici:"
+	// The lower case of the first five characters decides, and a lower
+	// case that is not ASCII is no "kici:". Lower-casing is per character
+	// but for capital sigma, which becomes σ or ς either way.
+	if len(label) >= 5 && isASCII(label[:5]) {
+		return strings.EqualFold(label[:5], "kici:")
+	}
+	end, n := 0, 0
+	for end < len(label) && n < 5 {
+		_, size := utf8.DecodeRuneInString(label[end:])
+		end += size
+		n++
+	}
+	return strings.HasPrefix(jsstr.ToLower(label[:end]), "kici:")
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // normalizeRoles is the roles' transform: undefined or a list with "all"
@@ -324,7 +338,13 @@ func checkGates(p *payload, name string, sets []*yamljs.Node) {
 		mandatory = append(mandatory, jsstr.ToLower(l.Str))
 	}
 	for i, ls := range sets {
-		gate, reach := gateOf(mandatory, structured, lookup(ls, "labels").Items)
+		labels := lookup(ls, "labels").Items
+		if len(mandatory) == 0 && len(structured) == 0 && !slices.ContainsFunc(labels, func(l *yamljs.Node) bool {
+			return isPlatformTaint(jsstr.ToLower(l.Str))
+		}) {
+			continue // no gate
+		}
+		gate, reach := gateOf(mandatory, structured, labels)
 		for _, g := range gate {
 			if !reach[g] {
 				p.addIssue(custom(`Scaler "`+name+`" gate label "`+g+`" is missing from labelSets[`+strconv.Itoa(i)+

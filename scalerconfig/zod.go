@@ -388,15 +388,19 @@ func array(elem *schema) *schema {
 			return
 		}
 		out := &yamljs.Node{Kind: yamljs.Seq, Pos: in.Pos, End: in.End, Items: make([]*yamljs.Node, len(in.Items))}
+		r := new(payload) // one for every item: its issues move to p
 		for i, item := range in.Items {
-			r := payload{value: item}
-			elem.run(&r)
+			*r = payload{value: item, issues: r.issues[:0]}
+			elem.run(r)
 			p.prefix(seg{index: i}, r.issues)
 			out.Items[i] = r.value
 		}
 		p.value = out
 	}}
 }
+
+// maxShape is the most fields an object's shape has (a scaler has 33).
+const maxShape = 40
 
 // field is one key of an object's shape.
 type field struct {
@@ -408,6 +412,9 @@ type field struct {
 // stripping object drops the keys it does not know; a strict one reports
 // them, after the shape's issues, in one issue that lets the checks run.
 func object(strict bool, shape ...field) *schema {
+	if len(shape) > maxShape {
+		panic("scalerconfig: a shape of more than maxShape fields") // a programming error, caught by every test
+	}
 	index := make(map[string]int, len(shape))
 	for i, f := range shape {
 		index[f.key] = i
@@ -418,7 +425,7 @@ func object(strict bool, shape ...field) *schema {
 			p.addIssue(invalidType("object", in))
 			return
 		}
-		vals := make([]*yamljs.Node, len(shape))
+		var vals [maxShape]*yamljs.Node
 		var unknown []string
 		for _, pair := range in.Pairs {
 			if i, ok := index[pair.Key]; ok {
@@ -427,14 +434,20 @@ func object(strict bool, shape ...field) *schema {
 				unknown = append(unknown, pair.Key)
 			}
 		}
-		out := &yamljs.Node{Kind: yamljs.Map, Pos: in.Pos, End: in.End, Pairs: make([]yamljs.Pair, 0, len(shape))}
+		var pairs [maxShape]yamljs.Pair
+		n := 0
+		r := new(payload) // one for every field: its issues move to p
 		for i, f := range shape {
-			property(p, out, f, vals[i])
+			*r = payload{value: vals[i], issues: r.issues[:0]}
+			if v := property(p, r, f); v != nil {
+				pairs[n] = yamljs.Pair{Key: f.key, Value: v}
+				n++
+			}
 		}
 		if unknown != nil {
 			p.addIssue(&issue{code: "unrecognized_keys", cont: contTrue, keys: unknown, message: unrecognized(unknown)})
 		}
-		p.value = out
+		p.value = &yamljs.Node{Kind: yamljs.Map, Pos: in.Pos, End: in.End, Pairs: append([]yamljs.Pair(nil), pairs[:n]...)}
 	}}
 }
 
@@ -443,17 +456,20 @@ func object(strict bool, shape ...field) *schema {
 // field adds nothing; from a defaulted one, the default. (zod's other
 // branches, for a required schema that accepts undefined and an optional
 // one around a default, need schemas this config does not have.)
-func property(p *payload, out *yamljs.Node, f field, in *yamljs.Node) {
-	r := payload{value: in}
-	f.s.run(&r)
-	present := in != nil
+//
+// r holds the key's input value; property returns the value the object
+// gets for the key, nil for none.
+func property(p, r *payload, f field) *yamljs.Node {
+	present := r.value != nil
+	f.s.run(r)
 	if !present && f.s.optin == optOptional && f.s.optout == optOptional {
-		return
+		return nil
 	}
 	p.prefix(seg{key: f.key, index: -1}, r.issues)
-	if r.value != nil && (present || f.s.optin != optNone) {
-		out.Pairs = append(out.Pairs, yamljs.Pair{Key: f.key, Value: r.value})
+	if present || f.s.optin != optNone {
+		return r.value
 	}
+	return nil
 }
 
 func unrecognized(keys []string) string {
@@ -531,11 +547,12 @@ func optional(inner *schema) *schema {
 	}}
 }
 
-// withDefault is inner.default(v): undefined becomes a fresh v, unchecked.
-func withDefault(inner *schema, v func() *yamljs.Node) *schema {
+// withDefault is inner.default(v): undefined becomes v, unchecked. Every
+// config gets the same v: no value is ever modified once made.
+func withDefault(inner *schema, v *yamljs.Node) *schema {
 	return &schema{optin: optDefaulted, parse: func(p *payload) {
 		if p.value == nil {
-			p.value = v()
+			p.value = v
 			return
 		}
 		inner.run(p)
