@@ -20,7 +20,7 @@ import (
 func TestMarshalLikeTheOrchestrator(t *testing.T) {
 	n := 0
 	for _, c := range readLoadCases(t) {
-		if c.Want.Config == nil {
+		if c.Want.Config == nil || c.beyondJSON() {
 			continue
 		}
 		t.Run(c.Name, func(t *testing.T) {

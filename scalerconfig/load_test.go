@@ -58,6 +58,19 @@ func readLoadCases(t testing.TB) []loadCase {
 	return cases
 }
 
+// beyondJSON reports whether a file of the case parses to a value JSON
+// does not have.
+func (c loadCase) beyondJSON() bool {
+	for _, p := range c.Parsed {
+		for _, tag := range []string{"date", "bytes", "set", "map", "symbol"} {
+			if bytes.Contains(p.Value, []byte(`"\u0000`+tag+`"`)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // fsOf is the case's files as an fs.FS.
 func (c loadCase) fsOf() fstest.MapFS {
 	fsys := fstest.MapFS{}
@@ -261,8 +274,8 @@ func checkLoadError(t *testing.T, name, code string, err error) {
 func TestLoadValues(t *testing.T) {
 	for _, c := range readLoadCases(t) {
 		t.Run(c.Name, func(t *testing.T) {
-			if c.Name == "binary tag" {
-				t.Skip("the generator writes node's Buffer as an object; the YAML reader's test covers it")
+			if c.beyondJSON() {
+				t.Skip("a Date, Buffer, Set, Map or Symbol: the YAML reader's kinds beyond JSON")
 			}
 			got, err := load(c.fsOf(), c.Main, c.Dir, c.jsonParser(t))
 			checkLoad(t, c, got, err, false)

@@ -327,6 +327,78 @@ scalers:
   one('quoted image', container().replace(`image: ${AGENT}`, `image: "${AGENT}"`)),
   one('long label', container('', '', '[' + 'x'.repeat(300) + ']')),
 
+  // Values beyond JSON: the tags yaml knows beyond the core schema make
+  // Dates, Buffers, Sets, Maps and Symbols, which zod and the loader treat
+  // as JavaScript does.
+  one('timestamp for a number', container().replace('maxAgents: 2', 'maxAgents: !!timestamp 2001-12-14')),
+  one('set for labels', container('', '', '!!set {a, b}')),
+  one('omap for label sets', scaler('name: a\ntype: container\nmaxAgents: 1\nlabelSets: !!omap [{x: 1}]')),
+  one('timestamp as a label set', scaler('name: a\ntype: container\nmaxAgents: 1\nlabelSets: [!!timestamp 2001-12-14]'), 'a Date is an object to zod: every key is missing'),
+  one('binary as a label set', scaler('name: a\ntype: container\nmaxAgents: 1\nlabelSets: [!!binary aGk=]'), 'a Buffer is an object whose indices are keys'),
+  one('set as a platform', container('', 'platform: !!set {os}')),
+  one('timestamp for env', container('env: !!timestamp 2001-12-14')),
+  one('binary env value', container('env: {A: !!binary aGk=}')),
+  one('symbol for a type', container().replace('type: container', 'type: !!merge <<')),
+  one('lengths beyond json', scaler('name: e\ntype: event\nmaxAgents: 1\nprovisioningTargets: [{length: !!timestamp 2001-12-14}, {length: !!binary MA==}, {length: !!set {a}}, {length: !!omap []}, {length: [!!binary MQ==]}, {length: !!binary ""}]\nlabelSets: [{labels: [e]}]')),
+  one('symbol length', container('', '', '{length: !!merge <<}'), 'a Symbol cannot become a number: a TypeError'),
+  one('symbol in a length list', container('', '', '{length: [!!merge <<]}')),
+  one('timestamp file', '!!timestamp 2001-12-14\n', 'a Date is an object: version and scalers are missing'),
+  one('symbol file', '!!merge <<\n'),
+  one('binary file', '!!binary aGk=\n'),
+  {
+    name: 'drop-in to a timestamp main',
+    note: 'the scalers become a property of the Date, which zod reads',
+    files: { 'main.yaml': '!!timestamp 2001-12-14\n', 'd/a.yaml': scaler(CONTAINER) },
+    main: 'main.yaml',
+    dir: 'd',
+  },
+  {
+    name: 'drop-in to a symbol main',
+    files: { 'main.yaml': '!!merge <<\n', 'd/a.yaml': scaler(CONTAINER) },
+    main: 'main.yaml',
+    dir: 'd',
+  },
+  {
+    name: 'drop-in to set scalers',
+    note: 'spreading a Set appends its members',
+    files: { 'main.yaml': 'version: 1\nscalers: !!set {a, b}\n', 'd/a.yaml': scaler(CONTAINER) },
+    main: 'main.yaml',
+    dir: 'd',
+  },
+  {
+    name: 'drop-in to omap scalers',
+    note: 'spreading a Map appends [key, value] pairs',
+    files: { 'main.yaml': 'version: 1\nscalers: !!omap [{x: 1}]\n', 'd/a.yaml': scaler(CONTAINER) },
+    main: 'main.yaml',
+    dir: 'd',
+  },
+  {
+    name: 'drop-in to binary scalers',
+    note: 'spreading a Buffer appends its bytes',
+    files: { 'main.yaml': 'version: 1\nscalers: !!binary aGk=\n', 'd/a.yaml': scaler(CONTAINER) },
+    main: 'main.yaml',
+    dir: 'd',
+  },
+  {
+    name: 'drop-in to timestamp scalers',
+    files: { 'main.yaml': 'version: 1\nscalers: !!timestamp 2001-12-14\n', 'd/a.yaml': scaler(CONTAINER) },
+    main: 'main.yaml',
+    dir: 'd',
+  },
+  {
+    name: 'drop-in to symbol scalers',
+    files: { 'main.yaml': 'version: 1\nscalers: !!merge <<\n', 'd/a.yaml': scaler(CONTAINER) },
+    main: 'main.yaml',
+    dir: 'd',
+  },
+  {
+    name: 'drop-in with set scalers',
+    note: 'a drop-in whose scalers is not an array adds nothing',
+    files: { 'main.yaml': container(), 'd/a.yaml': 'scalers: !!set {a}\n' },
+    main: 'main.yaml',
+    dir: 'd',
+  },
+
   // Drop-ins.
   {
     name: 'drop-ins sorted as JavaScript sorts',

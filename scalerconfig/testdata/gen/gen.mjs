@@ -49,6 +49,11 @@ function tagged(v) {
     if (Number.isNaN(v) || !Number.isFinite(v) || Object.is(v, -0)) return { '\u0000num': String(Object.is(v, -0) ? '-0' : v) };
     return v;
   }
+  if (typeof v === 'symbol') return { '\u0000symbol': v.description };
+  if (v instanceof Date) return { '\u0000date': v.getTime() };
+  if (v instanceof Uint8Array) return { '\u0000bytes': [...v] };
+  if (v instanceof Set) return { '\u0000set': [...v].map(tagged) };
+  if (v instanceof Map) return { '\u0000map': [...v].map(([k, x]) => [tagged(k), tagged(x)]) };
   if (Array.isArray(v)) return v.map(tagged);
   if (v && typeof v === 'object') {
     const out = {};
@@ -89,8 +94,13 @@ function position(c, ds, origin, iss) {
       if (i < part.count) {
         file = part.file;
         d = ds[file];
+        // An array's or a Set's entry is a node of the file; a string's
+        // character, a Map's [key, value] pair or a Buffer's byte is placed
+        // at the value spread.
         const seq = child(d, d.doc.contents, 'scalers').node;
-        node = isSeq(seq) ? seq.items[i] : seq;
+        if (isSeq(seq) && seq.tag !== 'tag:yaml.org,2002:omap') node = seq.items[i];
+        else if (isMap(seq) && seq.tag === 'tag:yaml.org,2002:set') node = seq.items[i].key;
+        else node = seq;
         break;
       }
       i -= part.count;
