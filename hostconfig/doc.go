@@ -11,8 +11,8 @@
 //
 // [Build] returns the Docker Engine API's own
 // [github.com/moby/moby/api/types/container.HostConfig], ready for the
-// Docker Go client. Every function is pure: it reads no file, no environment
-// and no clock, and its results share no memory with its arguments.
+// Docker Go client, and shares no memory with its input. Every function is
+// pure: it reads no file, no environment and no clock.
 //
 // # Memory strings
 //

@@ -160,7 +160,7 @@ const (
 // zero, which Docker reads as no limit at all: see [ResolveSpawnLimits].
 // ParseMemory never reports it; "0.0001k" is 0 bytes to ParseMemory, as to
 // the orchestrator.
-const ErrZeroLimit = ErrRange + 1
+const ErrZeroLimit Reason = ErrRange + 1
 
 // Error describes the reason in a few words. A Reason other than the Err
 // constants reads "invalid memory string".
