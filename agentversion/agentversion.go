@@ -55,7 +55,7 @@ type Version struct {
 // A leading "v" is not accepted; [Compare] and [ParseTarget] strip one
 // before they parse. What Parse rejects it reports as a [*ParseError], along with the zero Version.
 func Parse(s string) (Version, error) {
-	v, r := parse(s)
+	v, r := parse(s, false)
 	if r != 0 {
 		return Version{}, &ParseError{Func: "Parse", Input: s, Reason: r}
 	}
@@ -177,59 +177,60 @@ func (v Version) appendTo(b []byte) []byte {
 // parseRelease is the step Compare and ParseTarget share: one leading "v"
 // goes, then Parse reads the rest.
 func parseRelease(s string) (Version, Reason) {
-	return parse(strings.TrimPrefix(s, "v"))
+	return parse(s, true)
 }
 
-// parse is Parse without the error value, so that it never allocates. It
-// reads s in one pass. The reasons take precedence in the order the
-// orchestrator checks them: the part count first, then the digits, then
-// (the orchestrator has no such limit) the range.
-func parse(s string) (Version, Reason) {
-	s = jsstr.Trim(s)
-	if s == "" {
+// parse is Parse without the error value, so that it never allocates, and
+// with one leading "v" dropped first when dropV is set. It reads s in one
+// pass. The reasons take precedence in the order the orchestrator checks
+// them: the part count first, then the digits, then (the orchestrator has
+// no such limit) the range.
+func parse(s string, dropV bool) (Version, Reason) {
+	if dropV && s != "" && s[0] == 'v' {
+		s = s[1:]
+	}
+	if s = jsstr.Trim(s); s == "" {
 		return Version{}, ErrEmpty
 	}
 	var parts [3]uint64
-	var worst Reason
-	for i := range parts {
-		if i > 0 {
-			if s == "" || s[0] != '.' {
-				return Version{}, ErrPartCount
-			}
-			s = s[1:]
+	var n uint64
+	dots, digits := 0, 0
+	notDigits, overflow := false, false
+	for i := 0; i < len(s) && s[i] != '-'; i++ {
+		if d := uint64(s[i] - '0'); d <= 9 {
+			overflow = overflow || n > (1<<64-1-d)/10
+			n = n*10 + d
+			digits++
+			continue
 		}
-		n, end, r := scanPart(s)
-		if r != 0 && (worst == 0 || r < worst) {
-			worst = r
+		if s[i] != '.' {
+			notDigits = true
+			continue
 		}
-		parts[i], s = n, s[end:]
+		if dots == 2 {
+			return Version{}, ErrPartCount
+		}
+		notDigits = notDigits || digits == 0
+		parts[dots] = n
+		dots++
+		n, digits = 0, 0
 	}
-	switch {
-	case s != "" && s[0] == '.':
-		return Version{}, ErrPartCount
-	case worst != 0:
-		return Version{}, worst
+	if r := reason(dots, notDigits || digits == 0, overflow); r != 0 {
+		return Version{}, r
 	}
-	return Version{parts[0], parts[1], parts[2]}, 0
+	return Version{parts[0], parts[1], n}, 0
 }
 
-// scanPart reads the part s starts with, up to the first "." or "-" or the
-// end of s. It returns the part's value, its length, and ErrNotDigits when
-// it is empty or holds anything but ASCII digits, else ErrRange when its
-// value does not fit a uint64.
-func scanPart(s string) (n uint64, end int, r Reason) {
-	for ; end < len(s) && s[end] != '.' && s[end] != '-'; end++ {
-		d := uint64(s[end] - '0')
-		switch {
-		case d > 9:
-			r = ErrNotDigits
-		case r == 0 && n > (1<<64-1-d)/10:
-			r = ErrRange
-		}
-		n = n*10 + d
+// reason is parse's verdict once the scan is done, in the order of
+// precedence; 0 for a version.
+func reason(dots int, notDigits, overflow bool) Reason {
+	switch {
+	case dots != 2:
+		return ErrPartCount
+	case notDigits:
+		return ErrNotDigits
+	case overflow:
+		return ErrRange
 	}
-	if end == 0 {
-		r = ErrNotDigits
-	}
-	return n, end, r
+	return 0
 }

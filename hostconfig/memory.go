@@ -18,40 +18,28 @@ import (
 // *[ParseError] naming the input and its [Reason]; the result is then 0.
 // ParseMemory does not allocate unless it fails.
 func ParseMemory(s string) (int64, error) {
-	n, r := parseMemory(s)
-	if r != 0 {
-		return 0, &ParseError{Input: s, Reason: r}
-	}
-	return n, nil
-}
-
-// parseMemory is ParseMemory without the error value, so that it never
-// allocates.
-func parseMemory(s string) (int64, Reason) {
-	if s == "" {
-		return 0, ErrEmpty
-	}
-	whole, frac, rest := scanNumber(s)
-	if len(rest) == len(s) {
-		return 0, ErrNumber
-	}
-	if rest != "" && unitShift(rest[0]) == 0 {
-		rest = jsstr.TrimLeft(rest) // the white space between number and unit
-	}
-	if rest == "" || unitShift(rest[0]) == 0 {
-		return 0, ErrUnit
-	}
-	shift := unitShift(rest[0])
+	whole, frac, afterNumber := scanNumber(s)
+	shift, afterUnit := unitAfter(afterNumber)
+	var r Reason
+	// The reasons in the order of precedence the Reason constants document.
 	switch {
-	case len(rest) != 1:
-		return 0, ErrTrailing
+	case s == "":
+		r = ErrEmpty
+	case len(afterNumber) == len(s):
+		r = ErrNumber
+	case shift == 0:
+		r = ErrUnit
+	case afterUnit != "":
+		r = ErrTrailing
 	case whole > (1<<63-1)>>shift:
 		// whole<<shift is a multiple of 2^shift, so when it is at most
 		// MaxInt64 it is at most 2^63 - 2^shift, and adding the
 		// fraction's bytes (less than 2^shift) still fits.
-		return 0, ErrRange
+		r = ErrRange
+	default:
+		return int64(whole<<shift + fracBytes(frac, shift)), nil
 	}
-	return int64(whole<<shift + fracBytes(frac, shift)), 0
+	return 0, &ParseError{Input: s, Reason: r}
 }
 
 // scanNumber reads the decimal number s starts with: digits, optionally a
@@ -94,6 +82,23 @@ func fracBytes(frac string, shift uint) uint64 {
 		q = (uint64(frac[j]-'0')<<shift + q) / 10
 	}
 	return q
+}
+
+// unitAfter reads the unit that s starts with, after any white space: it
+// returns log2 of the unit's multiple and the text after the unit, or 0
+// when there is no unit.
+func unitAfter(s string) (uint, string) {
+	if s == "" {
+		return 0, s
+	}
+	if shift := unitShift(s[0]); shift != 0 {
+		return shift, s[1:] // the common case: no white space
+	}
+	s = jsstr.TrimLeft(s)
+	if s == "" || unitShift(s[0]) == 0 {
+		return 0, s
+	}
+	return unitShift(s[0]), s[1:]
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
