@@ -53,7 +53,8 @@ type Version struct {
 // package documentation for the grammar.
 //
 // A leading "v" is not accepted; [Compare] and [ParseTarget] strip one
-// before they parse. What Parse rejects it reports as a [*ParseError], along with the zero Version.
+// before they parse. What Parse rejects it reports as a [*ParseError],
+// along with the zero Version.
 func Parse(s string) (Version, error) {
 	v, r := parse(s, false)
 	if r != 0 {
