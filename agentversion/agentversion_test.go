@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/kicikit/kicikit/internal/jsstr"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/mod/semver"
@@ -77,7 +80,7 @@ func TestParse(t *testing.T) {
 			assert.Equal(t, Version{}, got)
 			var pe *ParseError
 			require.ErrorAs(t, err, &pe)
-			assert.Equal(t, &ParseError{Input: tt.in, Reason: tt.err}, pe)
+			assert.Equal(t, &ParseError{Func: "Parse", Input: tt.in, Reason: tt.err}, pe)
 			assert.ErrorIs(t, err, tt.err)
 		})
 	}
@@ -95,6 +98,13 @@ type seedCases struct {
 		B    string `json:"b"`
 		Want *int   `json:"want"`
 	} `json:"compare"`
+	Target []struct {
+		In   string `json:"in"`
+		Want *struct {
+			Text    string   `json:"text"`
+			Version [3]int64 `json:"version"`
+		} `json:"want"`
+	} `json:"target"`
 }
 
 func loadSeed(t testing.TB) seedCases {
@@ -105,6 +115,7 @@ func loadSeed(t testing.TB) seedCases {
 	require.NoError(t, json.Unmarshal(b, &c))
 	require.NotEmpty(t, c.Parse)
 	require.NotEmpty(t, c.Compare)
+	require.NotEmpty(t, c.Target)
 	return c
 }
 
@@ -133,6 +144,80 @@ func TestCompareAgreesWithSeed(t *testing.T) {
 			}
 			require.NoError(t, err)
 			assert.Equal(t, *c.Want, got)
+		})
+	}
+}
+
+func TestParseTargetAgreesWithSeed(t *testing.T) {
+	for i, c := range loadSeed(t).Target {
+		t.Run(strconv.Itoa(i)+"_"+strconv.Quote(c.In), func(t *testing.T) {
+			v, text, err := ParseTarget(c.In)
+			if c.Want == nil {
+				assert.Error(t, err)
+				assert.Equal(t, "", text)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, Version{uint64(c.Want.Version[0]), uint64(c.Want.Version[1]), uint64(c.Want.Version[2])}, v)
+			assert.Equal(t, c.Want.Text, text)
+		})
+	}
+}
+
+func TestParseTarget(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want Version
+		text string
+		err  Reason // 0: a target
+	}{
+		{"plain", "0.20.0", Version{0, 20, 0}, "0.20.0", 0},
+		{"v dropped", "v0.20.0", Version{0, 20, 0}, "0.20.0", 0},
+		{"trimmed before the v", " v0.20.0\n", Version{0, 20, 0}, "0.20.0", 0},
+		{"JavaScript white space trimmed", "\ufeff\u3000v0.20.0\u2028", Version{0, 20, 0}, "0.20.0", 0},
+		{"suffix kept in the text", "v0.20.0-rc.1", Version{0, 20, 0}, "0.20.0-rc.1", 0},
+		{"space after the v stays in the text", "v 0.20.0", Version{0, 20, 0}, " 0.20.0", 0},
+		{"beyond 2^53", "18446744073709551615.0.0", Version{1<<64 - 1, 0, 0}, "18446744073709551615.0.0", 0},
+
+		{"empty", "", Version{}, "", ErrEmpty},
+		{"blank", " \t", Version{}, "", ErrEmpty},
+		{"lone v", " v ", Version{}, "", ErrEmpty},
+		{"NEL is not white space", "\u00850.20.0", Version{}, "", ErrNotDigits},
+		{"two v", "vv0.20.0", Version{}, "", ErrNotDigits},
+		{"capital V", "V0.20.0", Version{}, "", ErrNotDigits},
+		{"a tag", "latest", Version{}, "", ErrPartCount},
+		{"too large", "v0.0.18446744073709551616", Version{}, "", ErrRange},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, text, err := ParseTarget(tt.in)
+			assert.Equal(t, tt.want, v)
+			assert.Equal(t, tt.text, text)
+			if tt.err == 0 {
+				require.NoError(t, err)
+				return
+			}
+			var pe *ParseError
+			require.ErrorAs(t, err, &pe)
+			assert.Equal(t, &ParseError{Func: "ParseTarget", Input: tt.in, Reason: tt.err}, pe)
+			assert.ErrorIs(t, err, tt.err)
+		})
+	}
+}
+
+// TestParseTargetAndCompareAgree checks that a target compares with
+// Compare as the version ParseTarget returns, text and all.
+func TestParseTargetAndCompareAgree(t *testing.T) {
+	for _, in := range []string{"0.20.0", " v0.20.0 ", "v0.19.9-3", "v 1.0.0"} {
+		t.Run(in, func(t *testing.T) {
+			v, text, err := ParseTarget(in)
+			require.NoError(t, err)
+			for _, other := range ordered {
+				c, err := Compare(other, text)
+				require.NoError(t, err)
+				assert.Equal(t, MustParse(other).Compare(v), c)
+			}
 		})
 	}
 }
@@ -177,21 +262,21 @@ func TestCompareError(t *testing.T) {
 		msg        string
 	}{
 		{"a fails", "1.2", "1.2.3", ErrPartCount, 0,
-			`agentversion: cannot compare "1.2" with "1.2.3": a: not three dot-separated parts`},
+			`agentversion.Compare("1.2", "1.2.3"): a: not three dot-separated parts`},
 		{"b fails", "1.2.3", "latest", 0, ErrPartCount,
-			`agentversion: cannot compare "1.2.3" with "latest": b: not three dot-separated parts`},
+			`agentversion.Compare("1.2.3", "latest"): b: not three dot-separated parts`},
 		{"both fail", "", "v1.2.x", ErrEmpty, ErrNotDigits,
-			`agentversion: cannot compare "" with "v1.2.x": a: empty version; b: a part is not a run of ASCII digits`},
+			`agentversion.Compare("", "v1.2.x"): a: empty version; b: a part is not a run of ASCII digits`},
 		{"space before v", " v1.2.3", "1.2.3", ErrNotDigits, 0,
-			`agentversion: cannot compare " v1.2.3" with "1.2.3": a: a part is not a run of ASCII digits`},
+			`agentversion.Compare(" v1.2.3", "1.2.3"): a: a part is not a run of ASCII digits`},
 		{"two v", "vv1.2.3", "1.2.3", ErrNotDigits, 0,
-			`agentversion: cannot compare "vv1.2.3" with "1.2.3": a: a part is not a run of ASCII digits`},
+			`agentversion.Compare("vv1.2.3", "1.2.3"): a: a part is not a run of ASCII digits`},
 		{"capital V", "1.2.3", "V1.2.3", 0, ErrNotDigits,
-			`agentversion: cannot compare "1.2.3" with "V1.2.3": b: a part is not a run of ASCII digits`},
+			`agentversion.Compare("1.2.3", "V1.2.3"): b: a part is not a run of ASCII digits`},
 		{"lone v", "v", "1.2.3", ErrEmpty, 0,
-			`agentversion: cannot compare "v" with "1.2.3": a: empty version`},
+			`agentversion.Compare("v", "1.2.3"): a: empty version`},
 		{"overflow", "1.2.3", "v1.2.18446744073709551616", 0, ErrRange,
-			`agentversion: cannot compare "1.2.3" with "v1.2.18446744073709551616": b: a part is too large`},
+			`agentversion.Compare("1.2.3", "v1.2.18446744073709551616"): b: a part is too large`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -201,10 +286,10 @@ func TestCompareError(t *testing.T) {
 			require.ErrorAs(t, err, &ce)
 			want := &CompareError{A: tt.a, B: tt.b}
 			if tt.errA != 0 {
-				want.ErrA = &ParseError{Input: tt.a, Reason: tt.errA}
+				want.ErrA = &ParseError{Func: "Compare", Input: tt.a, Reason: tt.errA}
 			}
 			if tt.errB != 0 {
-				want.ErrB = &ParseError{Input: tt.b, Reason: tt.errB}
+				want.ErrB = &ParseError{Func: "Compare", Input: tt.b, Reason: tt.errB}
 			}
 			assert.Equal(t, want, ce)
 			assert.EqualError(t, err, tt.msg)
@@ -226,7 +311,7 @@ func TestCompareError(t *testing.T) {
 
 func TestCompareErrorWithoutFailure(t *testing.T) {
 	e := &CompareError{A: "1.2.3", B: "1.2.3"}
-	assert.Equal(t, `agentversion: cannot compare "1.2.3" with "1.2.3": no side failed`, e.Error())
+	assert.Equal(t, `agentversion.Compare("1.2.3", "1.2.3"): no side failed`, e.Error())
 	assert.Empty(t, e.Unwrap())
 }
 
@@ -251,8 +336,49 @@ func TestReasonError(t *testing.T) {
 
 func TestParseErrorMessage(t *testing.T) {
 	_, err := Parse("v1.2.3")
-	assert.EqualError(t, err, `agentversion: invalid version "v1.2.3": a part is not a run of ASCII digits`)
+	assert.EqualError(t, err, `agentversion.Parse("v1.2.3"): a part is not a run of ASCII digits`)
 	assert.False(t, errors.Is(err, ErrRange))
+	_, _, err = ParseTarget("\n1.2\x00")
+	assert.EqualError(t, err, `agentversion.ParseTarget("\n1.2\x00"): not three dot-separated parts`)
+}
+
+// TestLongInputErrors checks that an error about a 10 MB input quotes only
+// its start and its length, and that making and printing it costs next to
+// nothing beyond the scan of the input.
+func TestLongInputErrors(t *testing.T) {
+	huge := strings.Repeat("1", 10<<20) + "x"
+	huge2 := "0." + huge
+	quoted := `"` + strings.Repeat("1", 64) + `"... (10485761 bytes)`
+	tests := []struct {
+		name string
+		call func() error
+		want string
+	}{
+		{"Parse", func() error { _, err := Parse(huge); return err },
+			"agentversion.Parse(" + quoted + "): not three dot-separated parts"},
+		{"ParseTarget", func() error { _, _, err := ParseTarget(huge); return err },
+			"agentversion.ParseTarget(" + quoted + "): not three dot-separated parts"},
+		{"Compare", func() error { _, err := Compare(huge, huge2); return err },
+			`agentversion.Compare(` + quoted + `, "0.` + strings.Repeat("1", 62) + `"... (10485763 bytes)): a: not three dot-separated parts; b: not three dot-separated parts`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.EqualError(t, tt.call(), tt.want)
+			assert.Less(t, heapBytes(func() { _ = tt.call().Error() }), uint64(4096))
+		})
+	}
+}
+
+// heapBytes returns how many bytes one call of f allocates, on average over
+// a few calls.
+func heapBytes(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 8 {
+		f()
+	}
+	runtime.ReadMemStats(&after)
+	return (after.TotalAlloc - before.TotalAlloc) / 8
 }
 
 // ordered lists base versions in increasing order; a row's index orders it,
@@ -360,21 +486,20 @@ func TestJSON(t *testing.T) {
 
 func TestMustParse(t *testing.T) {
 	assert.Equal(t, Version{0, 20, 0}, MustParse("0.20.0"))
-	assert.PanicsWithError(t, `agentversion: invalid version "0.20": not three dot-separated parts`, func() {
+	assert.PanicsWithError(t, `agentversion.Parse("0.20"): not three dot-separated parts`, func() {
 		MustParse("0.20")
 	})
 }
 
 // TestParseTrimsJavaScriptSpace checks, for every code point, that Parse
-// trims it from both ends exactly when JavaScript's trim does: the code
-// points unicode.IsSpace reports, less U+0085 and plus U+FEFF (node 20 agrees
-// over every code point).
+// trims it from both ends exactly when JavaScript's trim does (jsstr's
+// tests prove IsSpace against Unicode's tables and node).
 func TestParseTrimsJavaScriptSpace(t *testing.T) {
 	for r := rune(0); r <= unicode.MaxRune; r++ {
 		if !utf8.ValidRune(r) || '0' <= r && r <= '9' || r == '-' {
 			continue // not encodable, or part of the grammar
 		}
-		want := r == 0xFEFF || r != 0x85 && unicode.IsSpace(r)
+		want := jsstr.IsSpace(r)
 		_, err := Parse(string(r) + "1.2.3" + string(r))
 		if got := err == nil; got != want {
 			t.Fatalf("Parse(%q): accepted %v, want %v", string(r)+"1.2.3"+string(r), got, want)
@@ -390,6 +515,7 @@ func TestNoAllocs(t *testing.T) {
 		{"Parse", func() { _, _ = Parse("0.20.0") }},
 		{"Parse trimmed with suffix", func() { _, _ = Parse("\u00a0 0.5.0-9159\u3000") }},
 		{"Compare", func() { _, _ = Compare("v0.19.0", "0.20.0-5") }},
+		{"ParseTarget", func() { _, _, _ = ParseTarget(" v0.20.0-rc.1\n") }},
 		{"Version.Compare", func() { _ = Version{1, 2, 3}.Compare(Version{1, 2, 4}) }},
 		{"AppendText", func() {
 			var buf [64]byte

@@ -1,7 +1,8 @@
 // Generates seed.json: what the KiCI orchestrator 0.20.0's own
 // parseVersionBase and compareReleases (copied verbatim below from its
-// dist/cli.js) answer for the inputs listed here. The Go tests compare
-// Parse and Compare against it.
+// dist/cli.js) answer for the inputs listed here, and how it reads an
+// upgrade's target version. The Go tests compare Parse, Compare and
+// ParseTarget against it.
 //
 // Regenerate from this folder with: node seed.mjs > seed.json
 
@@ -25,6 +26,15 @@ function compareReleases(a, b) {
 	return 0;
 }
 // ---- end of the verbatim copy ----
+
+// How checkContainerAgentImages reads its targetVersion argument: trimmed,
+// one leading "v" dropped, kept when parseVersionBase accepts it, and used
+// as the text of its messages. null: no usable target.
+function readTarget(s) {
+	const text = s.trim().replace(/^v/, "");
+	const version = text ? parseVersionBase(text) : null;
+	return version ? { text, version } : null;
+}
 
 // Every part stays below 2^53, where JavaScript's numbers are exact: beyond
 // uint64 Go deliberately differs (see the package documentation).
@@ -51,6 +61,14 @@ const side = [
 const compare = [];
 for (const a of side) for (const b of side) compare.push({ a, b, want: compareReleases(a, b) });
 
+const target = [
+	"0.20.0", " 0.20.0 ", "v0.20.0", " v0.20.0", "v0.20.0\n", "\tv0.20.0-rc.1\u3000",
+	"\ufeffv0.20.0\ufeff", "v 0.20.0", "v\u00a00.20.0", "vv0.20.0", "V0.20.0",
+	"\u00850.20.0", "\u0085v0.20.0", "v\u00850.20.0", "0.20.0\u0085", "",
+	"  ", "v", " v ", "latest", "v0.20", "0.20.0-9159", "v0.5.0-", "1.2.3+b",
+	"v9007199254740991.0.0",
+];
+
 const lines = (rows) => rows.map((r) => "\t\t" + JSON.stringify(r)).join(",\n");
 console.log(`{
 	"parse": [
@@ -58,5 +76,8 @@ ${lines(parse.map((s) => ({ in: s, want: parseVersionBase(s) })))}
 	],
 	"compare": [
 ${lines(compare)}
+	],
+	"target": [
+${lines(target.map((s) => ({ in: s, want: readTarget(s) })))}
 	]
 }`);
