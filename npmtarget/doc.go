@@ -23,7 +23,7 @@
 // Paths follow the service's platform, chosen by [Options.Windows] and kept
 // in [Target.Windows], never the platform the code runs on. The rules are
 // node's path.posix and path.win32 dirname and join, which the orchestrator
-// calls, ported byte for byte (node 20) and checked against node's own test
+// calls, reproduced byte for byte (node 20) and checked against node's own test
 // vectors:
 //
 //	posix     separator "/"; "." and ".." folded; a trailing separator kept

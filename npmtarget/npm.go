@@ -1,6 +1,9 @@
 package npmtarget
 
-import "strings"
+import (
+	"os/exec"
+	"strings"
+)
 
 // PrefixViaEnv reports whether the global prefix travels in the environment
 // (npm_config_prefix, set by [Target.Env]) rather than as a --prefix argument
@@ -15,24 +18,6 @@ import "strings"
 // ([Target.Command]), which must not receive the prefix as an argument.
 func (t Target) PrefixViaEnv() bool {
 	return len(t.Invocation.PreArgs) == 0 && isBatch(t.Invocation.Cmd, t.Windows)
-}
-
-// isBatch reports whether cmd names a batch file: on Windows, a name ending
-// in ".cmd" or ".bat" in any case once Windows has dropped its trailing dots
-// and spaces (the check Rust adopted for CVE-2024-43402); on posix, the
-// orchestrator's /\.cmd$/i.
-func isBatch(cmd string, windows bool) bool {
-	if !windows {
-		return hasSuffixFold(cmd, ".cmd")
-	}
-	cmd = strings.TrimRight(cmd, ". ")
-	return hasSuffixFold(cmd, ".cmd") || hasSuffixFold(cmd, ".bat")
-}
-
-// hasSuffixFold reports whether s ends in the ASCII suffix, ignoring ASCII
-// case.
-func hasSuffixFold(s, suffix string) bool {
-	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
 }
 
 // Args returns the arguments for one npm call, after t.Invocation.Cmd: the
@@ -76,32 +61,18 @@ func (t Target) Args(npmArgs ...string) []string {
 // without one is kept as it is. Env returns a new slice and never changes
 // environ.
 func (t Target) Env(environ []string) []string {
-	const pathName = "PATH"
 	sameName := func(a, b string) bool { return a == b }
 	if t.Windows {
 		sameName = strings.EqualFold
 	}
-	lastPath := -1
-	for i, kv := range environ {
-		if name, _, ok := cutEnv(kv); ok && sameName(name, pathName) {
-			lastPath = i
-		}
-	}
-	name, value := pathName, ""
-	if lastPath >= 0 {
-		name, value, _ = cutEnv(environ[lastPath])
-	}
-	pathEntry := name + "=" + dirname(t.Windows, t.NodeExecPath)
-	if value != "" {
-		pathEntry += listSeparator(t.Windows) + value
-	}
+	lastPath, pathEntry := t.pathEntry(environ, sameName)
 	viaEnv := t.PrefixViaEnv()
 	env := make([]string, 0, len(environ)+2)
 	for i, kv := range environ {
 		name, _, ok := cutEnv(kv)
 		switch {
 		case !ok:
-		case sameName(name, pathName):
+		case sameName(name, "PATH"):
 			if i == lastPath {
 				env = append(env, pathEntry)
 			}
@@ -120,6 +91,22 @@ func (t Target) Env(environ []string) []string {
 	return env
 }
 
+// pathEntry returns the index of the caller's PATH entry that counts (the
+// last; -1 for none) and the entry that replaces it.
+func (t Target) pathEntry(environ []string, sameName func(a, b string) bool) (int, string) {
+	last, name, value := -1, "PATH", ""
+	for i, kv := range environ {
+		if n, v, ok := cutEnv(kv); ok && sameName(n, "PATH") {
+			last, name, value = i, n, v
+		}
+	}
+	entry := name + "=" + dirname(t.Windows, t.NodeExecPath)
+	if value != "" {
+		entry += listSeparator(t.Windows) + value
+	}
+	return last, entry
+}
+
 // cutEnv splits an environment entry at the first "=" after its first byte.
 func cutEnv(kv string) (name, value string, ok bool) {
 	if kv == "" {
@@ -130,4 +117,184 @@ func cutEnv(kv string) (name, value string, ok bool) {
 		return "", "", false
 	}
 	return kv[:i+1], kv[i+2:], true
+}
+
+// Command describes the process that runs one npm call for a [Target],
+// without starting it: what os/exec needs, decided without reading the
+// environment or the disk. [Target.Command] makes one; [Command.ExecCmd]
+// turns it into an *exec.Cmd.
+type Command struct {
+	// Path is the program to start: the target's Invocation.Cmd, or CmdExe
+	// on the npm.cmd fallback.
+	Path string
+	// Args is the argument list, program first, as exec.Cmd.Args: the
+	// Invocation.Cmd and then Target.Args; on the npm.cmd fallback "cmd.exe",
+	// "/d", "/s", "/c" and the quoted WindowsShellCommand line.
+	Args []string
+	// CmdLine is, on the npm.cmd fallback, the whole command line cmd.exe
+	// receives, exactly:
+	//
+	//	cmd.exe /d /s /c ""<npm.cmd>" <args>"
+	//
+	// It goes to Windows as is (syscall.SysProcAttr.CmdLine), out of reach of
+	// os/exec's quoting, which follows the C runtime's rules and not cmd.exe's
+	// (golang/go#27199). Empty for every other command.
+	CmdLine string
+	// Target is the target the command runs npm for; [Command.Env] derives
+	// the environment from it.
+	Target Target
+}
+
+// Command describes the process that runs npm with npmArgs for t, such as
+// t.Command("install", "-g", "@kici-dev/orchestrator@0.20.0"). It runs
+// t.Invocation.Cmd with [Target.Args], except where t.Invocation.Cmd is a
+// batch file on Windows (npm.cmd, and see [Target.PrefixViaEnv] for what
+// counts): Windows runs a batch file through cmd.exe, so the command is
+// cmd.exe itself, with /d (no AutoRun commands), /s and /c and the line
+// [WindowsShellCommand] builds, the way node's spawn with shell: true runs it.
+//
+// Command returns an error, and runs nothing, when
+//
+//   - t.Invocation.Cmd is not an absolute path of the target platform
+//     (posix: starts with "/"; Windows: a drive root such as "C:\" or a UNC
+//     or device path starting with two separators): an *[UnsafeCommandError]
+//     with [ReasonRelativePath];
+//   - on Windows, t.Invocation.Cmd is neither a batch file nor a ".exe" or
+//     ".com" program: [ReasonNotExecutable];
+//   - on the cmd.exe route, [WindowsShellCommand] refuses the batch file's
+//     path or an argument (PreArgs and --prefix included, which is why the
+//     prefix travels in the environment there).
+//
+// The environment is not part of the returned value's fields: it depends on
+// the caller's, which this package does not read. [Command.Env] and
+// [Command.ExecCmd] take it as an argument.
+func (t Target) Command(npmArgs ...string) (Command, error) {
+	cmd := t.Invocation.Cmd
+	if !isAbsolute(cmd, t.Windows) {
+		return Command{}, &UnsafeCommandError{Cmd: cmd, Reason: ReasonRelativePath}
+	}
+	args := t.Args(npmArgs...)
+	if t.Windows && isBatch(cmd, true) {
+		line, err := WindowsShellCommand(cmd, args)
+		if err != nil {
+			return Command{}, err
+		}
+		quoted := `"` + line + `"`
+		return Command{
+			Path:    CmdExe,
+			Args:    []string{"cmd.exe", "/d", "/s", "/c", quoted},
+			CmdLine: "cmd.exe /d /s /c " + quoted,
+			Target:  t,
+		}, nil
+	}
+	if t.Windows && !hasSuffixFold(cmd, ".exe") && !hasSuffixFold(cmd, ".com") {
+		return Command{}, &UnsafeCommandError{Cmd: cmd, Reason: ReasonNotExecutable}
+	}
+	return Command{Path: cmd, Args: append([]string{cmd}, args...), Target: t}, nil
+}
+
+// Env returns the environment the command runs in, given the caller's
+// environment as [os.Environ] gives it: c.Target.Env(environ). See
+// [Target.Env].
+func (c Command) Env(environ []string) []string {
+	return c.Target.Env(environ)
+}
+
+// ExecCmd returns an *exec.Cmd that starts c, in the environment
+// c.Env(environ); pass os.Environ() for the caller's own. It sets Path, Args
+// and Env (and on Windows SysProcAttr, for the cmd.exe line), so the caller
+// can still set Dir, Stdout and the rest. Nothing is looked up on PATH: Path
+// is used as it is.
+//
+// On Windows, on the npm.cmd fallback, Path is CmdExe with SystemRoot taken
+// from environ, and CmdLine goes to Windows verbatim through
+// SysProcAttr.CmdLine. A command whose platform is not the running one (a
+// Windows target elsewhere, a posix target on Windows), or a cmd.exe line
+// without a usable SystemRoot, gets an exec.Cmd whose Err is set, so that
+// Start and Run return it and start nothing.
+func (c Command) ExecCmd(environ []string) *exec.Cmd {
+	cmd := &exec.Cmd{Path: c.Path, Args: c.Args, Env: c.Env(environ)}
+	setPlatform(cmd, c, environ)
+	return cmd
+}
+
+// String returns the command as one line. On the npm.cmd fallback that is
+// CmdLine. Otherwise, for a Windows target, it is the command line os/exec
+// gives Windows for Args (quoted by syscall.EscapeArg's rules); for a posix
+// target, Args separated by spaces, each argument that needs it in single
+// quotes, as a posix shell reads them.
+func (c Command) String() string {
+	if c.CmdLine != "" {
+		return c.CmdLine
+	}
+	b := make([]byte, 0, 64)
+	for i, a := range c.Args {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		if c.Target.Windows {
+			b = appendWindowsArg(b, a)
+		} else {
+			b = appendShellWord(b, a)
+		}
+	}
+	return string(b)
+}
+
+// appendWindowsArg appends a as syscall.EscapeArg writes it: quoted when it
+// is empty or holds a space or tab; a "\"" escaped, and the backslashes
+// before a "\"" (or before the closing quote) doubled.
+func appendWindowsArg(b []byte, a string) []byte {
+	quote := a == "" || strings.ContainsAny(a, " \t")
+	if !quote && !strings.ContainsAny(a, `"\`) {
+		return append(b, a...)
+	}
+	if quote {
+		b = append(b, '"')
+	}
+	slashes := 0
+	for i := 0; i < len(a); i++ {
+		switch a[i] {
+		case '\\':
+			slashes++
+		case '"':
+			for ; slashes > 0; slashes-- {
+				b = append(b, '\\')
+			}
+			b = append(b, '\\')
+		default:
+			slashes = 0
+		}
+		b = append(b, a[i])
+	}
+	if quote {
+		for ; slashes > 0; slashes-- {
+			b = append(b, '\\')
+		}
+		b = append(b, '"')
+	}
+	return b
+}
+
+// appendShellWord appends a as a posix shell word: as it is when every byte
+// is in A-Z a-z 0-9 @ / . _ + - : = , and otherwise in single quotes, where
+// each single quote of a closes the quotes, is escaped with a backslash and
+// opens them again.
+func appendShellWord(b []byte, a string) []byte {
+	plain := a != ""
+	for i := 0; i < len(a) && plain; i++ {
+		plain = shellSafeByte(a[i]) || a[i] == ':' || a[i] == '=' || a[i] == ','
+	}
+	if plain {
+		return append(b, a...)
+	}
+	b = append(b, '\'')
+	for i := 0; i < len(a); i++ {
+		if a[i] == '\'' {
+			b = append(b, `'\''`...)
+		} else {
+			b = append(b, a[i])
+		}
+	}
+	return append(b, '\'')
 }

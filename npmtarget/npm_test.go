@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var (
@@ -36,46 +37,73 @@ func withCmd(t Target, cmd string) Target {
 }
 
 func TestPrefixViaEnv(t *testing.T) {
-	assert.False(t, posixCli.PrefixViaEnv())
-	assert.False(t, posixNpm.PrefixViaEnv())
-	assert.False(t, winCli.PrefixViaEnv())
-	assert.True(t, winCmd.PrefixViaEnv())
-	// A batch file with PreArgs is not the fallback: the orchestrator passes --prefix.
 	withPre := winCmd
 	withPre.Invocation.PreArgs = []string{"x"}
-	assert.False(t, withPre.PrefixViaEnv())
-	for _, cmd := range []string{`C:\n\npm.cmd`, `C:\n\npm.CMD`, `C:\n\npm.Cmd`, `C:\n\npm.cmd.`, `C:\n\npm.cmd `, `C:\n\npm.cmd. .`, `C:\n\npm.bat`, `C:\n\npm.BAT..`, ".cmd"} {
-		assert.True(t, withCmd(winCmd, cmd).PrefixViaEnv(), "windows %q", cmd)
+	tests := []struct {
+		name   string
+		target Target
+		want   bool
+	}{
+		{"posix npm-cli.js", posixCli, false},
+		{"posix npm launcher", posixNpm, false},
+		{"Windows npm-cli.js", winCli, false},
+		{"Windows npm.cmd", winCmd, true},
+		// The orchestrator passes --prefix to a batch file with PreArgs.
+		{"Windows batch file with PreArgs", withPre, false},
+		{"Windows .CMD", withCmd(winCmd, `C:\n\npm.CMD`), true},
+		{"Windows .Cmd", withCmd(winCmd, `C:\n\npm.Cmd`), true},
+		{"Windows trailing dot", withCmd(winCmd, `C:\n\npm.cmd.`), true},
+		{"Windows trailing space", withCmd(winCmd, `C:\n\npm.cmd `), true},
+		{"Windows trailing dots and spaces", withCmd(winCmd, `C:\n\npm.cmd. .`), true},
+		{"Windows .bat", withCmd(winCmd, `C:\n\npm.bat`), true},
+		{"Windows .BAT and dots", withCmd(winCmd, `C:\n\npm.BAT..`), true},
+		{"Windows .cmd alone", withCmd(winCmd, ".cmd"), true},
+		{"Windows no extension", withCmd(winCmd, `C:\n\npm`), false},
+		{"Windows .exe", withCmd(winCmd, `C:\n\npm.exe`), false},
+		{"Windows .cmdx", withCmd(winCmd, `C:\n\npm.cmdx`), false},
+		{"Windows no dot", withCmd(winCmd, `C:\n\npmcmd`), false},
+		{"Windows trailing separator", withCmd(winCmd, `C:\n\npm.cmd\`), false},
+		{"Windows stream name", withCmd(winCmd, `C:\n\npm.cmd::$DATA`), false},
+		{"Windows empty", withCmd(winCmd, ""), false},
+		{"Windows cmd without dot", withCmd(winCmd, "cmd"), false},
+		// posix keeps the orchestrator's /\.cmd$/i exactly.
+		{"posix .cmd", withCmd(posixNpm, "/x/npm.cmd"), true},
+		{"posix .CMD", withCmd(posixNpm, "/x/npm.CMD"), true},
+		{"posix trailing dot", withCmd(posixNpm, "/x/npm.cmd."), false},
+		{"posix trailing space", withCmd(posixNpm, "/x/npm.cmd "), false},
+		{"posix .bat", withCmd(posixNpm, "/x/npm.bat"), false},
+		{"posix npm", withCmd(posixNpm, "/x/npm"), false},
 	}
-	for _, cmd := range []string{`C:\n\npm`, `C:\n\npm.exe`, `C:\n\npm.cmdx`, `C:\n\npmcmd`, `C:\n\npm.cmd\`, `C:\n\npm.cmd::$DATA`, "", "cmd"} {
-		assert.False(t, withCmd(winCmd, cmd).PrefixViaEnv(), "windows %q", cmd)
-	}
-	// posix keeps the orchestrator's /\.cmd$/i exactly.
-	for cmd, want := range map[string]bool{"/x/npm.cmd": true, "/x/npm.CMD": true, "/x/npm.cmd.": false, "/x/npm.cmd ": false, "/x/npm.bat": false, "/x/npm": false} {
-		assert.Equal(t, want, withCmd(posixNpm, cmd).PrefixViaEnv(), "posix %q", cmd)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tt.target.PrefixViaEnv())
+		})
 	}
 }
 
 func TestArgs(t *testing.T) {
-	assert.Equal(t, []string{"/usr/lib/node_modules/npm/bin/npm-cli.js", "install", "-g", "x@1", "--prefix=/usr"}, posixCli.Args("install", "-g", "x@1"))
-	assert.Equal(t, []string{"install", "-g", "x@1", "--prefix=/usr"}, posixNpm.Args("install", "-g", "x@1"))
-	assert.Equal(t, []string{`C:\Program Files\nodejs\node_modules\npm\bin\npm-cli.js`, "view", `--prefix=C:\Users\k\AppData\Roaming\npm`}, winCli.Args("view"))
-	assert.Equal(t, []string{"install", "-g", "x@1"}, winCmd.Args("install", "-g", "x@1"))
-	assert.Equal(t, []string{"--prefix=/usr"}, posixNpm.Args())
-	assert.Empty(t, winCmd.Args())
-
-	// The result shares no backing array with the target or the arguments.
-	args := posixCli.Args("a")
-	args[0] = "changed"
-	assert.Equal(t, "/usr/lib/node_modules/npm/bin/npm-cli.js", posixCli.Invocation.PreArgs[0])
-	in := []string{"a", "b"}
-	out := winCmd.Args(in...)
-	out[0] = "changed"
-	assert.Equal(t, "a", in[0])
+	tests := []struct {
+		name    string
+		target  Target
+		npmArgs []string
+		want    []string
+	}{
+		{"posix npm-cli.js", posixCli, []string{"install", "-g", "x@1"}, []string{"/usr/lib/node_modules/npm/bin/npm-cli.js", "install", "-g", "x@1", "--prefix=/usr"}},
+		{"posix npm launcher", posixNpm, []string{"install", "-g", "x@1"}, []string{"install", "-g", "x@1", "--prefix=/usr"}},
+		{"Windows npm-cli.js", winCli, []string{"view"}, []string{`C:\Program Files\nodejs\node_modules\npm\bin\npm-cli.js`, "view", `--prefix=C:\Users\k\AppData\Roaming\npm`}},
+		{"Windows npm.cmd: no --prefix", winCmd, []string{"install", "-g", "x@1"}, []string{"install", "-g", "x@1"}},
+		{"no npm arguments", posixNpm, nil, []string{"--prefix=/usr"}},
+		{"nothing at all", winCmd, nil, []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tt.target.Args(tt.npmArgs...))
+		})
+	}
 }
 
 func TestEnv(t *testing.T) {
-	for _, tc := range []struct {
+	tests := []struct {
 		name    string
 		target  Target
 		environ []string
@@ -171,32 +199,227 @@ func TestEnv(t *testing.T) {
 			environ: []string{`PATH=C:\x`},
 			want:    []string{`PATH=\\srv\share\;C:\x`},
 		},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			before := append([]string(nil), tc.environ...)
-			assert.Equal(t, tc.want, tc.target.Env(tc.environ))
-			assert.Equal(t, before, tc.environ, "Env must not change its input")
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := append([]string(nil), tt.environ...)
+			assert.Equal(t, tt.want, tt.target.Env(tt.environ))
+			assert.Equal(t, before, tt.environ, "Env must not change its input")
 		})
 	}
 }
 
 func TestCutEnv(t *testing.T) {
-	for _, tc := range []struct {
-		kv, name, value string
-		ok              bool
+	tests := []struct {
+		name, kv, wantName, wantValue string
+		ok                            bool
 	}{
-		{"A=b", "A", "b", true},
-		{"A=b=c", "A", "b=c", true},
-		{"A=", "A", "", true},
-		{"=C:=C:\\x", "=C:", "C:\\x", true},
-		{"=", "", "", false},
-		{"==x", "=", "x", true},
-		{"A", "", "", false},
-		{"", "", "", false},
-	} {
-		name, value, ok := cutEnv(tc.kv)
-		assert.Equal(t, tc.ok, ok, tc.kv)
-		assert.Equal(t, tc.name, name, tc.kv)
-		assert.Equal(t, tc.value, value, tc.kv)
+		{"plain", "A=b", "A", "b", true},
+		{"= in the value", "A=b=c", "A", "b=c", true},
+		{"empty value", "A=", "A", "", true},
+		{"per-drive entry", "=C:=C:\\x", "=C:", "C:\\x", true},
+		{"= alone", "=", "", "", false},
+		{"name =", "==x", "=", "x", true},
+		{"no =", "A", "", "", false},
+		{"empty", "", "", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			name, value, ok := cutEnv(tt.kv)
+			assert.Equal(t, tt.ok, ok)
+			assert.Equal(t, tt.wantName, name)
+			assert.Equal(t, tt.wantValue, value)
+		})
+	}
+}
+
+func TestCommand(t *testing.T) {
+	cmdLine := `""C:\Program Files\nodejs\npm.cmd" install -g @kici-dev/orchestrator@0.20.0"`
+	tests := []struct {
+		name    string
+		target  Target
+		npmArgs []string
+		want    Command
+		str     string // want.String()
+	}{
+		{"posix, the pinned node runs npm-cli.js", posixCli, []string{"install", "-g", "@kici-dev/orchestrator@0.20.0"},
+			Command{
+				Path:   "/usr/bin/node",
+				Args:   []string{"/usr/bin/node", "/usr/lib/node_modules/npm/bin/npm-cli.js", "install", "-g", "@kici-dev/orchestrator@0.20.0", "--prefix=/usr"},
+				Target: posixCli,
+			},
+			"/usr/bin/node /usr/lib/node_modules/npm/bin/npm-cli.js install -g @kici-dev/orchestrator@0.20.0 --prefix=/usr"},
+		{"posix, the npm launcher; arguments pass as they are", posixNpm, []string{"view", "a b", "&x", ""},
+			Command{Path: "/usr/bin/npm", Args: []string{"/usr/bin/npm", "view", "a b", "&x", "", "--prefix=/usr"}, Target: posixNpm},
+			`/usr/bin/npm view 'a b' '&x' '' --prefix=/usr`},
+		{"Windows, node.exe runs npm-cli.js without a shell", winCli, []string{"install", "-g", "@kici-dev/orchestrator@0.20.0"},
+			Command{
+				Path: `C:\Program Files\nodejs\node.exe`,
+				Args: []string{
+					`C:\Program Files\nodejs\node.exe`, `C:\Program Files\nodejs\node_modules\npm\bin\npm-cli.js`,
+					"install", "-g", "@kici-dev/orchestrator@0.20.0", `--prefix=C:\Users\k\AppData\Roaming\npm`,
+				},
+				Target: winCli,
+			},
+			`"C:\Program Files\nodejs\node.exe" "C:\Program Files\nodejs\node_modules\npm\bin\npm-cli.js" install -g @kici-dev/orchestrator@0.20.0 --prefix=C:\Users\k\AppData\Roaming\npm`},
+		{"Windows, npm.cmd through cmd.exe", winCmd, []string{"install", "-g", "@kici-dev/orchestrator@0.20.0"},
+			Command{Path: `%SystemRoot%\System32\cmd.exe`, Args: []string{"cmd.exe", "/d", "/s", "/c", cmdLine}, CmdLine: "cmd.exe /d /s /c " + cmdLine, Target: winCmd},
+			"cmd.exe /d /s /c " + cmdLine},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := tt.target.Command(tt.npmArgs...)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, c)
+			assert.Equal(t, tt.str, c.String())
+		})
+	}
+}
+
+func TestCommandEnv(t *testing.T) {
+	tests := []struct {
+		name    string
+		target  Target
+		environ []string
+		want    []string
+	}{
+		{"posix", posixCli, []string{"PATH=/bin"}, []string{"PATH=/usr/bin:/bin"}},
+		{"npm.cmd", winCmd, []string{`Path=C:\Windows`, `npm_config_prefix=C:\elsewhere`},
+			[]string{`Path=C:\Program Files\nodejs;C:\Windows`, `npm_config_prefix=C:\Users\k\AppData\Roaming\npm`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := tt.target.Command("install")
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, c.Env(tt.environ))
+		})
+	}
+}
+
+func TestCommandBatchSpellings(t *testing.T) {
+	for _, cmd := range []string{`C:\n\npm.CMD`, `C:\n\npm.cmd.`, `C:\n\npm.cmd `, `C:\n\npm.bat`} {
+		t.Run(cmd, func(t *testing.T) {
+			c, err := withCmd(winCmd, cmd).Command("install")
+			require.NoError(t, err)
+			assert.Equal(t, `cmd.exe /d /s /c ""`+cmd+`" install"`, c.CmdLine)
+		})
+	}
+}
+
+// TestCommandRefuses lists the programs Command will not run, each with the
+// error that says why.
+func TestCommandRefuses(t *testing.T) {
+	tests := []struct {
+		name   string
+		target Target
+		want   error
+	}{
+		// A batch file with PreArgs cannot take their paths.
+		{"Windows batch file with PreArgs", Target{Windows: true, GlobalPrefix: `C:\p`, Invocation: Invocation{Cmd: `C:\shims\node.cmd`, PreArgs: []string{`C:\n\node_modules\npm\bin\npm-cli.js`}}},
+			&UnsafeArgError{Arg: `C:\n\node_modules\npm\bin\npm-cli.js`}},
+		{"Windows program without extension", withCmd(winCli, `C:\n\node`), &UnsafeCommandError{Cmd: `C:\n\node`, Reason: ReasonNotExecutable}},
+		{"Windows PowerShell script", withCmd(winCli, `C:\n\node.ps1`), &UnsafeCommandError{Cmd: `C:\n\node.ps1`, Reason: ReasonNotExecutable}},
+		{"Windows .exe with a trailing dot", withCmd(winCli, `C:\n\node.exe.`), &UnsafeCommandError{Cmd: `C:\n\node.exe.`, Reason: ReasonNotExecutable}},
+		{"Windows stream name", withCmd(winCli, `C:\n\npm.cmd::$DATA`), &UnsafeCommandError{Cmd: `C:\n\npm.cmd::$DATA`, Reason: ReasonNotExecutable}},
+		{"Windows trailing separator", withCmd(winCli, `C:\n\node.exe\`), &UnsafeCommandError{Cmd: `C:\n\node.exe\`, Reason: ReasonNotExecutable}},
+		{"posix bare name", withCmd(posixNpm, "npm"), &UnsafeCommandError{Cmd: "npm", Reason: ReasonRelativePath}},
+		{"posix ./", withCmd(posixNpm, "./npm"), &UnsafeCommandError{Cmd: "./npm", Reason: ReasonRelativePath}},
+		{"posix empty", withCmd(posixNpm, ""), &UnsafeCommandError{Cmd: "", Reason: ReasonRelativePath}},
+		{"posix Windows path", withCmd(posixNpm, `C:\n\npm`), &UnsafeCommandError{Cmd: `C:\n\npm`, Reason: ReasonRelativePath}},
+		{"Windows bare name", withCmd(winCmd, "npm.cmd"), &UnsafeCommandError{Cmd: "npm.cmd", Reason: ReasonRelativePath}},
+		{"Windows current drive", withCmd(winCmd, `\n\npm.cmd`), &UnsafeCommandError{Cmd: `\n\npm.cmd`, Reason: ReasonRelativePath}},
+		{"Windows drive's current folder", withCmd(winCmd, `C:npm.cmd`), &UnsafeCommandError{Cmd: `C:npm.cmd`, Reason: ReasonRelativePath}},
+		{"Windows .\\", withCmd(winCmd, `.\npm.cmd`), &UnsafeCommandError{Cmd: `.\npm.cmd`, Reason: ReasonRelativePath}},
+		{"Windows slash", withCmd(winCmd, "/n/npm.cmd"), &UnsafeCommandError{Cmd: "/n/npm.cmd", Reason: ReasonRelativePath}},
+		{"Windows empty", withCmd(winCmd, ""), &UnsafeCommandError{Cmd: "", Reason: ReasonRelativePath}},
+		{"a cmd.exe path of the batch file", withCmd(winCmd, `C:\100%\npm.cmd`), &UnsafeCommandError{Cmd: `C:\100%\npm.cmd`, Reason: ReasonCmdSyntax}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := tt.target.Command("install")
+			assert.Equal(t, tt.want, err)
+			assert.Equal(t, Command{}, c)
+		})
+	}
+}
+
+func TestCommandAccepts(t *testing.T) {
+	tests := []struct {
+		name   string
+		target Target
+	}{
+		{"Windows .exe", withCmd(winCli, `C:\n\node.exe`)},
+		{"Windows .EXE", withCmd(winCli, `C:\n\NODE.EXE`)},
+		{"Windows .com", withCmd(winCli, `C:\n\node.com`)},
+		{"Windows drive", withCmd(winCmd, `C:\n\npm.cmd`)},
+		{"Windows drive, slashes", withCmd(winCmd, `c:/n/npm.cmd`)},
+		{"Windows UNC", withCmd(winCmd, `\\srv\share\npm.cmd`)},
+		{"Windows UNC, slashes", withCmd(winCmd, `//srv/share/npm.cmd`)},
+		{"Windows device path", withCmd(winCmd, `\\?\C:\n\npm.cmd`)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := tt.target.Command("install")
+			assert.NoError(t, err)
+		})
+	}
+}
+
+// TestCommandAbsoluteRule checks Command's rule for a Windows program path
+// at its edges: every drive letter in either case and nothing next to them
+// in ASCII, the shortest drive root and the shortest double-separator start.
+// An absolute path that names no program is refused as not executable, a
+// relative one as relative.
+func TestCommandAbsoluteRule(t *testing.T) {
+	tests := []struct {
+		name string
+		cmd  string
+		want CommandReason // "" when the command is made
+	}{
+		{"drive A", `A:\nodejs\node.exe`, ""},
+		{"drive Z", `Z:\nodejs\node.exe`, ""},
+		{"drive a", `a:\nodejs\node.exe`, ""},
+		{"drive z", `z:\nodejs\node.exe`, ""},
+		{"@ before A is no drive", `@:\nodejs\node.exe`, ReasonRelativePath},
+		{"[ after Z is no drive", `[:\nodejs\node.exe`, ReasonRelativePath},
+		{"` before a is no drive", "`:\\nodejs\\node.exe", ReasonRelativePath},
+		{"{ after z is no drive", `{:\nodejs\node.exe`, ReasonRelativePath},
+		{"drive root alone is absolute", `C:\`, ReasonNotExecutable},
+		{"drive without separator is relative", `C:`, ReasonRelativePath},
+		{"two separators alone are absolute", `\\`, ReasonNotExecutable},
+		{"two slashes alone are absolute", `//`, ReasonNotExecutable},
+		{"one separator is relative", `\`, ReasonRelativePath},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := withCmd(winCli, tt.cmd).Command("install")
+			if tt.want == "" {
+				require.NoError(t, err)
+				assert.Equal(t, tt.cmd, c.Path)
+				return
+			}
+			assert.Equal(t, &UnsafeCommandError{Cmd: tt.cmd, Reason: tt.want}, err)
+		})
+	}
+}
+
+func TestCommandString(t *testing.T) {
+	tests := []struct {
+		name string
+		c    Command
+		want string
+	}{
+		{"the zero Command prints nothing", Command{}, ""},
+		{"posix shell quoting",
+			Command{Args: []string{"/a b/node", "it's", "x=y,z:1", "$HOME", "é", "a\nb"}},
+			`'/a b/node' 'it'\''s' x=y,z:1 '$HOME' 'é' 'a` + "\n" + `b'`},
+		{"Windows EscapeArg quoting",
+			Command{Args: []string{`C:\a b\node.exe`, `a"b`, `C:\x\`, `C:\x y\`, `a\\"b`, "", "a\tb", `\\srv\s`}, Target: Target{Windows: true}},
+			`"C:\a b\node.exe" a\"b C:\x\ "C:\x y\\" a\\\\\"b "" "a` + "\t" + `b" \\srv\s`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tt.c.String())
+		})
 	}
 }

@@ -1,6 +1,9 @@
 package npmtarget
 
-import "strings"
+import (
+	"os"
+	"strings"
+)
 
 // LaunchSpec is a service's launch command, as its unit file or service
 // definition names it: the program and its arguments.
@@ -90,17 +93,7 @@ type Target struct {
 // npm-cli.js exists, else {NpmPath, []}. Resolve never calls opts.Exists for
 // a NoEntry or NotGlobal result.
 func Resolve(spec LaunchSpec, component string, opts Options) Resolution {
-	entry, found := "", false
-	if isEntry(spec.ExecPath, component) {
-		entry, found = spec.ExecPath, true
-	} else {
-		for _, a := range spec.Args {
-			if isEntry(a, component) {
-				entry, found = a, true
-				break
-			}
-		}
-	}
+	entry, found := findEntry(spec, component)
 	if !found {
 		return NoEntry{}
 	}
@@ -112,16 +105,7 @@ func Resolve(spec LaunchSpec, component string, opts Options) Resolution {
 	if !ok {
 		return NotGlobal{Entry: entry}
 	}
-	w := opts.Windows
-	nodeDir := dirname(w, spec.ExecPath)
-	var npmPath, npmCliJs string
-	if w {
-		npmPath = join(w, nodeDir, "npm.cmd")
-		npmCliJs = join(w, nodeDir, "node_modules", "npm", "bin", "npm-cli.js")
-	} else {
-		npmPath = join(w, nodeDir, "npm")
-		npmCliJs = join(w, nodeDir, "..", "lib", "node_modules", "npm", "bin", "npm-cli.js")
-	}
+	npmPath, npmCliJs := npmPaths(spec.ExecPath, opts.Windows)
 	exists := opts.Exists
 	if exists == nil {
 		exists = fileExists
@@ -136,18 +120,49 @@ func Resolve(spec LaunchSpec, component string, opts Options) Resolution {
 		OwningPackage: owningPackage,
 		GlobalPrefix:  globalPrefix,
 		Invocation:    inv,
-		Windows:       w,
+		Windows:       opts.Windows,
 	}}
 }
 
-// isEntry reports whether s ends in the component's entry script: the
-// orchestrator's pattern
+// findEntry returns the first of spec.ExecPath and spec.Args that is the
+// component's entry script.
+func findEntry(spec LaunchSpec, component string) (string, bool) {
+	if isEntry(spec.ExecPath, component) {
+		return spec.ExecPath, true
+	}
+	for _, a := range spec.Args {
+		if isEntry(a, component) {
+			return a, true
+		}
+	}
+	return "", false
+}
+
+// npmPaths returns npm's launcher beside node and the npm-cli.js that a
+// node installation keeps: in <node dir>\node_modules on Windows, in
+// <node dir>/../lib/node_modules on posix.
+func npmPaths(node string, windows bool) (npmPath, npmCliJs string) {
+	nodeDir := dirname(windows, node)
+	if windows {
+		return join(true, nodeDir, "npm.cmd"), join(true, nodeDir, "node_modules", "npm", "bin", "npm-cli.js")
+	}
+	return join(false, nodeDir, "npm"), join(false, nodeDir, "..", "lib", "node_modules", "npm", "bin", "npm-cli.js")
+}
+
+// fileExists is the default of [Options.Exists], node's fs.existsSync: true
+// when os.Stat, which follows symbolic links, succeeds. It is the package's
+// only contact with the file system.
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// isEntry reports whether s ends in the component's entry script:
 //
 //	[/\\]@kici-dev[/\\]<component>[/\\]dist[/\\](?:server|standalone)\.js$
 //
-// with the component taken literally. The orchestrator interpolates it into
-// the pattern unescaped, so there a "." in it matches any character and a
-// "(" makes the pattern throw; here every byte matches only itself.
+// with every byte of the component matching only itself, so that a "." in
+// it matches no other character and a "(" is no syntax.
 func isEntry(s, component string) bool {
 	rest, ok := strings.CutSuffix(s, "server.js")
 	if !ok {
