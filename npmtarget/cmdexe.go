@@ -31,12 +31,18 @@ const CmdExe = `%SystemRoot%\System32\cmd.exe`
 // by nothing but allow-listed bytes and spaces. [Target.Command] wraps the
 // line as cmd.exe /d /s /c "<line>".
 func WindowsShellCommand(cmd string, args []string) (string, error) {
+	return shellCommand("WindowsShellCommand", cmd, args)
+}
+
+// shellCommand is WindowsShellCommand, with fn naming the call in its
+// errors.
+func shellCommand(fn, cmd string, args []string) (string, error) {
 	if !cmdQuotable(cmd) {
-		return "", &UnsafeCommandError{Cmd: cmd, Reason: ReasonCmdSyntax}
+		return "", &UnsafeCommandError{Func: fn, Cmd: cmd, Reason: ReasonCmdSyntax}
 	}
 	for _, a := range args {
 		if !shellSafe(a) {
-			return "", &UnsafeArgError{Arg: a}
+			return "", &UnsafeArgError{Func: fn, Arg: a}
 		}
 	}
 	var b strings.Builder
@@ -112,13 +118,13 @@ func systemCmdExe(environ []string) (string, error) {
 		}
 	}
 	if !isAbsolute(root, true) || !cmdQuotable(root) {
-		return "", errNoSystemRoot
+		return "", execError{ReasonNoSystemRoot}
 	}
 	// A root of separators alone ("\\") would leave \System32\cmd.exe, on
 	// whatever drive is current.
 	path := strings.TrimRight(root, `\/`) + `\System32\cmd.exe`
 	if !isAbsolute(path, true) {
-		return "", errNoSystemRoot
+		return "", execError{ReasonNoSystemRoot}
 	}
 	return path, nil
 }

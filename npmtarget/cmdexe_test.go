@@ -2,9 +2,12 @@ package npmtarget
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/kicikit/kicikit/internal/errtext"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -86,7 +89,8 @@ func TestBatBadBut(t *testing.T) {
 				var argErr *UnsafeArgError
 				require.ErrorAs(t, err, &argErr)
 				assert.Equal(t, bad, argErr.Arg, "the error names the first refused argument")
-				assert.Contains(t, err.Error(), strconv.Quote(bad))
+				assert.Contains(t, err.Error(), errtext.Quote(bad))
+				assert.ErrorIs(t, err, ReasonArgSyntax)
 				assert.NotContains(t, err.Error(), "\n")
 				assert.Empty(t, line)
 			}
@@ -116,8 +120,8 @@ func TestWindowsShellCommandRefusesCmdPath(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			line, err := WindowsShellCommand(tt.cmd, []string{"install"})
-			assert.Equal(t, &UnsafeCommandError{Cmd: tt.cmd, Reason: ReasonCmdSyntax}, err)
-			assert.Contains(t, err.Error(), strconv.Quote(tt.cmd))
+			assert.Equal(t, &UnsafeCommandError{Func: "WindowsShellCommand", Cmd: tt.cmd, Reason: ReasonCmdSyntax}, err)
+			assert.ErrorIs(t, err, ReasonCmdSyntax)
 			assert.Empty(t, line)
 		})
 	}
@@ -194,7 +198,8 @@ func TestSystemCmdExeRefuses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := systemCmdExe(tt.environ)
-			assert.Equal(t, errNoSystemRoot, err)
+			assert.ErrorIs(t, err, ReasonNoSystemRoot)
+			assert.EqualError(t, err, "npmtarget.Command.ExecCmd: the environment names no usable SystemRoot, so cmd.exe cannot be found")
 			assert.Empty(t, got)
 		})
 	}
@@ -206,24 +211,34 @@ func TestErrorMessages(t *testing.T) {
 		err  error
 		want string
 	}{
-		{"unsafe argument", &UnsafeArgError{Arg: "&whoami"}, `cannot pass "&whoami" to npm: it holds a character cmd.exe reads as syntax`},
-		{"unsafe argument, one line", &UnsafeArgError{Arg: "a\nb"}, `cannot pass "a\nb" to npm: it holds a character cmd.exe reads as syntax`},
-		{"cmd.exe syntax in the path", &UnsafeCommandError{Cmd: `C:\%x%\npm.cmd`, Reason: ReasonCmdSyntax},
-			`cannot run "C:\\%x%\\npm.cmd" through cmd.exe: it holds a character cmd.exe reads as syntax even inside quotes`},
-		{"relative path", &UnsafeCommandError{Cmd: "npm", Reason: ReasonRelativePath}, `cannot run "npm": it is not an absolute path`},
-		{"not executable", &UnsafeCommandError{Cmd: `C:\n\node`, Reason: ReasonNotExecutable},
-			`cannot run "C:\\n\\node": it is neither a .exe or .com program nor a .cmd or .bat batch file`},
-		{"no SystemRoot", errNoSystemRoot, "npmtarget: the environment names no usable SystemRoot, so cmd.exe cannot be found"},
+		{"unsafe argument", &UnsafeArgError{Func: "WindowsShellCommand", Arg: "&whoami"},
+			`npmtarget.WindowsShellCommand: cannot pass "&whoami" to npm: it holds a character cmd.exe reads as syntax`},
+		{"unsafe argument, one line", &UnsafeArgError{Func: "Target.Command", Arg: "a\nb"},
+			`npmtarget.Target.Command: cannot pass "a\nb" to npm: it holds a character cmd.exe reads as syntax`},
+		{"unsafe argument, bounded", &UnsafeArgError{Func: "Target.Command", Arg: strings.Repeat("&", 1<<20)},
+			`npmtarget.Target.Command: cannot pass "` + strings.Repeat("&", 64) + `"... (1048576 bytes) to npm: it holds a character cmd.exe reads as syntax`},
+		{"cmd.exe syntax in the path", &UnsafeCommandError{Func: "WindowsShellCommand", Cmd: `C:\%x%\npm.cmd`, Reason: ReasonCmdSyntax},
+			`npmtarget.WindowsShellCommand("C:\\%x%\\npm.cmd"): cannot run the program: it holds a character cmd.exe reads as syntax even inside quotes`},
+		{"relative path", &UnsafeCommandError{Func: "Target.Command", Cmd: "npm", Reason: ReasonRelativePath},
+			`npmtarget.Target.Command("npm"): cannot run the program: it is not an absolute path`},
+		{"not executable", &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\node`, Reason: ReasonNotExecutable},
+			`npmtarget.Target.Command("C:\\n\\node"): cannot run the program: it is neither a .exe or .com program nor a .cmd or .bat batch file`},
+		{"a long path, bounded", &UnsafeCommandError{Func: "Target.Command", Cmd: strings.Repeat("x", 1000), Reason: ReasonRelativePath},
+			`npmtarget.Target.Command("` + strings.Repeat("x", 64) + `"... (1000 bytes)): cannot run the program: it is not an absolute path`},
+		{"other platform", execError{ReasonOtherPlatform}, "npmtarget.Command.ExecCmd: the command's target runs on another platform"},
+		{"an unknown reason", Reason(200), "reason 200"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, tt.err.Error())
 		})
 	}
-	t.Run("errors.As finds an error in a wrapped chain", func(t *testing.T) {
+	t.Run("errors.As and errors.Is find an error in a wrapped chain", func(t *testing.T) {
 		wrapped := errors.Join(errors.New("upgrade"), &UnsafeArgError{Arg: "x y"})
 		var argErr *UnsafeArgError
 		require.ErrorAs(t, wrapped, &argErr)
 		assert.Equal(t, "x y", argErr.Arg)
+		assert.ErrorIs(t, wrapped, ReasonArgSyntax)
+		assert.ErrorIs(t, fmt.Errorf("upgrade: %w", &UnsafeCommandError{Reason: ReasonRelativePath}), ReasonRelativePath)
 	})
 }

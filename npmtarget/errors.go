@@ -1,71 +1,107 @@
 package npmtarget
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/kicikit/kicikit/internal/errtext"
+)
+
+// Reason is why npmtarget refuses a value or a command. Each Reason is an
+// error value, so a caller can branch on it with errors.Is:
+//
+//	if errors.Is(err, npmtarget.ReasonRelativePath) { … }
+//
+// The zero Reason is not one of them and is never reported.
+type Reason uint8
+
+// The reasons npmtarget refuses.
+const (
+	// ReasonCmdSyntax means a program path holds a byte cmd.exe reads as
+	// syntax even inside double quotes (a double quote, "%" or "!"), a
+	// control byte (CR, LF, NUL and the rest of U+0000-U+001F, none of which
+	// a Windows file name holds), or is not valid UTF-8 (Windows names are
+	// UTF-16, so it names no file).
+	ReasonCmdSyntax Reason = iota + 1
+	// ReasonRelativePath means a path is not absolute on the target
+	// platform, so what it names would depend on the working directory
+	// (cmd.exe looks there first).
+	ReasonRelativePath
+	// ReasonNotExecutable means a Windows program path ends neither in ".exe"
+	// or ".com" nor in a batch file's ".cmd" or ".bat". os/exec would try
+	// every extension in PATHEXT, .bat and .cmd among them, and run a batch
+	// file without cmd.exe's quoting rules.
+	ReasonNotExecutable
+	// ReasonArgSyntax means an argument for cmd.exe is empty or holds a byte
+	// outside A-Z a-z 0-9 @ / . _ + -.
+	ReasonArgSyntax
+	// ReasonOtherPlatform means a command was to start on a platform other
+	// than its target's: a Windows target's command runs only on Windows, a
+	// posix target's nowhere else.
+	ReasonOtherPlatform
+	// ReasonNoSystemRoot means the environment names no SystemRoot that
+	// gives an absolute cmd.exe path cmd.exe can take.
+	ReasonNoSystemRoot
+)
+
+// Error returns a short lower-case description of r.
+func (r Reason) Error() string {
+	switch r {
+	case ReasonCmdSyntax:
+		return "it holds a character cmd.exe reads as syntax even inside quotes"
+	case ReasonRelativePath:
+		return "it is not an absolute path"
+	case ReasonNotExecutable:
+		return "it is neither a .exe or .com program nor a .cmd or .bat batch file"
+	case ReasonArgSyntax:
+		return "it holds a character cmd.exe reads as syntax"
+	case ReasonOtherPlatform:
+		return "the command's target runs on another platform"
+	case ReasonNoSystemRoot:
+		return "the environment names no usable SystemRoot, so cmd.exe cannot be found"
+	}
+	return "reason " + strconv.Itoa(int(r))
+}
 
 // UnsafeArgError reports an argument that cannot be handed to cmd.exe: one
 // that is empty or holds a byte outside the orchestrator's allow-list
 // A-Z a-z 0-9 @ / . _ + -.
 type UnsafeArgError struct {
-	Arg string // the argument as given
+	Func string // the call that refused it: "WindowsShellCommand" or "Target.Command"
+	Arg  string // the argument as given
 }
 
-// Error returns the orchestrator's message, with the argument quoted as Go
-// quotes strings, so that control bytes stay visible and the message stays
-// one line.
+// Error returns the orchestrator's message after the call's name, with the
+// argument quoted by Go's rules and cut to a bounded length, so that
+// control bytes stay visible and the message stays one short line.
 func (e *UnsafeArgError) Error() string {
-	return "cannot pass " + strconv.Quote(e.Arg) + " to npm: it holds a character cmd.exe reads as syntax"
+	return "npmtarget." + e.Func + ": cannot pass " + errtext.Quote(e.Arg) + " to npm: " + ReasonArgSyntax.Error()
 }
 
-// CommandReason is why a program path cannot be run safely. Its values are
-// the constants below.
-type CommandReason string
-
-// The reasons [WindowsShellCommand] and [Target.Command] refuse a program
-// path.
-const (
-	// ReasonCmdSyntax: the path holds a byte cmd.exe reads as syntax even
-	// inside double quotes (a double quote, "%" or "!"), a control byte (CR,
-	// LF, NUL and the rest of U+0000-U+001F, none of which a Windows file
-	// name holds), or is not valid UTF-8 (Windows names are UTF-16, so it
-	// names no file).
-	ReasonCmdSyntax CommandReason = "cmd-syntax"
-	// ReasonRelativePath: the path is not absolute on the target platform,
-	// so the program that ran would depend on the working directory (cmd.exe
-	// looks there first).
-	ReasonRelativePath CommandReason = "relative-path"
-	// ReasonNotExecutable: on Windows, the path ends neither in ".exe" or
-	// ".com" nor in a batch file's ".cmd" or ".bat". os/exec would try every
-	// extension in PATHEXT, .bat and .cmd among them, and run a batch file
-	// without cmd.exe's quoting rules.
-	ReasonNotExecutable CommandReason = "not-executable"
-)
+// Unwrap returns [ReasonArgSyntax].
+func (e *UnsafeArgError) Unwrap() error { return ReasonArgSyntax }
 
 // UnsafeCommandError reports a program path that [WindowsShellCommand] or
 // [Target.Command] refuses to run.
 type UnsafeCommandError struct {
-	Cmd    string        // the program path as given
-	Reason CommandReason // why it is refused
+	Func   string // the call that refused it: "WindowsShellCommand" or "Target.Command"
+	Cmd    string // the program path as given
+	Reason Reason // why it is refused
 }
 
-// Error returns a one-line message naming the path, quoted as Go quotes
-// strings.
+// Error returns a one-line message naming the call and the path, quoted by
+// Go's rules and cut to a bounded length.
 func (e *UnsafeCommandError) Error() string {
-	q := strconv.Quote(e.Cmd)
-	switch e.Reason {
-	case ReasonRelativePath:
-		return "cannot run " + q + ": it is not an absolute path"
-	case ReasonNotExecutable:
-		return "cannot run " + q + ": it is neither a .exe or .com program nor a .cmd or .bat batch file"
-	}
-	return "cannot run " + q + " through cmd.exe: it holds a character cmd.exe reads as syntax even inside quotes"
+	return "npmtarget." + e.Func + "(" + errtext.Quote(e.Cmd) + "): cannot run the program: " + e.Reason.Error()
 }
 
-// execError is an error [Command.ExecCmd] leaves in exec.Cmd.Err, for Start
-// to return.
-type execError string
+// Unwrap returns e.Reason, so that errors.Is(err, ReasonRelativePath) and
+// the like work.
+func (e *UnsafeCommandError) Unwrap() error { return e.Reason }
 
-func (e execError) Error() string { return string(e) }
+// execError is what [Command.ExecCmd] leaves in exec.Cmd.Err, for Start to
+// return: "npmtarget.Command.ExecCmd: " and the reason.
+type execError struct{ reason Reason }
 
-// errNoSystemRoot is what ExecCmd leaves in exec.Cmd.Err for a cmd.exe line
-// when the environment names no usable SystemRoot.
-const errNoSystemRoot = execError("npmtarget: the environment names no usable SystemRoot, so cmd.exe cannot be found")
+func (e execError) Error() string { return "npmtarget.Command.ExecCmd: " + e.reason.Error() }
+
+func (e execError) Unwrap() error { return e.reason }

@@ -123,7 +123,7 @@ func ExampleWindowsShellCommand() {
 	}
 	// Output:
 	// "C:\Program Files\nodejs\npm.cmd" install -g @kici-dev/orchestrator@0.20.0 <nil>
-	// refused "x@1&calc": cannot pass "x@1&calc" to npm: it holds a character cmd.exe reads as syntax
+	// refused "x@1&calc": npmtarget.WindowsShellCommand: cannot pass "x@1&calc" to npm: it holds a character cmd.exe reads as syntax
 }
 
 func ExamplePlanUpgrade() {

@@ -8,8 +8,6 @@ import "os/exec"
 // it ([Command.ExecCmd]).
 func setPlatform(cmd *exec.Cmd, c Command, _ []string) {
 	if c.Target.Windows || c.CmdLine != "" {
-		cmd.Err = errOnlyWindows
+		cmd.Err = execError{ReasonOtherPlatform}
 	}
 }
-
-const errOnlyWindows = execError("npmtarget: the command of a Windows target runs only on Windows")

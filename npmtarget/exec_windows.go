@@ -13,12 +13,10 @@ import (
 func setPlatform(cmd *exec.Cmd, c Command, environ []string) {
 	switch {
 	case !c.Target.Windows:
-		cmd.Err = errOnlyPosix
+		cmd.Err = execError{ReasonOtherPlatform}
 	case c.CmdLine != "":
 		path, err := systemCmdExe(environ)
 		cmd.Path, cmd.Err = path, err
 		cmd.SysProcAttr = &syscall.SysProcAttr{CmdLine: c.CmdLine}
 	}
 }
-
-const errOnlyPosix = execError("npmtarget: the command of a posix target does not run on Windows")

@@ -171,11 +171,11 @@ type Command struct {
 func (t Target) Command(npmArgs ...string) (Command, error) {
 	cmd := t.Invocation.Cmd
 	if !isAbsolute(cmd, t.Windows) {
-		return Command{}, &UnsafeCommandError{Cmd: cmd, Reason: ReasonRelativePath}
+		return Command{}, &UnsafeCommandError{Func: "Target.Command", Cmd: cmd, Reason: ReasonRelativePath}
 	}
 	args := t.Args(npmArgs...)
 	if t.Windows && isBatch(cmd, true) {
-		line, err := WindowsShellCommand(cmd, args)
+		line, err := shellCommand("Target.Command", cmd, args)
 		if err != nil {
 			return Command{}, err
 		}
@@ -188,7 +188,7 @@ func (t Target) Command(npmArgs ...string) (Command, error) {
 		}, nil
 	}
 	if t.Windows && !hasSuffixFold(cmd, ".exe") && !hasSuffixFold(cmd, ".com") {
-		return Command{}, &UnsafeCommandError{Cmd: cmd, Reason: ReasonNotExecutable}
+		return Command{}, &UnsafeCommandError{Func: "Target.Command", Cmd: cmd, Reason: ReasonNotExecutable}
 	}
 	return Command{Path: cmd, Args: append([]string{cmd}, args...), Target: t}, nil
 }

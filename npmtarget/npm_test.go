@@ -316,23 +316,23 @@ func TestCommandRefuses(t *testing.T) {
 	}{
 		// A batch file with PreArgs cannot take their paths.
 		{"Windows batch file with PreArgs", Target{Windows: true, GlobalPrefix: `C:\p`, Invocation: Invocation{Cmd: `C:\shims\node.cmd`, PreArgs: []string{`C:\n\node_modules\npm\bin\npm-cli.js`}}},
-			&UnsafeArgError{Arg: `C:\n\node_modules\npm\bin\npm-cli.js`}},
-		{"Windows program without extension", withCmd(winCli, `C:\n\node`), &UnsafeCommandError{Cmd: `C:\n\node`, Reason: ReasonNotExecutable}},
-		{"Windows PowerShell script", withCmd(winCli, `C:\n\node.ps1`), &UnsafeCommandError{Cmd: `C:\n\node.ps1`, Reason: ReasonNotExecutable}},
-		{"Windows .exe with a trailing dot", withCmd(winCli, `C:\n\node.exe.`), &UnsafeCommandError{Cmd: `C:\n\node.exe.`, Reason: ReasonNotExecutable}},
-		{"Windows stream name", withCmd(winCli, `C:\n\npm.cmd::$DATA`), &UnsafeCommandError{Cmd: `C:\n\npm.cmd::$DATA`, Reason: ReasonNotExecutable}},
-		{"Windows trailing separator", withCmd(winCli, `C:\n\node.exe\`), &UnsafeCommandError{Cmd: `C:\n\node.exe\`, Reason: ReasonNotExecutable}},
-		{"posix bare name", withCmd(posixNpm, "npm"), &UnsafeCommandError{Cmd: "npm", Reason: ReasonRelativePath}},
-		{"posix ./", withCmd(posixNpm, "./npm"), &UnsafeCommandError{Cmd: "./npm", Reason: ReasonRelativePath}},
-		{"posix empty", withCmd(posixNpm, ""), &UnsafeCommandError{Cmd: "", Reason: ReasonRelativePath}},
-		{"posix Windows path", withCmd(posixNpm, `C:\n\npm`), &UnsafeCommandError{Cmd: `C:\n\npm`, Reason: ReasonRelativePath}},
-		{"Windows bare name", withCmd(winCmd, "npm.cmd"), &UnsafeCommandError{Cmd: "npm.cmd", Reason: ReasonRelativePath}},
-		{"Windows current drive", withCmd(winCmd, `\n\npm.cmd`), &UnsafeCommandError{Cmd: `\n\npm.cmd`, Reason: ReasonRelativePath}},
-		{"Windows drive's current folder", withCmd(winCmd, `C:npm.cmd`), &UnsafeCommandError{Cmd: `C:npm.cmd`, Reason: ReasonRelativePath}},
-		{"Windows .\\", withCmd(winCmd, `.\npm.cmd`), &UnsafeCommandError{Cmd: `.\npm.cmd`, Reason: ReasonRelativePath}},
-		{"Windows slash", withCmd(winCmd, "/n/npm.cmd"), &UnsafeCommandError{Cmd: "/n/npm.cmd", Reason: ReasonRelativePath}},
-		{"Windows empty", withCmd(winCmd, ""), &UnsafeCommandError{Cmd: "", Reason: ReasonRelativePath}},
-		{"a cmd.exe path of the batch file", withCmd(winCmd, `C:\100%\npm.cmd`), &UnsafeCommandError{Cmd: `C:\100%\npm.cmd`, Reason: ReasonCmdSyntax}},
+			&UnsafeArgError{Func: "Target.Command", Arg: `C:\n\node_modules\npm\bin\npm-cli.js`}},
+		{"Windows program without extension", withCmd(winCli, `C:\n\node`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\node`, Reason: ReasonNotExecutable}},
+		{"Windows PowerShell script", withCmd(winCli, `C:\n\node.ps1`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\node.ps1`, Reason: ReasonNotExecutable}},
+		{"Windows .exe with a trailing dot", withCmd(winCli, `C:\n\node.exe.`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\node.exe.`, Reason: ReasonNotExecutable}},
+		{"Windows stream name", withCmd(winCli, `C:\n\npm.cmd::$DATA`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\npm.cmd::$DATA`, Reason: ReasonNotExecutable}},
+		{"Windows trailing separator", withCmd(winCli, `C:\n\node.exe\`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\node.exe\`, Reason: ReasonNotExecutable}},
+		{"posix bare name", withCmd(posixNpm, "npm"), &UnsafeCommandError{Func: "Target.Command", Cmd: "npm", Reason: ReasonRelativePath}},
+		{"posix ./", withCmd(posixNpm, "./npm"), &UnsafeCommandError{Func: "Target.Command", Cmd: "./npm", Reason: ReasonRelativePath}},
+		{"posix empty", withCmd(posixNpm, ""), &UnsafeCommandError{Func: "Target.Command", Cmd: "", Reason: ReasonRelativePath}},
+		{"posix Windows path", withCmd(posixNpm, `C:\n\npm`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\npm`, Reason: ReasonRelativePath}},
+		{"Windows bare name", withCmd(winCmd, "npm.cmd"), &UnsafeCommandError{Func: "Target.Command", Cmd: "npm.cmd", Reason: ReasonRelativePath}},
+		{"Windows current drive", withCmd(winCmd, `\n\npm.cmd`), &UnsafeCommandError{Func: "Target.Command", Cmd: `\n\npm.cmd`, Reason: ReasonRelativePath}},
+		{"Windows drive's current folder", withCmd(winCmd, `C:npm.cmd`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:npm.cmd`, Reason: ReasonRelativePath}},
+		{"Windows .\\", withCmd(winCmd, `.\npm.cmd`), &UnsafeCommandError{Func: "Target.Command", Cmd: `.\npm.cmd`, Reason: ReasonRelativePath}},
+		{"Windows slash", withCmd(winCmd, "/n/npm.cmd"), &UnsafeCommandError{Func: "Target.Command", Cmd: "/n/npm.cmd", Reason: ReasonRelativePath}},
+		{"Windows empty", withCmd(winCmd, ""), &UnsafeCommandError{Func: "Target.Command", Cmd: "", Reason: ReasonRelativePath}},
+		{"a cmd.exe path of the batch file", withCmd(winCmd, `C:\100%\npm.cmd`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\100%\npm.cmd`, Reason: ReasonCmdSyntax}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -374,12 +374,12 @@ func TestCommandAbsoluteRule(t *testing.T) {
 	tests := []struct {
 		name string
 		cmd  string
-		want CommandReason // "" when the command is made
+		want Reason // 0 when the command is made
 	}{
-		{"drive A", `A:\nodejs\node.exe`, ""},
-		{"drive Z", `Z:\nodejs\node.exe`, ""},
-		{"drive a", `a:\nodejs\node.exe`, ""},
-		{"drive z", `z:\nodejs\node.exe`, ""},
+		{"drive A", `A:\nodejs\node.exe`, 0},
+		{"drive Z", `Z:\nodejs\node.exe`, 0},
+		{"drive a", `a:\nodejs\node.exe`, 0},
+		{"drive z", `z:\nodejs\node.exe`, 0},
 		{"@ before A is no drive", `@:\nodejs\node.exe`, ReasonRelativePath},
 		{"[ after Z is no drive", `[:\nodejs\node.exe`, ReasonRelativePath},
 		{"` before a is no drive", "`:\\nodejs\\node.exe", ReasonRelativePath},
@@ -393,12 +393,12 @@ func TestCommandAbsoluteRule(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := withCmd(winCli, tt.cmd).Command("install")
-			if tt.want == "" {
+			if tt.want == 0 {
 				require.NoError(t, err)
 				assert.Equal(t, tt.cmd, c.Path)
 				return
 			}
-			assert.Equal(t, &UnsafeCommandError{Cmd: tt.cmd, Reason: tt.want}, err)
+			assert.Equal(t, &UnsafeCommandError{Func: "Target.Command", Cmd: tt.cmd, Reason: tt.want}, err)
 		})
 	}
 }

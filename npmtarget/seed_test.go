@@ -199,11 +199,12 @@ func TestSeedWindowsShellCommand(t *testing.T) {
 		var argErr *UnsafeArgError
 		if assert.ErrorAs(t, err, &argErr, "%q", tc.Args) {
 			assert.Empty(t, line)
-			// The seed quotes the argument with plain double quotes; Go's
-			// quoting gives the same text unless the argument holds a quote,
-			// a backslash or a control byte.
+			// The orchestrator's message follows the call's name. It quotes
+			// the argument with plain double quotes; Go's quoting gives the
+			// same text unless the argument holds a quote, a backslash or a
+			// control byte.
 			if strconv.Quote(argErr.Arg) == `"`+argErr.Arg+`"` {
-				assert.Equal(t, tc.Error, err.Error())
+				assert.Equal(t, "npmtarget.WindowsShellCommand: "+tc.Error, err.Error())
 			}
 		}
 	}
