@@ -66,14 +66,20 @@
 //
 // # Beyond the orchestrator
 //
-// The results are the orchestrator's, with these differences: the component
-// name is matched literally (the orchestrator puts it into a regular
-// expression unescaped); Windows environment names compare without regard to
-// case, where the orchestrator's copy of process.env can end up with both
-// "Path" and "PATH"; PATH gets the target platform's list separator, and no
-// empty element when the caller has no PATH; the batch-file test counts
-// ".bat" and trailing dots and spaces on Windows; [WindowsShellCommand] also
-// refuses a batch-file path that cmd.exe would read as syntax; and
-// [Target.Command] and [Command.ExecCmd] describe and start the process
-// without a shell parsing anything but the checked cmd.exe line.
+// The results are the orchestrator's, with these differences:
+//
+//   - the component name is matched literally (the orchestrator puts it into
+//     a regular expression unescaped);
+//   - a Windows drive root as the global prefix is "C:\", not "C:", which
+//     names the drive's current folder ([GlobalPrefix]);
+//   - Windows environment names compare without regard to case, where the
+//     orchestrator's copy of process.env can end up with both "Path" and
+//     "PATH"; PATH gets the target platform's list separator, and no empty
+//     element when the caller has no PATH ([Target.Env]);
+//   - the batch-file test counts ".bat" and trailing dots and spaces on
+//     Windows ([Target.PrefixViaEnv]);
+//   - [WindowsShellCommand] also refuses a batch-file path that cmd.exe would
+//     read as syntax;
+//   - [Target.Command] and [Command.ExecCmd] describe and start the process
+//     without a shell parsing anything but the checked cmd.exe line.
 package npmtarget

@@ -215,11 +215,19 @@ func FuzzGlobalPrefix(f *testing.F) {
 		if !strings.HasPrefix(norm, prefix) {
 			t.Fatalf("prefix %q does not lead %q", prefix, entry)
 		}
-		// A separator follows, except where the posix prefix is the "/"
-		// the orchestrator writes for an empty one ("/lib/node_modules").
+		// A separator follows, except where the prefix is a root that ends
+		// in one: the posix "/" written for an empty prefix
+		// ("/lib/node_modules"), a Windows drive's "C:\\".
 		rest, cut := strings.CutPrefix(norm[len(prefix):], sep)
-		if !cut && !(prefix == "/" && !windows) {
+		root := strings.HasSuffix(prefix, sep) && (prefix == "/" && !windows || windows && len(prefix) == 3 && hasDrive(prefix))
+		if !cut && root {
+			rest, cut = norm[len(prefix):], true
+		}
+		if !cut {
 			t.Fatalf("prefix %q of %q ends inside a segment", prefix, entry)
+		}
+		if windows && hasDrive(prefix) && len(prefix) == 2 {
+			t.Fatalf("prefix %q of %q is a drive's current folder", prefix, entry)
 		}
 		layout := "node_modules"
 		if !windows {

@@ -218,7 +218,10 @@ func FirstGlobalPackage(entry string) (string, bool) {
 // [FirstGlobalPackage] does, at its first "node_modules" segment:
 //
 //   - Windows lays a global install out as <prefix>\node_modules\<pkg>: the
-//     prefix is the segments before node_modules joined with "\".
+//     prefix is the segments before node_modules joined with "\", and a
+//     drive's root when that is a drive alone: "C:\node_modules\p" gives
+//     "C:\". The orchestrator answers "C:", which npm reads as drive C's
+//     current folder, so its install lands where the service never looks.
 //   - posix lays it out as <prefix>/lib/node_modules/<pkg>: the segment
 //     before node_modules must be "lib", and the prefix is the segments
 //     before that joined with "/", or "/" when that is empty. This tells a
@@ -238,6 +241,10 @@ func GlobalPrefix(entry string, windows bool) (string, bool) {
 	}
 	if windows {
 		prefix := strings.Join(segs[:i], `\`)
+		if len(prefix) == 2 && hasDrive(prefix) {
+			// "C:" names drive C's current folder, not its root.
+			prefix += `\`
+		}
 		return prefix, prefix != ""
 	}
 	if i < 2 || segs[i-1] != "lib" {
