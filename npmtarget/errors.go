@@ -41,6 +41,17 @@ const (
 	// ReasonNoSystemRoot means the environment names no SystemRoot that
 	// gives an absolute cmd.exe path cmd.exe can take.
 	ReasonNoSystemRoot
+	// ReasonRelativeNode means the service's node is not an absolute path of
+	// the target platform. Its folder goes first on PATH, so a relative one
+	// puts the working directory there, and a drive-relative one ("C:node.exe")
+	// makes npm.cmd's path C:\npm.cmd. The refused value's message says to
+	// give the absolute path.
+	ReasonRelativeNode
+	// ReasonListSeparator means the service's node folder holds the target's
+	// PATH list separator (":" on posix, ";" on Windows), so that putting it
+	// first on PATH would split it into other folders, or an empty element
+	// that stands for the working directory.
+	ReasonListSeparator
 )
 
 // Error returns a short lower-case description of r.
@@ -58,6 +69,10 @@ func (r Reason) Error() string {
 		return "the command's target runs on another platform"
 	case ReasonNoSystemRoot:
 		return "the environment names no usable SystemRoot, so cmd.exe cannot be found"
+	case ReasonRelativeNode:
+		return "the service's node is not an absolute path, so npm would run from the working directory: give its absolute path"
+	case ReasonListSeparator:
+		return "the node folder holds the PATH list separator, which would split PATH: move node to a folder without it"
 	}
 	return "reason " + strconv.Itoa(int(r))
 }

@@ -76,10 +76,32 @@ func FuzzResolve(f *testing.F) {
 			}
 		case Resolved:
 			checkResolved(t, r.Target, spec, component, entry, found, windows, exists, asked)
+		case Unsafe:
+			checkUnsafe(t, r, spec, windows, asked)
 		default:
 			t.Fatalf("Resolve returned %T", got)
 		}
 	})
+}
+
+// checkUnsafe checks that an Unsafe result names the field of the target
+// that fails a refusal beyond the orchestrator, worked out independently.
+func checkUnsafe(t *testing.T, r Unsafe, spec LaunchSpec, windows bool, asked []string) {
+	t.Helper()
+	var fe *FieldError
+	if !errors.As(r.Err, &fe) || fe.Func != "Resolve" || len(asked) > 1 {
+		t.Fatalf("Unsafe %#v after asking Exists %q", r, asked)
+	}
+	if _, ok := FirstGlobalPackage(r.Entry); !ok {
+		t.Fatalf("Unsafe without a package: %q", r.Entry)
+	}
+	if _, ok := GlobalPrefix(r.Entry, windows); !ok {
+		t.Fatalf("Unsafe without a global prefix: %q", r.Entry)
+	}
+	tg := Target{NodeExecPath: spec.ExecPath, Windows: windows}
+	if want := refusedBeyond(tg); fe.Reason != want || fe.Value != spec.ExecPath || fe.Field != "NodeExecPath" {
+		t.Fatalf("refused %v of %q, want %v", fe.Reason, spec.ExecPath, want)
+	}
 }
 
 // endsInFile reports whether p names the file name (a relative path) in some
@@ -117,6 +139,9 @@ func checkResolved(t *testing.T, tg Target, spec LaunchSpec, component, entry st
 	}
 	if tg.NodeExecPath != spec.ExecPath || tg.Windows != windows || tg.OwningPackage == "" || tg.GlobalPrefix == "" {
 		t.Fatalf("bad target %+v", tg)
+	}
+	if reason := refusedBeyond(tg); reason != 0 {
+		t.Fatalf("Resolved %+v, which fails %v", tg, reason)
 	}
 	npm, cli := "npm", "lib/node_modules/npm/bin/npm-cli.js"
 	if windows {
@@ -329,7 +354,7 @@ func FuzzWindowsShellCommand(f *testing.F) {
 				}
 			}
 			// The same line is what Command hands cmd.exe for a batch file.
-			target := Target{Windows: true, Invocation: Invocation{Cmd: `C:\n\npm.cmd`}}
+			target := Target{Windows: true, NodeExecPath: `C:\n\node.exe`, GlobalPrefix: `C:\p`, Invocation: Invocation{Cmd: `C:\n\npm.cmd`}}
 			if cmdOK := !badCmd && isAbsolute(cmd, true) && isBatch(cmd, true); cmdOK {
 				target.Invocation.Cmd = cmd
 			}

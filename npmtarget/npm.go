@@ -161,6 +161,8 @@ type Command struct {
 //     with [ReasonRelativePath];
 //   - on Windows, t.Invocation.Cmd is neither a batch file nor a ".exe" or
 //     ".com" program: [ReasonNotExecutable];
+//   - t fails a check that [Resolve] makes beyond the orchestrator: a
+//     *[FieldError] with [ReasonRelativeNode] or [ReasonListSeparator];
 //   - on the cmd.exe route, [WindowsShellCommand] refuses the batch file's
 //     path or an argument (PreArgs and --prefix included, which is why the
 //     prefix travels in the environment there).
@@ -172,6 +174,9 @@ func (t Target) Command(npmArgs ...string) (Command, error) {
 	cmd := t.Invocation.Cmd
 	if !isAbsolute(cmd, t.Windows) {
 		return Command{}, &UnsafeCommandError{Func: "Target.Command", Cmd: cmd, Reason: ReasonRelativePath}
+	}
+	if err := checkTarget("Target.Command", t); err != nil {
+		return Command{}, err
 	}
 	args := t.Args(npmArgs...)
 	if t.Windows && isBatch(cmd, true) {

@@ -30,6 +30,12 @@ var (
 	}
 )
 
+// withNode returns t with the service's node at node.
+func withNode(t Target, node string) Target {
+	t.NodeExecPath = node
+	return t
+}
+
 // withCmd returns t running cmd with no PreArgs.
 func withCmd(t Target, cmd string) Target {
 	t.Invocation = Invocation{Cmd: cmd}
@@ -315,7 +321,7 @@ func TestCommandRefuses(t *testing.T) {
 		want   error
 	}{
 		// A batch file with PreArgs cannot take their paths.
-		{"Windows batch file with PreArgs", Target{Windows: true, GlobalPrefix: `C:\p`, Invocation: Invocation{Cmd: `C:\shims\node.cmd`, PreArgs: []string{`C:\n\node_modules\npm\bin\npm-cli.js`}}},
+		{"Windows batch file with PreArgs", Target{Windows: true, NodeExecPath: `C:\n\node.exe`, GlobalPrefix: `C:\p`, Invocation: Invocation{Cmd: `C:\shims\node.cmd`, PreArgs: []string{`C:\n\node_modules\npm\bin\npm-cli.js`}}},
 			&UnsafeArgError{Func: "Target.Command", Arg: `C:\n\node_modules\npm\bin\npm-cli.js`}},
 		{"Windows program without extension", withCmd(winCli, `C:\n\node`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\node`, Reason: ReasonNotExecutable}},
 		{"Windows PowerShell script", withCmd(winCli, `C:\n\node.ps1`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\node.ps1`, Reason: ReasonNotExecutable}},
@@ -333,6 +339,11 @@ func TestCommandRefuses(t *testing.T) {
 		{"Windows slash", withCmd(winCmd, "/n/npm.cmd"), &UnsafeCommandError{Func: "Target.Command", Cmd: "/n/npm.cmd", Reason: ReasonRelativePath}},
 		{"Windows empty", withCmd(winCmd, ""), &UnsafeCommandError{Func: "Target.Command", Cmd: "", Reason: ReasonRelativePath}},
 		{"a cmd.exe path of the batch file", withCmd(winCmd, `C:\100%\npm.cmd`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\100%\npm.cmd`, Reason: ReasonCmdSyntax}},
+		{"a drive-relative node on the npm.cmd route", withNode(winCmd, `C:node.exe`), &FieldError{Func: "Target.Command", Field: "NodeExecPath", Value: `C:node.exe`, Reason: ReasonRelativeNode}},
+		{"a relative node on the launcher route", withNode(posixNpm, "node"), &FieldError{Func: "Target.Command", Field: "NodeExecPath", Value: "node", Reason: ReasonRelativeNode}},
+		{"no node", withNode(posixCli, ""), &FieldError{Func: "Target.Command", Field: "NodeExecPath", Value: "", Reason: ReasonRelativeNode}},
+		{"a node folder holding :", withNode(posixNpm, "/opt/x:/node"), &FieldError{Func: "Target.Command", Field: "NodeExecPath", Value: "/opt/x:/node", Reason: ReasonListSeparator}},
+		{"a node folder holding ;", withNode(winCli, `C:\n;\node.exe`), &FieldError{Func: "Target.Command", Field: "NodeExecPath", Value: `C:\n;\node.exe`, Reason: ReasonListSeparator}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,5 +1,7 @@
 package npmtarget
 
+import "github.com/kicikit/kicikit/internal/errtext"
+
 // PlanInput is what [PlanUpgrade] decides from. Nothing is read from the
 // running process: the caller passes each fact in.
 type PlanInput struct {
@@ -46,13 +48,20 @@ const (
 	// RefusalNoGlobalPackage: the launch command is unknown, names no entry
 	// script, or names one outside any node_modules folder ([NoEntry]).
 	RefusalNoGlobalPackage RefusalReason = "no-global-package"
+	// RefusalUnsafe: Resolve refused the global install it found ([Unsafe]),
+	// where the orchestrator would go on.
+	RefusalUnsafe RefusalReason = "unsafe-target"
 )
 
-// Refusal is a plan not to self-install, with a reason code and the
-// orchestrator's message for the operator.
+// Refusal is a plan not to self-install, with a reason code and a message
+// for the operator: the orchestrator's, where the orchestrator refuses too.
 type Refusal struct {
 	Reason  RefusalReason
 	Message string
+	// Err is, for a refusal beyond the orchestrator, the error that says
+	// what is refused and why (errors.Is matches its [Reason]); nil for the
+	// orchestrator's own refusals.
+	Err error
 }
 
 func (SelfInstall) plan() {}
@@ -92,9 +101,14 @@ const (
 //     whose message names the entry script, the service's node
 //     (Spec.ExecPath) and RunningExecPath.
 //  3. [NoEntry], or a nil Spec: a Refusal with [RefusalNoGlobalPackage].
-//  4. [Resolved]: a [SelfInstall] of its Target at Version.
+//  4. [Unsafe]: a Refusal with [RefusalUnsafe] whose Err is Resolve's.
+//  5. [Resolved]: a [SelfInstall] of its Target at Version.
 //
-// The messages are the orchestrator's, word for word. Out of scope are what
+// The messages are the orchestrator's, word for word, where the orchestrator
+// refuses too. Beyond it, PlanUpgrade refuses a global install that
+// [Resolve] returns as Unsafe (a node path that is not absolute, a node
+// folder holding the PATH list separator), which the orchestrator would
+// hand to npm: the install would land where the service does not look. Out of scope are what
 // the orchestrator does around this decision: reading the unit's launch
 // command, --restart-only, checking that the release reads the env file
 // (npm view), confirming with the operator, running npm and restarting the
@@ -113,7 +127,20 @@ func PlanUpgrade(in PlanInput) Plan {
 		return Refusal{Reason: RefusalNotGlobal, Message: "npm-source upgrade cannot self-install: the unit's launch target " +
 			r.Entry + " is not inside a global npm install, so the unit's npm has no global prefix that holds it. The unit runs " +
 			in.Spec.ExecPath + "; this kici-admin runs " + in.RunningExecPath + ". " + msgAlternatives}
+	case Unsafe:
+		return Refusal{Reason: RefusalUnsafe, Err: r.Err, Message: "npm-source upgrade cannot self-install: the unit's launch target " +
+			r.Entry + " is a global install that npm cannot be run for safely: " + fieldMessage(r.Err) + ". " + msgAlternatives}
 	case NoEntry:
 	}
 	return Refusal{Reason: RefusalNoGlobalPackage, Message: msgNoGlobalPackage}
+}
+
+// fieldMessage is the part of a *FieldError's message an operator needs:
+// the field, its value and the reason.
+func fieldMessage(err error) string {
+	fe, ok := err.(*FieldError)
+	if !ok {
+		return err.Error()
+	}
+	return fe.Field + " " + errtext.Quote(fe.Value) + ": " + fe.Reason.Error()
 }

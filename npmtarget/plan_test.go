@@ -58,6 +58,17 @@ func TestPlanUpgrade(t *testing.T) {
 			want: noGlobal,
 		},
 		{
+			name: "a drive-relative node, beyond the orchestrator",
+			in: PlanInput{Spec: &LaunchSpec{ExecPath: "C:node.exe", Args: []string{`C:\npm\node_modules` + winEntry}},
+				Component: "orchestrator", Version: "0.20.0", Options: Options{Windows: true, Exists: func(string) bool { return false }}},
+			want: Refusal{
+				Reason: RefusalUnsafe,
+				Message: `npm-source upgrade cannot self-install: the unit's launch target C:\npm\node_modules\@kici-dev\orchestrator\dist\server.js is a global install ` +
+					`that npm cannot be run for safely: NodeExecPath "C:node.exe": the service's node is not an absolute path, so npm would run from the working directory: give its absolute path. ` + alternatives,
+				Err: &FieldError{Func: "Resolve", Field: "NodeExecPath", Value: "C:node.exe", Reason: ReasonRelativeNode},
+			},
+		},
+		{
 			name: "self-install",
 			in:   PlanInput{Spec: global, Component: "orchestrator", Version: "0.20.0", Options: noCli},
 			want: SelfInstall{Target: posixNpm, Version: "0.20.0"},

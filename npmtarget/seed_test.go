@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -180,10 +181,15 @@ func TestSeedResolve(t *testing.T) {
 			if len(r.Target.NpmInvocation.PreArgs) > 0 {
 				want.Invocation.PreArgs = r.Target.NpmInvocation.PreArgs
 			}
-			if !assert.Equal(t, Resolved{Target: want}, got, name) {
-				continue
+			if reason := refusedBeyond(want); reason != 0 {
+				kinds["unsafe"]++
+				if assert.IsType(t, Unsafe{}, got, name) {
+					assert.ErrorIs(t, got.(Unsafe).Err, reason, name)
+				}
+			} else {
+				assert.Equal(t, Resolved{Target: want}, got, name)
 			}
-			target := got.(Resolved).Target
+			target := want
 			assert.Equal(t, tc.PrefixViaEnv, target.PrefixViaEnv(), name)
 			wantArgs := slices.Clone(tc.Args)
 			if last := len(wantArgs) - 1; !tc.PrefixViaEnv {
@@ -206,6 +212,25 @@ func TestSeedResolve(t *testing.T) {
 	assert.Positive(t, kinds["resolved"])
 	assert.Positive(t, kinds["not-global"])
 	assert.Positive(t, kinds["no-entry"])
+	assert.Positive(t, kinds["unsafe"])
+}
+
+// absolutePath matches a path Windows reads without a working directory:
+// a drive and a separator, or two separators.
+var absolutePath = regexp.MustCompile(`^(?:[A-Za-z]:[/\\]|[/\\]{2})`)
+
+// refusedBeyond is the reason Resolve refuses a target the orchestrator
+// resolves, or 0, worked out independently of Resolve's own checks.
+func refusedBeyond(tg Target) Reason {
+	node := tg.NodeExecPath
+	if tg.Windows && !absolutePath.MatchString(node) || !tg.Windows && !strings.HasPrefix(node, "/") {
+		return ReasonRelativeNode
+	}
+	sep := map[bool]string{true: ";", false: ":"}[tg.Windows]
+	if strings.Contains(dirname(tg.Windows, node), sep) {
+		return ReasonListSeparator
+	}
+	return 0
 }
 
 func TestSeedWindowsShellCommand(t *testing.T) {

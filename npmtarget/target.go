@@ -26,8 +26,8 @@ type Options struct {
 	Exists func(path string) bool
 }
 
-// Resolution is the outcome of [Resolve]: [Resolved], [NoEntry] or
-// [NotGlobal].
+// Resolution is the outcome of [Resolve]: [Resolved], [NoEntry],
+// [NotGlobal] or [Unsafe].
 //
 //sumtype:decl
 type Resolution interface{ resolution() }
@@ -47,9 +47,19 @@ type NotGlobal struct {
 	Entry string // the entry script, as the launch command names it
 }
 
+// Unsafe reports a global install whose npm the orchestrator would run but
+// npmtarget refuses to: npm would install where the service does not look,
+// or cmd.exe would misread what it is given. Err, a *[FieldError], names the
+// field and a [Reason] that says what to fix.
+type Unsafe struct {
+	Entry string // the entry script, as the launch command names it
+	Err   error  // why, a *FieldError
+}
+
 func (Resolved) resolution()  {}
 func (NoEntry) resolution()   {}
 func (NotGlobal) resolution() {}
+func (Unsafe) resolution()    {}
 
 // Invocation is the program that runs npm and the arguments that come before
 // npm's own: either the service's node with npm-cli.js, or npm's launcher
@@ -92,6 +102,15 @@ type Target struct {
 // and an Invocation of {ExecPath, [npm-cli.js]} when opts.Exists reports that
 // npm-cli.js exists, else {NpmPath, []}. Resolve never calls opts.Exists for
 // a NoEntry or NotGlobal result.
+//
+// Where the orchestrator would go on, Resolve refuses with [Unsafe]:
+//
+//   - a node (spec.ExecPath) that is not an absolute path of the platform,
+//     on both routes alike: its folder goes first on PATH, and npm.cmd's path
+//     comes from it ("C:node.exe" would run C:\npm.cmd)
+//     ([ReasonRelativeNode]);
+//   - a node folder holding the PATH list separator, ":" on posix and ";" on
+//     Windows, which would split PATH ([ReasonListSeparator]).
 func Resolve(spec LaunchSpec, component string, opts Options) Resolution {
 	entry, found := findEntry(spec, component)
 	if !found {
@@ -114,14 +133,18 @@ func Resolve(spec LaunchSpec, component string, opts Options) Resolution {
 	if exists(npmCliJs) {
 		inv = Invocation{Cmd: spec.ExecPath, PreArgs: []string{npmCliJs}}
 	}
-	return Resolved{Target: Target{
+	target := Target{
 		NodeExecPath:  spec.ExecPath,
 		NpmPath:       npmPath,
 		OwningPackage: owningPackage,
 		GlobalPrefix:  globalPrefix,
 		Invocation:    inv,
 		Windows:       opts.Windows,
-	}}
+	}
+	if err := checkTarget("Resolve", target); err != nil {
+		return Unsafe{Entry: entry, Err: err}
+	}
+	return Resolved{Target: target}
 }
 
 // findEntry returns the first of spec.ExecPath and spec.Args that is the

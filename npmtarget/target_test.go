@@ -333,3 +333,45 @@ func TestGlobalPrefix(t *testing.T) {
 		})
 	}
 }
+
+// TestResolveRefuses lists the global installs that the orchestrator would
+// hand to npm and Resolve refuses, each with the field and the reason.
+func TestResolveRefuses(t *testing.T) {
+	posixEntry := "/usr/lib/node_modules" + orchestratorEntry
+	winGlobal := `C:\Users\k\AppData\Roaming\npm\node_modules` + winEntry
+	tests := []struct {
+		name    string
+		windows bool
+		node    string
+		entry   string
+		cli     bool // whether npm-cli.js exists beside node
+		reason  Reason
+	}{
+		// The npm.cmd route ran C:\npm.cmd with PATH=C:;…, the drive's
+		// current folder first.
+		{"drive-relative node, npm.cmd route", true, "C:node.exe", winGlobal, false, ReasonRelativeNode},
+		{"drive-relative node, npm-cli.js route", true, "C:node.exe", winGlobal, true, ReasonRelativeNode},
+		{"node on the current drive", true, `\nodejs\node.exe`, winGlobal, false, ReasonRelativeNode},
+		{"relative Windows node", true, `nodejs\node.exe`, winGlobal, true, ReasonRelativeNode},
+		{"posix node by name, launcher route", false, "node", posixEntry, false, ReasonRelativeNode},
+		{"posix relative node, npm-cli.js route", false, "./bin/node", posixEntry, true, ReasonRelativeNode},
+		// PATH=/opt/x::/usr/bin: an empty element, the working directory.
+		{"posix node folder holding :", false, "/opt/x:/node", posixEntry, true, ReasonListSeparator},
+		{"posix node folder holding : twice", false, "/a:b:c/bin/node", posixEntry, false, ReasonListSeparator},
+		{"Windows node folder holding ;", true, `C:\n;\node.exe`, winGlobal, true, ReasonListSeparator},
+		{"Windows node folder holding ;, npm.cmd route", true, `C:\a;b\node.exe`, winGlobal, false, ReasonListSeparator},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			spec := LaunchSpec{ExecPath: tt.node, Args: []string{tt.entry}}
+			got := Resolve(spec, "orchestrator", Options{Windows: tt.windows, Exists: func(string) bool { return tt.cli }})
+			assert.Equal(t, Unsafe{Entry: tt.entry, Err: &FieldError{Func: "Resolve", Field: "NodeExecPath", Value: tt.node, Reason: tt.reason}}, got)
+			require.IsType(t, Unsafe{}, got)
+			assert.ErrorIs(t, got.(Unsafe).Err, tt.reason)
+		})
+	}
+	t.Run("a list separator in the node's name alone is fine", func(t *testing.T) {
+		spec := LaunchSpec{ExecPath: "/opt/node/bin/node:20", Args: []string{posixEntry}}
+		assert.IsType(t, Resolved{}, Resolve(spec, "orchestrator", Options{Exists: func(string) bool { return true }}))
+	})
+}

@@ -99,6 +99,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		printTarget(stdout, r.Target)
 	case npmtarget.NotGlobal:
 		fmt.Fprintf(stdout, "resolution: not global: %s\n", r.Entry)
+	case npmtarget.Unsafe:
+		fmt.Fprintf(stdout, "resolution: unsafe: %s\n", r.Err)
 	case npmtarget.NoEntry:
 		fmt.Fprintf(stdout, "resolution: no entry script of %q in a node_modules folder\n", *component)
 	}
