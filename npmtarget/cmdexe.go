@@ -89,6 +89,12 @@ func shellSafeByte(c byte) bool {
 	return c == '@' || c == '/' || c == '.' || c == '_' || c == '+' || c == '-'
 }
 
+// viaCmdExe reports whether t's npm runs through cmd.exe: its program is a
+// batch file on Windows.
+func (t Target) viaCmdExe() bool {
+	return t.Windows && isBatch(t.Invocation.Cmd, true)
+}
+
 // isBatch reports whether cmd names a batch file: on Windows, a name ending
 // in ".cmd" or ".bat" in any case once Windows has dropped its trailing dots
 // and spaces (the check Rust adopted for CVE-2024-43402); on posix, the

@@ -81,5 +81,12 @@
 //   - [WindowsShellCommand] also refuses a batch-file path that cmd.exe would
 //     read as syntax;
 //   - [Target.Command] and [Command.ExecCmd] describe and start the process
-//     without a shell parsing anything but the checked cmd.exe line.
+//     without a shell parsing anything but the checked cmd.exe line;
+//   - [Resolve] refuses, as [Unsafe], and [Target.Command] with an error, a
+//     node path that is not absolute, a node folder holding the PATH list
+//     separator and, on the npm.cmd route, a global prefix or node folder
+//     that npm.cmd would hand cmd.exe to misread; [PlanUpgrade] refuses them
+//     too ([RefusalUnsafe]);
+//   - on the cmd.exe route, [Target.Env] drops an inherited
+//     NPM_PREFIX_NPM_CLI_JS and sets NoDefaultCurrentDirectoryInExePath=1.
 package npmtarget

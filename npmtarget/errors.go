@@ -52,6 +52,15 @@ const (
 	// first on PATH would split it into other folders, or an empty element
 	// that stands for the working directory.
 	ReasonListSeparator
+	// ReasonBatchPath means a path that npm.cmd expands into its own command
+	// lines, on the cmd.exe route, holds what cmd.exe would misread there: a
+	// double quote (it ends the quotes around the global prefix in
+	// IF EXIST "%NPM_PREFIX_NPM_CLI_JS%", and what follows runs as a
+	// command), "%" or "!" (expanded again), "^" (doubled by npm.cmd's CALL,
+	// which then finds no node and falls back to an inherited npm-cli.js), a
+	// control character, or a character Windows forbids in a file name
+	// (< > | ? * and a ":" that is not a drive's), which no real folder holds.
+	ReasonBatchPath
 )
 
 // Error returns a short lower-case description of r.
@@ -73,6 +82,9 @@ func (r Reason) Error() string {
 		return "the service's node is not an absolute path, so npm would run from the working directory: give its absolute path"
 	case ReasonListSeparator:
 		return "the node folder holds the PATH list separator, which would split PATH: move node to a folder without it"
+	case ReasonBatchPath:
+		return "npm.cmd would hand it to cmd.exe, which misreads a double quote, %, !, ^, a control character " +
+			"or a character Windows forbids in a file name: use a folder without them, or keep npm-cli.js beside node so that npm runs without cmd.exe"
 	}
 	return "reason " + strconv.Itoa(int(r))
 }

@@ -75,6 +75,7 @@ func ExampleResolve_windows() {
 	// line:    cmd.exe /d /s /c ""C:\Program Files\nodejs\npm.cmd" install -g @kici-dev/orchestrator@0.20.0"
 	// env:     Path=C:\Program Files\nodejs;C:\Windows\system32
 	// env:     npm_config_prefix=C:\Users\kici\AppData\Roaming\npm
+	// env:     NoDefaultCurrentDirectoryInExePath=1
 }
 
 func ExampleGlobalPrefix() {

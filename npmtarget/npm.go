@@ -51,6 +51,12 @@ func (t Target) Args(npmArgs ...string) []string {
 //   - On the npm.cmd fallback ([Target.PrefixViaEnv]), every
 //     npm_config_prefix and npm_config_global_prefix entry, in any case,
 //     removed, and npm_config_prefix=<GlobalPrefix> appended.
+//   - On the cmd.exe route (a batch file on Windows), beyond the
+//     orchestrator: NPM_PREFIX_NPM_CLI_JS removed, since npm.cmd keeps an
+//     inherited one when its own look-up of the prefix fails and then runs
+//     the npm-cli.js it names; and NoDefaultCurrentDirectoryInExePath=1
+//     appended (any inherited one removed), so that cmd.exe never runs a
+//     node.exe from the working directory when npm.cmd falls back to "node".
 //
 // Every other entry stays as it is and where it is, so an operator's
 // npm_config_registry or proxy still applies. Names compare as the target
@@ -66,8 +72,8 @@ func (t Target) Env(environ []string) []string {
 		sameName = strings.EqualFold
 	}
 	lastPath, pathEntry := t.pathEntry(environ, sameName)
-	viaEnv := t.PrefixViaEnv()
-	env := make([]string, 0, len(environ)+2)
+	viaEnv, viaCmd := t.PrefixViaEnv(), t.viaCmdExe()
+	env := make([]string, 0, len(environ)+3)
 	for i, kv := range environ {
 		name, _, ok := cutEnv(kv)
 		switch {
@@ -77,7 +83,8 @@ func (t Target) Env(environ []string) []string {
 				env = append(env, pathEntry)
 			}
 			continue
-		case viaEnv && (strings.EqualFold(name, "npm_config_prefix") || strings.EqualFold(name, "npm_config_global_prefix")):
+		case viaEnv && (strings.EqualFold(name, "npm_config_prefix") || strings.EqualFold(name, "npm_config_global_prefix")),
+			viaCmd && (strings.EqualFold(name, "NPM_PREFIX_NPM_CLI_JS") || strings.EqualFold(name, noCwdInExePath)):
 			continue
 		}
 		env = append(env, kv)
@@ -88,8 +95,15 @@ func (t Target) Env(environ []string) []string {
 	if viaEnv {
 		env = append(env, "npm_config_prefix="+t.GlobalPrefix)
 	}
+	if viaCmd {
+		env = append(env, noCwdInExePath+"=1")
+	}
 	return env
 }
+
+// noCwdInExePath is the variable that, defined, keeps cmd.exe from looking
+// for a program in the working directory first.
+const noCwdInExePath = "NoDefaultCurrentDirectoryInExePath"
 
 // pathEntry returns the index of the caller's PATH entry that counts (the
 // last; -1 for none) and the entry that replaces it.
@@ -161,8 +175,12 @@ type Command struct {
 //     with [ReasonRelativePath];
 //   - on Windows, t.Invocation.Cmd is neither a batch file nor a ".exe" or
 //     ".com" program: [ReasonNotExecutable];
+//   - on the cmd.exe route, t.Invocation.Cmd holds a byte cmd.exe reads as
+//     syntax even inside quotes: [ReasonCmdSyntax];
 //   - t fails a check that [Resolve] makes beyond the orchestrator: a
-//     *[FieldError] with [ReasonRelativeNode] or [ReasonListSeparator];
+//     *[FieldError] with [ReasonRelativeNode] or [ReasonListSeparator], or on
+//     the cmd.exe route [ReasonBatchPath] for the global prefix, the node
+//     folder or the batch file's folder;
 //   - on the cmd.exe route, [WindowsShellCommand] refuses the batch file's
 //     path or an argument (PreArgs and --prefix included, which is why the
 //     prefix travels in the environment there).
@@ -175,11 +193,14 @@ func (t Target) Command(npmArgs ...string) (Command, error) {
 	if !isAbsolute(cmd, t.Windows) {
 		return Command{}, &UnsafeCommandError{Func: "Target.Command", Cmd: cmd, Reason: ReasonRelativePath}
 	}
+	if t.viaCmdExe() && !cmdQuotable(cmd) {
+		return Command{}, &UnsafeCommandError{Func: "Target.Command", Cmd: cmd, Reason: ReasonCmdSyntax}
+	}
 	if err := checkTarget("Target.Command", t); err != nil {
 		return Command{}, err
 	}
 	args := t.Args(npmArgs...)
-	if t.Windows && isBatch(cmd, true) {
+	if t.viaCmdExe() {
 		line, err := shellCommand("Target.Command", cmd, args)
 		if err != nil {
 			return Command{}, err

@@ -36,6 +36,12 @@ func withNode(t Target, node string) Target {
 	return t
 }
 
+// withPrefix returns t installing into prefix.
+func withPrefix(t Target, prefix string) Target {
+	t.GlobalPrefix = prefix
+	return t
+}
+
 // withCmd returns t running cmd with no PreArgs.
 func withCmd(t Target, cmd string) Target {
 	t.Invocation = Invocation{Cmd: cmd}
@@ -179,7 +185,35 @@ func TestEnv(t *testing.T) {
 			want: []string{
 				`Path=C:\Program Files\nodejs;C:\Windows`, `npm_config_registry=https://r.example`,
 				`npm_config_prefix_extra=kept`, `my_npm_config_prefix=kept`, `npm_config_prefix=C:\Users\k\AppData\Roaming\npm`,
+				`NoDefaultCurrentDirectoryInExePath=1`,
 			},
+		},
+		{
+			// npm.cmd keeps an inherited NPM_PREFIX_NPM_CLI_JS when its own
+			// look-up fails, and runs the npm-cli.js it names; cmd.exe looks
+			// for "node" in the working directory unless told not to.
+			name:   "cmd.exe route: npm.cmd's own variable dropped, the working directory kept out",
+			target: winCmd,
+			environ: []string{
+				`Path=C:\Windows`, `NPM_PREFIX_NPM_CLI_JS=C:\evil\npm-cli.js`, `npm_prefix_npm_cli_js=C:\evil2`,
+				`NoDefaultCurrentDirectoryInExePath=`, `nodefaultcurrentdirectoryinexepath=0`, `NPM_PREFIX_NPM_CLI_JS_X=kept`,
+			},
+			want: []string{
+				`Path=C:\Program Files\nodejs;C:\Windows`, `NPM_PREFIX_NPM_CLI_JS_X=kept`,
+				`npm_config_prefix=C:\Users\k\AppData\Roaming\npm`, `NoDefaultCurrentDirectoryInExePath=1`,
+			},
+		},
+		{
+			name:    "cmd.exe route with PreArgs: the prefix is an argument, the cmd.exe variables still set",
+			target:  Target{NodeExecPath: `C:\n\node.exe`, GlobalPrefix: `C:\p`, Windows: true, Invocation: Invocation{Cmd: `C:\shims\node.cmd`, PreArgs: []string{"x"}}},
+			environ: []string{`NPM_PREFIX_NPM_CLI_JS=C:\evil`, `npm_config_prefix=C:\kept`},
+			want:    []string{`npm_config_prefix=C:\kept`, `PATH=C:\n`, `NoDefaultCurrentDirectoryInExePath=1`},
+		},
+		{
+			name:    "node.exe route: npm.cmd's variables are not npm's business",
+			target:  winCli,
+			environ: []string{`NPM_PREFIX_NPM_CLI_JS=C:\x`, `NoDefaultCurrentDirectoryInExePath=0`},
+			want:    []string{`NPM_PREFIX_NPM_CLI_JS=C:\x`, `NoDefaultCurrentDirectoryInExePath=0`, `PATH=C:\Program Files\nodejs`},
 		},
 		{
 			name:    "npm-cli.js on Windows: the prefix is an argument, the environment keeps its own",
@@ -291,7 +325,7 @@ func TestCommandEnv(t *testing.T) {
 	}{
 		{"posix", posixCli, []string{"PATH=/bin"}, []string{"PATH=/usr/bin:/bin"}},
 		{"npm.cmd", winCmd, []string{`Path=C:\Windows`, `npm_config_prefix=C:\elsewhere`},
-			[]string{`Path=C:\Program Files\nodejs;C:\Windows`, `npm_config_prefix=C:\Users\k\AppData\Roaming\npm`}},
+			[]string{`Path=C:\Program Files\nodejs;C:\Windows`, `npm_config_prefix=C:\Users\k\AppData\Roaming\npm`, `NoDefaultCurrentDirectoryInExePath=1`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -339,6 +373,7 @@ func TestCommandRefuses(t *testing.T) {
 		{"Windows slash", withCmd(winCmd, "/n/npm.cmd"), &UnsafeCommandError{Func: "Target.Command", Cmd: "/n/npm.cmd", Reason: ReasonRelativePath}},
 		{"Windows empty", withCmd(winCmd, ""), &UnsafeCommandError{Func: "Target.Command", Cmd: "", Reason: ReasonRelativePath}},
 		{"a cmd.exe path of the batch file", withCmd(winCmd, `C:\100%\npm.cmd`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\100%\npm.cmd`, Reason: ReasonCmdSyntax}},
+		{"a device path to npm.cmd", withCmd(winCmd, `\\?\C:\n\npm.cmd`), &FieldError{Func: "Target.Command", Field: "Invocation.Cmd", Value: `\\?\C:\n\npm.cmd`, Reason: ReasonBatchPath}},
 		{"a drive-relative node on the npm.cmd route", withNode(winCmd, `C:node.exe`), &FieldError{Func: "Target.Command", Field: "NodeExecPath", Value: `C:node.exe`, Reason: ReasonRelativeNode}},
 		{"a relative node on the launcher route", withNode(posixNpm, "node"), &FieldError{Func: "Target.Command", Field: "NodeExecPath", Value: "node", Reason: ReasonRelativeNode}},
 		{"no node", withNode(posixCli, ""), &FieldError{Func: "Target.Command", Field: "NodeExecPath", Value: "", Reason: ReasonRelativeNode}},
@@ -350,6 +385,71 @@ func TestCommandRefuses(t *testing.T) {
 			c, err := tt.target.Command("install")
 			assert.Equal(t, tt.want, err)
 			assert.Equal(t, Command{}, c)
+		})
+	}
+}
+
+// TestCommandRefusesNpmCmdPaths lists the paths npm.cmd would expand into
+// command lines that cmd.exe misreads: each refused on the cmd.exe route,
+// and each fine where node.exe runs npm-cli.js without cmd.exe.
+func TestCommandRefusesNpmCmdPaths(t *testing.T) {
+	tests := []struct {
+		name   string
+		field  string
+		value  string
+		target Target
+	}{
+		// npm.cmd's IF EXIST "%NPM_PREFIX_NPM_CLI_JS%" would end its quotes
+		// and run calc.
+		{"a double quote in the prefix", "GlobalPrefix", `C:\Windows" calc & REM "`, withPrefix(winCmd, `C:\Windows" calc & REM "`)},
+		{"a percent in the prefix", "GlobalPrefix", `C:\100%\npm`, withPrefix(winCmd, `C:\100%\npm`)},
+		{"an exclamation mark in the prefix", "GlobalPrefix", `C:\a!b!\npm`, withPrefix(winCmd, `C:\a!b!\npm`)},
+		{"a caret in the prefix", "GlobalPrefix", `C:\a^b\npm`, withPrefix(winCmd, `C:\a^b\npm`)},
+		{"a line feed in the prefix", "GlobalPrefix", "C:\\a\nb", withPrefix(winCmd, "C:\\a\nb")},
+		{"a DEL in the prefix", "GlobalPrefix", "C:\\a\x7fb", withPrefix(winCmd, "C:\\a\x7fb")},
+		{"a pipe in the prefix", "GlobalPrefix", `C:\a|b`, withPrefix(winCmd, `C:\a|b`)},
+		{"a stream name in the prefix", "GlobalPrefix", `C:\npm::$DATA`, withPrefix(winCmd, `C:\npm::$DATA`)},
+		{"invalid UTF-8 in the prefix", "GlobalPrefix", "C:\\\xff", withPrefix(winCmd, "C:\\\xff")},
+		// CALL doubles the caret, the FOR step finds no node.exe, and npm.cmd
+		// falls back to an inherited NPM_PREFIX_NPM_CLI_JS.
+		{"a caret in the node folder", "NodeExecPath", `C:\a^b\node.exe`, withNode(winCmd, `C:\a^b\node.exe`)},
+		{"a wildcard in the node folder", "NodeExecPath", `C:\a*\node.exe`, withNode(winCmd, `C:\a*\node.exe`)},
+		{"a caret in the batch file's folder", "Invocation.Cmd", `C:\a^b\npm.cmd`, withCmd(winCmd, `C:\a^b\npm.cmd`)},
+		{"a redirection in the batch file's folder", "Invocation.Cmd", `C:\a>b\npm.cmd`, withCmd(winCmd, `C:\a>b\npm.cmd`)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := tt.target.Command("install")
+			assert.Equal(t, &FieldError{Func: "Target.Command", Field: tt.field, Value: tt.value, Reason: ReasonBatchPath}, err)
+			assert.ErrorIs(t, err, ReasonBatchPath)
+			assert.Equal(t, Command{}, c)
+			if tt.field != "Invocation.Cmd" {
+				direct := tt.target
+				direct.Invocation = Invocation{Cmd: `C:\Program Files\nodejs\node.exe`, PreArgs: []string{`C:\Program Files\nodejs\node_modules\npm\bin\npm-cli.js`}}
+				_, err = direct.Command("install")
+				assert.NoError(t, err, "without cmd.exe")
+			}
+		})
+	}
+}
+
+// TestCommandTakesNpmCmdPaths lists real Windows folders the cmd.exe route
+// takes: npm.cmd quotes them wherever it uses them.
+func TestCommandTakesNpmCmdPaths(t *testing.T) {
+	tests := []struct {
+		name   string
+		target Target
+	}{
+		{"Program Files (x86)", withNode(withCmd(winCmd, `C:\Program Files (x86)\nodejs\npm.cmd`), `C:\Program Files (x86)\nodejs\node.exe`)},
+		{"an ampersand and a semicolon-free comma", withPrefix(winCmd, `D:\Tom & Jerry, Inc\npm`)},
+		{"a drive root prefix", withPrefix(winCmd, `C:\`)},
+		{"a UNC prefix", withPrefix(winCmd, `\\srv\share\npm`)},
+		{"non-ASCII", withPrefix(winCmd, `C:\Users\José\AppData\Roaming\npm`)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := tt.target.Command("install")
+			assert.NoError(t, err)
 		})
 	}
 }
@@ -366,7 +466,6 @@ func TestCommandAccepts(t *testing.T) {
 		{"Windows drive, slashes", withCmd(winCmd, `c:/n/npm.cmd`)},
 		{"Windows UNC", withCmd(winCmd, `\\srv\share\npm.cmd`)},
 		{"Windows UNC, slashes", withCmd(winCmd, `//srv/share/npm.cmd`)},
-		{"Windows device path", withCmd(winCmd, `\\?\C:\n\npm.cmd`)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package npmtarget
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/kicikit/kicikit/internal/errtext"
 )
@@ -38,7 +39,9 @@ func (e *FieldError) Unwrap() error { return e.Reason }
 //     directory there, and on the npm.cmd route runs <drive>:\npm.cmd;
 //   - a node folder holding the target's PATH list separator, which would
 //     split PATH into elements that name other folders, or the working
-//     directory.
+//     directory;
+//   - on the cmd.exe route, a global prefix, node folder or batch-file
+//     folder that npm.cmd would hand cmd.exe to misread (npmCmdSafe).
 func checkTarget(fn string, t Target) error {
 	node := t.NodeExecPath
 	if !isAbsolute(node, t.Windows) {
@@ -47,5 +50,36 @@ func checkTarget(fn string, t Target) error {
 	if strings.Contains(dirname(t.Windows, node), listSeparator(t.Windows)) {
 		return &FieldError{Func: fn, Field: "NodeExecPath", Value: node, Reason: ReasonListSeparator}
 	}
+	if !t.viaCmdExe() {
+		return nil
+	}
+	for _, f := range [...]struct{ field, value, path string }{
+		{"GlobalPrefix", t.GlobalPrefix, t.GlobalPrefix},
+		{"NodeExecPath", node, dirname(true, node)},
+		{"Invocation.Cmd", t.Invocation.Cmd, dirname(true, t.Invocation.Cmd)},
+	} {
+		if !npmCmdSafe(f.path) {
+			return &FieldError{Func: fn, Field: f.field, Value: f.value, Reason: ReasonBatchPath}
+		}
+	}
 	return nil
+}
+
+// npmCmdSafe reports whether npm.cmd can take p, a folder it expands into
+// its own command lines: the batch file's own (%~dp0), where it looks for
+// node.exe and runs it through CALL, and the global prefix, which it reads
+// back from npm-prefix.js and tests with IF EXIST. p must hold no byte
+// cmd.exe reads as syntax there (" % ! ^), no control character, no
+// character Windows forbids in a file name (< > | ? * and a ":" that is not
+// a drive's), and be valid UTF-8 (Windows names are UTF-16).
+func npmCmdSafe(p string) bool {
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c < 0x20, c == 0x7f, strings.IndexByte(`"%!^<>|?*`, c) >= 0:
+			return false
+		case c == ':' && (i != 1 || !isDriveLetter(p[0])):
+			return false
+		}
+	}
+	return utf8.ValidString(p)
 }

@@ -110,7 +110,13 @@ type Target struct {
 //     comes from it ("C:node.exe" would run C:\npm.cmd)
 //     ([ReasonRelativeNode]);
 //   - a node folder holding the PATH list separator, ":" on posix and ";" on
-//     Windows, which would split PATH ([ReasonListSeparator]).
+//     Windows, which would split PATH ([ReasonListSeparator]);
+//   - on the npm.cmd route, a global prefix or node folder that npm.cmd
+//     would hand cmd.exe to misread: one holding a double quote, "%", "!",
+//     "^", a control character or a character Windows forbids in a file
+//     name ([ReasonBatchPath]). A double quote in the prefix would run what
+//     follows it as a command; no real Windows path holds one, and the
+//     others are rare enough that refusing them costs little.
 func Resolve(spec LaunchSpec, component string, opts Options) Resolution {
 	entry, found := findEntry(spec, component)
 	if !found {

@@ -360,16 +360,34 @@ func TestResolveRefuses(t *testing.T) {
 		{"posix node folder holding : twice", false, "/a:b:c/bin/node", posixEntry, false, ReasonListSeparator},
 		{"Windows node folder holding ;", true, `C:\n;\node.exe`, winGlobal, true, ReasonListSeparator},
 		{"Windows node folder holding ;, npm.cmd route", true, `C:\a;b\node.exe`, winGlobal, false, ReasonListSeparator},
+		{"a caret in the node folder, npm.cmd route", true, `C:\a^b\node.exe`, winGlobal, false, ReasonBatchPath},
+		{"a percent in the node folder, npm.cmd route", true, `C:\100%\node.exe`, winGlobal, false, ReasonBatchPath},
+		{"a device path to node, npm.cmd route", true, `\\?\C:\nodejs\node.exe`, winGlobal, false, ReasonBatchPath},
+		{"a double quote in the prefix, npm.cmd route", true, `C:\nodejs\node.exe`, `C:\Windows" calc & REM "\node_modules` + winEntry, false, ReasonBatchPath},
+		{"an exclamation mark in the prefix, npm.cmd route", true, `C:\nodejs\node.exe`, `C:\a!b\node_modules` + winEntry, false, ReasonBatchPath},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			spec := LaunchSpec{ExecPath: tt.node, Args: []string{tt.entry}}
 			got := Resolve(spec, "orchestrator", Options{Windows: tt.windows, Exists: func(string) bool { return tt.cli }})
-			assert.Equal(t, Unsafe{Entry: tt.entry, Err: &FieldError{Func: "Resolve", Field: "NodeExecPath", Value: tt.node, Reason: tt.reason}}, got)
+			field, value := "NodeExecPath", tt.node
+			if prefix, _ := GlobalPrefix(tt.entry, tt.windows); tt.reason == ReasonBatchPath && !npmCmdSafe(prefix) {
+				field, value = "GlobalPrefix", prefix
+			}
+			assert.Equal(t, Unsafe{Entry: tt.entry, Err: &FieldError{Func: "Resolve", Field: field, Value: value, Reason: tt.reason}}, got)
 			require.IsType(t, Unsafe{}, got)
 			assert.ErrorIs(t, got.(Unsafe).Err, tt.reason)
 		})
 	}
+	t.Run("the same paths on the npm-cli.js route, without cmd.exe", func(t *testing.T) {
+		for _, tt := range tests {
+			if tt.reason != ReasonBatchPath {
+				continue
+			}
+			spec := LaunchSpec{ExecPath: tt.node, Args: []string{tt.entry}}
+			assert.IsType(t, Resolved{}, Resolve(spec, "orchestrator", Options{Windows: true, Exists: func(string) bool { return true }}), tt.name)
+		}
+	})
 	t.Run("a list separator in the node's name alone is fine", func(t *testing.T) {
 		spec := LaunchSpec{ExecPath: "/opt/node/bin/node:20", Args: []string{posixEntry}}
 		assert.IsType(t, Resolved{}, Resolve(spec, "orchestrator", Options{Exists: func(string) bool { return true }}))
