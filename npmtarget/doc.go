@@ -85,8 +85,13 @@
 //   - [Resolve] refuses, as [Unsafe], and [Target.Command] with an error, a
 //     node path that is not absolute, a node folder holding the PATH list
 //     separator and, on the npm.cmd route, a global prefix or node folder
-//     that npm.cmd would hand cmd.exe to misread; [PlanUpgrade] refuses them
-//     too ([RefusalUnsafe]);
+//     that npm.cmd would hand cmd.exe to misread, and an owning package
+//     that is not a valid npm package name; [PlanUpgrade] refuses them too
+//     ([RefusalUnsafe]);
+//   - [PlanUpgrade] refuses a version npm would read as anything but a
+//     version or a dist-tag ([RefusalBadVersion]): an alias, a URL, a git
+//     repository, a folder or a tarball, whose install scripts would run as
+//     the upgrader, or a range;
 //   - on the cmd.exe route, [Target.Env] drops an inherited
 //     NPM_PREFIX_NPM_CLI_JS and sets NoDefaultCurrentDirectoryInExePath=1.
 package npmtarget

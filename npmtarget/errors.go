@@ -61,6 +61,17 @@ const (
 	// control character, or a character Windows forbids in a file name
 	// (< > | ? * and a ":" that is not a drive's), which no real folder holds.
 	ReasonBatchPath
+	// ReasonPackageName means the package that owns the entry script is not
+	// a name npm takes (validate-npm-package-name's rules), or one that npm
+	// would read, followed by "@<version>", as something else: "C:" and
+	// "x.tgz" name a folder and a tarball to npm, "-x" reads as an option.
+	ReasonPackageName
+	// ReasonVersion means the version to install is neither a semantic
+	// version nor a dist-tag in a form npm reads as nothing else: npm reads
+	// "npm:left-pad@1.3.0" as an alias for another package, "/opt/evil" and
+	// "../x" as folders whose install scripts it runs, and "^1.2.3" as a
+	// range.
+	ReasonVersion
 )
 
 // Error returns a short lower-case description of r.
@@ -85,6 +96,11 @@ func (r Reason) Error() string {
 	case ReasonBatchPath:
 		return "npm.cmd would hand it to cmd.exe, which misreads a double quote, %, !, ^, a control character " +
 			"or a character Windows forbids in a file name: use a folder without them, or keep npm-cli.js beside node so that npm runs without cmd.exe"
+	case ReasonPackageName:
+		return "npm would not read it as the name of a package to install: install the package under a valid npm package name"
+	case ReasonVersion:
+		return "npm would read it as something other than a version or a dist-tag (an alias, a URL, a git repository, a folder, a tarball or a range): " +
+			"give a version such as 0.20.0 or a dist-tag such as latest"
 	}
 	return "reason " + strconv.Itoa(int(r))
 }

@@ -2,6 +2,7 @@ package npmtarget
 
 import (
 	"errors"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -458,6 +459,37 @@ func FuzzEnv(f *testing.F) {
 		}
 		if !slices.Equal(added, got[len(got)-len(added):]) {
 			t.Fatalf("fallback %v, cmd.exe %v, environment %q", viaEnv, viaCmd, got)
+		}
+	})
+}
+
+// FuzzTargetCommand checks that Command makes a command only for a target
+// that passes every refusal beyond the orchestrator, worked out
+// independently, and that such a command runs the target's program.
+func FuzzTargetCommand(f *testing.F) {
+	f.Add(`C:\Program Files\nodejs\node.exe`, `C:\Users\k\AppData\Roaming\npm`, `C:\Program Files\nodejs\npm.cmd`, true, false)
+	f.Add(`C:\Program Files\nodejs\node.exe`, `C:\Windows" calc & REM "`, `C:\Program Files\nodejs\npm.cmd`, true, false)
+	f.Add(`C:node.exe`, `C:\`, `C:\npm.cmd`, true, false)
+	f.Add(`C:\a^b\node.exe`, `C:\p`, `C:\a^b\node.exe`, true, true)
+	f.Add("/opt/x:/node", "/usr", "/opt/x:/node", false, true)
+	f.Add("/usr/bin/node", "/usr", "/usr/bin/npm", false, false)
+	f.Fuzz(func(t *testing.T, node, prefix, cmd string, windows, cli bool) {
+		tg := Target{NodeExecPath: node, OwningPackage: "@kici-dev/orchestrator", GlobalPrefix: prefix, Invocation: Invocation{Cmd: cmd}, Windows: windows}
+		if cli {
+			tg.Invocation.PreArgs = []string{"/npm-cli.js"}
+		}
+		c, err := tg.Command("install", "-g", "@kici-dev/orchestrator@0.20.0")
+		if err != nil {
+			if !reflect.DeepEqual(c, Command{}) {
+				t.Fatalf("a refusal with a command %+v", c)
+			}
+			return
+		}
+		if field, value, reason := refusedBeyond(tg); reason != 0 {
+			t.Fatalf("made %+v of a target whose %s %q fails %v", c, field, value, reason)
+		}
+		if c.CmdLine == "" && c.Path != cmd || c.CmdLine != "" && !strings.HasPrefix(c.CmdLine, `cmd.exe /d /s /c ""`+cmd+`" `) {
+			t.Fatalf("command %+v for program %q", c, cmd)
 		}
 	})
 }

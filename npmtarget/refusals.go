@@ -12,10 +12,11 @@ import (
 // cmd.exe a line it misreads. [Resolve] returns [Unsafe] for them and
 // [Target.Command] an error, so that neither reaches a command line.
 
-// FieldError reports a field of a [Target] that npmtarget refuses.
+// FieldError reports a value npmtarget refuses: a field of a [Target], or
+// the version of a [PlanInput] or a [SelfInstall].
 type FieldError struct {
 	Func   string // the call that refused it: "Resolve", "Target.Command", ...
-	Field  string // the field: "NodeExecPath", "GlobalPrefix", ...
+	Field  string // the field: "NodeExecPath", "GlobalPrefix", "OwningPackage", "Version", ...
 	Value  string // the field's value
 	Reason Reason // why it is refused, and what to do about it
 }
@@ -82,4 +83,17 @@ func npmCmdSafe(p string) bool {
 		}
 	}
 	return utf8.ValidString(p)
+}
+
+// checkInstall returns the refusal of installing version of t's package, as
+// a *FieldError naming fn: an owning package npm would not read as a package
+// name, or a version it would not read as a version or a dist-tag.
+func checkInstall(fn string, t Target, version string) error {
+	if !isPackageName(t.OwningPackage) {
+		return &FieldError{Func: fn, Field: "OwningPackage", Value: t.OwningPackage, Reason: ReasonPackageName}
+	}
+	if !isVersionOrTag(version) {
+		return &FieldError{Func: fn, Field: "Version", Value: version, Reason: ReasonVersion}
+	}
+	return nil
 }

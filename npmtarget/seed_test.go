@@ -220,10 +220,19 @@ func TestSeedResolve(t *testing.T) {
 // a drive and a separator, or two separators.
 var absolutePath = regexp.MustCompile(`^(?:[A-Za-z]:[/\\\\]|[/\\\\]{2})`)
 
+// npmPackageName is validate-npm-package-name's rule for a name valid for
+// old packages, but for the two names it excludes: an unscoped name of
+// characters encodeURIComponent keeps, not starting with ".", "-" or "_",
+// or @scope/name of such characters, the name not starting with ".".
+var npmPackageName = regexp.MustCompile(`^(?:[A-Za-z0-9!~*'()][A-Za-z0-9!~*'()._-]*|@[A-Za-z0-9!~*'()._-]+/[A-Za-z0-9!~*'()_-][A-Za-z0-9!~*'()._-]*)$`)
+
 // refusedBeyond is the refusal Resolve and Command make of a target the
 // orchestrator accepts, as the field, its value and the reason, or a zero
 // Reason; it is worked out independently of the package's own checks.
 func refusedBeyond(tg Target) (field, value string, reason Reason) {
+	if !npmPackageName.MatchString(tg.OwningPackage) || regexp.MustCompile(`(?i)^(node_modules|favicon\.ico)$|^[^@].*\.(tgz|tar|tar\.gz)$`).MatchString(tg.OwningPackage) {
+		return "OwningPackage", tg.OwningPackage, ReasonPackageName
+	}
 	node := tg.NodeExecPath
 	if tg.Windows && !absolutePath.MatchString(node) || !tg.Windows && !strings.HasPrefix(node, "/") {
 		return "NodeExecPath", node, ReasonRelativeNode

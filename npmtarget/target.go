@@ -111,6 +111,10 @@ type Target struct {
 //     ([ReasonRelativeNode]);
 //   - a node folder holding the PATH list separator, ":" on posix and ";" on
 //     Windows, which would split PATH ([ReasonListSeparator]);
+//   - an owning package that is not a name npm takes by
+//     validate-npm-package-name's rules, or that npm would read, followed by
+//     "@<version>", as a folder, a tarball or an option ("C:", "x.tgz",
+//     "-x") ([ReasonPackageName]);
 //   - on the npm.cmd route, a global prefix or node folder that npm.cmd
 //     would hand cmd.exe to misread: one holding a double quote, "%", "!",
 //     "^", a control character or a character Windows forbids in a file
@@ -146,6 +150,9 @@ func Resolve(spec LaunchSpec, component string, opts Options) Resolution {
 		GlobalPrefix:  globalPrefix,
 		Invocation:    inv,
 		Windows:       opts.Windows,
+	}
+	if !isPackageName(owningPackage) {
+		return Unsafe{Entry: entry, Err: &FieldError{Func: "Resolve", Field: "OwningPackage", Value: owningPackage, Reason: ReasonPackageName}}
 	}
 	if err := checkTarget("Resolve", target); err != nil {
 		return Unsafe{Entry: entry, Err: err}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -379,6 +380,20 @@ func TestResolveRefuses(t *testing.T) {
 			assert.ErrorIs(t, got.(Unsafe).Err, tt.reason)
 		})
 	}
+	t.Run("an owning package that is no npm package name", func(t *testing.T) {
+		for _, entry := range []string{
+			`C:\npm\node_modules\C:\node_modules` + winEntry,
+			"/usr/lib/node_modules/-x/node_modules" + orchestratorEntry,
+			"/usr/lib/node_modules/x.tgz/node_modules" + orchestratorEntry,
+			"/usr/lib/node_modules/@/x/node_modules" + orchestratorEntry,
+			"/usr/lib/node_modules/..x/node_modules" + orchestratorEntry,
+		} {
+			pkg, _ := FirstGlobalPackage(entry)
+			windows := strings.HasPrefix(entry, "C:")
+			got := Resolve(LaunchSpec{ExecPath: "/usr/bin/node", Args: []string{entry}}, "orchestrator", Options{Windows: windows, Exists: func(string) bool { return true }})
+			assert.Equal(t, Unsafe{Entry: entry, Err: &FieldError{Func: "Resolve", Field: "OwningPackage", Value: pkg, Reason: ReasonPackageName}}, got, entry)
+		}
+	})
 	t.Run("the same paths on the npm-cli.js route, without cmd.exe", func(t *testing.T) {
 		for _, tt := range tests {
 			if tt.reason != ReasonBatchPath {
