@@ -72,6 +72,10 @@ const (
 	// "../x" as folders whose install scripts it runs, and "^1.2.3" as a
 	// range.
 	ReasonVersion
+	// ReasonAltered means a [Command] given to [Command.ExecCmd] is not what
+	// [Target.Command] makes of its Target and npm arguments: a field was
+	// changed after the fact, or the Command was built by hand.
+	ReasonAltered
 )
 
 // Error returns a short lower-case description of r.
@@ -101,6 +105,8 @@ func (r Reason) Error() string {
 	case ReasonVersion:
 		return "npm would read it as something other than a version or a dist-tag (an alias, a URL, a git repository, a folder, a tarball or a range): " +
 			"give a version such as 0.20.0 or a dist-tag such as latest"
+	case ReasonAltered:
+		return "the command is not what Target.Command makes of its target and arguments: make it with Target.Command and run it unchanged"
 	}
 	return "reason " + strconv.Itoa(int(r))
 }

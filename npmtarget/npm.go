@@ -2,6 +2,7 @@ package npmtarget
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 )
 
@@ -189,19 +190,27 @@ type Command struct {
 // the caller's, which this package does not read. [Command.Env] and
 // [Command.ExecCmd] take it as an argument.
 func (t Target) Command(npmArgs ...string) (Command, error) {
+	return t.command("Target.Command", npmArgs)
+}
+
+// command is Target.Command, with fn naming the call in its errors.
+func (t Target) command(fn string, npmArgs []string) (Command, error) {
 	cmd := t.Invocation.Cmd
 	if !isAbsolute(cmd, t.Windows) {
-		return Command{}, &UnsafeCommandError{Func: "Target.Command", Cmd: cmd, Reason: ReasonRelativePath}
+		return Command{}, &UnsafeCommandError{Func: fn, Cmd: cmd, Reason: ReasonRelativePath}
 	}
 	if t.viaCmdExe() && !cmdQuotable(cmd) {
-		return Command{}, &UnsafeCommandError{Func: "Target.Command", Cmd: cmd, Reason: ReasonCmdSyntax}
+		return Command{}, &UnsafeCommandError{Func: fn, Cmd: cmd, Reason: ReasonCmdSyntax}
 	}
-	if err := checkTarget("Target.Command", t); err != nil {
+	if err := checkTarget(fn, t); err != nil {
 		return Command{}, err
 	}
+	// The Command keeps a Target of its own, so that changing one never
+	// changes the other.
+	t.Invocation.PreArgs = slices.Clone(t.Invocation.PreArgs)
 	args := t.Args(npmArgs...)
 	if t.viaCmdExe() {
-		line, err := shellCommand("Target.Command", cmd, args)
+		line, err := shellCommand(fn, cmd, args)
 		if err != nil {
 			return Command{}, err
 		}
@@ -214,7 +223,7 @@ func (t Target) Command(npmArgs ...string) (Command, error) {
 		}, nil
 	}
 	if t.Windows && !hasSuffixFold(cmd, ".exe") && !hasSuffixFold(cmd, ".com") {
-		return Command{}, &UnsafeCommandError{Func: "Target.Command", Cmd: cmd, Reason: ReasonNotExecutable}
+		return Command{}, &UnsafeCommandError{Func: fn, Cmd: cmd, Reason: ReasonNotExecutable}
 	}
 	return Command{Path: cmd, Args: append([]string{cmd}, args...), Target: t}, nil
 }
@@ -230,18 +239,92 @@ func (c Command) Env(environ []string) []string {
 // c.Env(environ); pass os.Environ() for the caller's own. It sets Path, Args
 // and Env (and on Windows SysProcAttr, for the cmd.exe line), so the caller
 // can still set Dir, Stdout and the rest. Nothing is looked up on PATH: Path
-// is used as it is.
+// is used as it is. The exec.Cmd shares no slice with c, nor with another
+// ExecCmd's.
+//
+// ExecCmd runs only what [Target.Command] makes: it makes the command again
+// from c.Target and the npm arguments c.Args carries, and refuses c when
+// its Path, Args or CmdLine differ from that (ReasonAltered), or when
+// Target.Command now refuses c.Target, so that a field changed after the
+// fact is never silently ignored or run unchecked.
 //
 // On Windows, on the npm.cmd fallback, Path is CmdExe with SystemRoot taken
 // from environ, and CmdLine goes to Windows verbatim through
 // SysProcAttr.CmdLine. A command whose platform is not the running one (a
 // Windows target elsewhere, a posix target on Windows), or a cmd.exe line
 // without a usable SystemRoot, gets an exec.Cmd whose Err is set, so that
-// Start and Run return it and start nothing.
+// Start and Run return it and start nothing; so does a refused c.
 func (c Command) ExecCmd(environ []string) *exec.Cmd {
-	cmd := &exec.Cmd{Path: c.Path, Args: c.Args, Env: c.Env(environ)}
-	setPlatform(cmd, c, environ)
+	cmd := &exec.Cmd{Path: c.Path, Args: slices.Clone(c.Args), Env: c.Env(environ)}
+	want, err := c.remake()
+	if err != nil {
+		cmd.Err = err
+		return cmd
+	}
+	setPlatform(cmd, want, environ)
 	return cmd
+}
+
+// remake makes c again with Target.Command, from c.Target and the npm
+// arguments in c.Args, and reports an error unless that gives c back.
+func (c Command) remake() (Command, error) {
+	npmArgs, ok := c.npmArgs()
+	if !ok {
+		return Command{}, execError{ReasonAltered}
+	}
+	want, err := c.Target.command("Command.ExecCmd", npmArgs)
+	if err != nil {
+		return Command{}, err
+	}
+	if want.Path != c.Path || want.CmdLine != c.CmdLine || !slices.Equal(want.Args, c.Args) {
+		return Command{}, execError{ReasonAltered}
+	}
+	return want, nil
+}
+
+// npmArgs returns the npm arguments c.Args carries after the program, its
+// PreArgs and before its --prefix, as Target.Command placed them: on the
+// cmd.exe route, the words after the batch file in the quoted line.
+func (c Command) npmArgs() ([]string, bool) {
+	t := c.Target
+	args := c.Args
+	if t.viaCmdExe() {
+		words, ok := cmdExeWords(args, t.Invocation.Cmd)
+		if !ok {
+			return nil, false
+		}
+		args = words
+	}
+	if len(args) == 0 || len(args)-1 < len(t.Invocation.PreArgs) || !slices.Equal(args[1:1+len(t.Invocation.PreArgs)], t.Invocation.PreArgs) {
+		return nil, false
+	}
+	args = args[1+len(t.Invocation.PreArgs):]
+	if !t.PrefixViaEnv() {
+		n := len(args)
+		if n == 0 || args[n-1] != "--prefix="+t.GlobalPrefix {
+			return nil, false
+		}
+		args = args[:n-1]
+	}
+	return args, true
+}
+
+// cmdExeWords returns the words of a cmd.exe route's Args as Target.Command
+// writes them, cmd.exe /d /s /c ""<batch>" <word> <word>...", with the batch
+// file first.
+func cmdExeWords(args []string, batch string) ([]string, bool) {
+	if len(args) != 5 || !slices.Equal(args[:4], []string{"cmd.exe", "/d", "/s", "/c"}) {
+		return nil, false
+	}
+	rest, quoted := strings.CutPrefix(args[4], `""`+batch+`"`)
+	rest, closed := strings.CutSuffix(rest, `"`)
+	if !quoted || !closed || rest != "" && rest[0] != ' ' {
+		return nil, false
+	}
+	if rest == "" {
+		return []string{batch}, true
+	}
+	return append([]string{batch}, strings.Split(rest[1:], " ")...), true
 }
 
 // String returns the command as one line. On the npm.cmd fallback that is

@@ -1,6 +1,9 @@
 package npmtarget
 
 import (
+	"runtime"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -532,4 +535,89 @@ func TestCommandString(t *testing.T) {
 			assert.Equal(t, tt.want, tt.c.String())
 		})
 	}
+}
+
+// TestExecCmdRemakes checks that ExecCmd runs only what Target.Command
+// makes: a Command whose fields were changed after the fact is refused,
+// whatever field changed, on either route.
+func TestExecCmdRemakes(t *testing.T) {
+	install := []string{"install", "-g", "@kici-dev/orchestrator@0.20.0"}
+	mustCommand := func(tg Target) Command {
+		c, err := tg.Command(install...)
+		require.NoError(t, err)
+		return c
+	}
+	tests := []struct {
+		name string
+		edit func(c *Command)
+		want error // the reason ExecCmd leaves in exec.Cmd.Err on this platform
+	}{
+		{"posix, unchanged", func(*Command) {}, nil},
+		{"posix, another program", func(c *Command) { c.Path = "/bin/sh" }, ReasonAltered},
+		{"posix, another argv[0]", func(c *Command) { c.Args[0] = "/bin/sh" }, ReasonAltered},
+		{"posix, an argument after --prefix", func(c *Command) { c.Args = append(c.Args, "--prefix=/elsewhere") }, ReasonAltered},
+		{"posix, another prefix in the target", func(c *Command) { c.Target.GlobalPrefix = "/elsewhere" }, ReasonAltered},
+		{"posix, npm-cli.js dropped", func(c *Command) { c.Args = slices.Delete(c.Args, 1, 2) }, ReasonAltered},
+		{"posix, a relative node in the target", func(c *Command) { c.Target.NodeExecPath = "node" }, ReasonRelativeNode},
+		{"posix, a cmd.exe line on a posix command", func(c *Command) { c.CmdLine = "cmd.exe /d /s /c calc" }, ReasonAltered},
+		{"posix, no arguments at all", func(c *Command) { c.Args = nil }, ReasonAltered},
+		{"posix, an npm argument changed in place runs as shown", func(c *Command) { c.Args[3] = "--json" }, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := mustCommand(posixCli)
+			tt.edit(&c)
+			cmd := c.ExecCmd([]string{"PATH=/bin"})
+			if tt.want == nil {
+				assert.NoError(t, cmd.Err)
+				assert.Equal(t, c.Args, cmd.Args)
+				return
+			}
+			assert.ErrorIs(t, cmd.Err, tt.want)
+			assert.Equal(t, cmd.Err, cmd.Run())
+		})
+	}
+	winTests := []struct {
+		name string
+		edit func(c *Command)
+		want Reason // ReasonOtherPlatform when the command is made again as it is
+	}{
+		{"cmd.exe, unchanged", func(*Command) {}, ReasonOtherPlatform},
+		// Args edited on the cmd.exe route used to be ignored: CmdLine ran.
+		{"cmd.exe, the line in Args edited", func(c *Command) { c.Args[4] = `""C:\Program Files\nodejs\npm.cmd" install -g x"` }, ReasonAltered},
+		{"cmd.exe, CmdLine edited", func(c *Command) { c.CmdLine += " & calc" }, ReasonAltered},
+		{"cmd.exe, another program", func(c *Command) { c.Path = `C:\Windows\System32\calc.exe` }, ReasonAltered},
+		{"cmd.exe, Args and CmdLine edited alike, still allow-listed", func(c *Command) {
+			c.Args[4] = `""C:\Program Files\nodejs\npm.cmd" view x"`
+			c.CmdLine = "cmd.exe /d /s /c " + c.Args[4]
+		}, ReasonOtherPlatform},
+		{"cmd.exe, an injection in both", func(c *Command) {
+			c.Args[4] = `""C:\Program Files\nodejs\npm.cmd" x&calc"`
+			c.CmdLine = "cmd.exe /d /s /c " + c.Args[4]
+		}, ReasonArgSyntax},
+		{"cmd.exe, a quote in the target's prefix", func(c *Command) { c.Target.GlobalPrefix = `C:\Windows" calc & REM "` }, ReasonBatchPath},
+		{"cmd.exe, the line's closing quote dropped", func(c *Command) {
+			c.Args[4] = strings.TrimSuffix(c.Args[4], `"`)
+			c.CmdLine = "cmd.exe /d /s /c " + c.Args[4]
+		}, ReasonAltered},
+		{"cmd.exe, another batch file in the line", func(c *Command) {
+			c.Args[4] = `""C:\evil\npm.cmd" install"`
+			c.CmdLine = "cmd.exe /d /s /c " + c.Args[4]
+		}, ReasonAltered},
+	}
+	for _, tt := range winTests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := mustCommand(winCmd)
+			tt.edit(&c)
+			cmd := c.ExecCmd([]string{`SystemRoot=C:\Windows`})
+			if tt.want == ReasonOtherPlatform && runtime.GOOS == "windows" {
+				assert.NoError(t, cmd.Err)
+				return
+			}
+			assert.ErrorIs(t, cmd.Err, tt.want)
+		})
+	}
+	t.Run("the zero Command", func(t *testing.T) {
+		assert.ErrorIs(t, Command{}.ExecCmd(nil).Err, ReasonAltered)
+	})
 }
