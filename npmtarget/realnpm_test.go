@@ -33,7 +33,7 @@ func TestRealNpm(t *testing.T) {
 		t.Skip("runs the real npm; set " + realNpmEnv + "=1 to run it, as .ci/run does: " + realNpmEnv + "=1 go test -run TestRealNpm ./npmtarget")
 	}
 	if runtime.GOOS == "windows" {
-		t.Skip("lays out a posix global install; the Windows routes have TestWindowsRoutes")
+		t.Skip("lays out a posix global install; the Windows routes have TestWindowsNpmCmdRoute and TestWindowsDirectRoute")
 	}
 	start := time.Now()
 	npm, err := exec.LookPath("npm")
