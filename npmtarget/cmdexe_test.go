@@ -226,6 +226,10 @@ func TestErrorMessages(t *testing.T) {
 		{"a long path, bounded", &UnsafeCommandError{Func: "Target.Command", Cmd: strings.Repeat("x", 1000), Reason: ReasonRelativePath},
 			`npmtarget.Target.Command("` + strings.Repeat("x", 64) + `"... (1000 bytes)): cannot run the program: it is not an absolute path`},
 		{"other platform", execError{ReasonOtherPlatform}, "npmtarget.Command.ExecCmd: the command's target runs on another platform"},
+		{"a refused field", &FieldError{Func: "Resolve", Field: "NodeExecPath", Value: "C:node.exe", Reason: ReasonRelativeNode},
+			`npmtarget.Resolve("C:node.exe"): NodeExecPath: the service's node is not an absolute path, so npm would run from the working directory: give its absolute path`},
+		{"a refused field, bounded", &FieldError{Func: "PlanUpgrade", Field: "Version", Value: strings.Repeat("v", 1<<20), Reason: ReasonVersion},
+			`npmtarget.PlanUpgrade("` + strings.Repeat("v", 64) + `"... (1048576 bytes)): Version: ` + ReasonVersion.Error()},
 		{"an unknown reason", Reason(200), "reason 200"},
 	}
 	for _, tt := range tests {
@@ -241,4 +245,18 @@ func TestErrorMessages(t *testing.T) {
 		assert.ErrorIs(t, wrapped, ReasonArgSyntax)
 		assert.ErrorIs(t, fmt.Errorf("upgrade: %w", &UnsafeCommandError{Reason: ReasonRelativePath}), ReasonRelativePath)
 	})
+}
+
+// TestReasons checks that every Reason has a description of its own that
+// says what it is about.
+func TestReasons(t *testing.T) {
+	seen := map[string]Reason{}
+	for r := ReasonCmdSyntax; r <= ReasonAltered; r++ {
+		t.Run(strconv.Itoa(int(r)), func(t *testing.T) {
+			text := r.Error()
+			assert.NotEqual(t, "reason "+strconv.Itoa(int(r)), text)
+			assert.NotContains(t, seen, text, "the same text as %d", seen[text])
+			seen[text] = r
+		})
+	}
 }

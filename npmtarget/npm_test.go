@@ -600,6 +600,15 @@ func TestExecCmdRemakes(t *testing.T) {
 			c.Args[4] = strings.TrimSuffix(c.Args[4], `"`)
 			c.CmdLine = "cmd.exe /d /s /c " + c.Args[4]
 		}, ReasonAltered},
+		{"cmd.exe, the line split in two", func(c *Command) { c.Args = append(c.Args[:4:4], `""C:\Program Files\nodejs\npm.cmd"`, `install"`) }, ReasonAltered},
+		{"cmd.exe, no space after the batch file", func(c *Command) {
+			c.Args[4] = `""C:\Program Files\nodejs\npm.cmd"install"`
+			c.CmdLine = "cmd.exe /d /s /c " + c.Args[4]
+		}, ReasonAltered},
+		{"cmd.exe, no npm arguments", func(c *Command) {
+			c.Args[4] = `""C:\Program Files\nodejs\npm.cmd""`
+			c.CmdLine = "cmd.exe /d /s /c " + c.Args[4]
+		}, ReasonOtherPlatform},
 		{"cmd.exe, another batch file in the line", func(c *Command) {
 			c.Args[4] = `""C:\evil\npm.cmd" install"`
 			c.CmdLine = "cmd.exe /d /s /c " + c.Args[4]

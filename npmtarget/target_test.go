@@ -1,6 +1,7 @@
 package npmtarget
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -407,4 +408,11 @@ func TestResolveRefuses(t *testing.T) {
 		spec := LaunchSpec{ExecPath: "/opt/node/bin/node:20", Args: []string{posixEntry}}
 		assert.IsType(t, Resolved{}, Resolve(spec, "orchestrator", Options{Exists: func(string) bool { return true }}))
 	})
+}
+
+// TestFieldMessage checks the operator's part of a refusal's message.
+func TestFieldMessage(t *testing.T) {
+	fe := &FieldError{Func: "Resolve", Field: "GlobalPrefix", Value: "C:\\a\"b", Reason: ReasonBatchPath}
+	assert.Equal(t, `GlobalPrefix "C:\\a\"b": `+ReasonBatchPath.Error(), fieldMessage(fe))
+	assert.Equal(t, "x", fieldMessage(errors.New("x")), "an error of another type is printed as it is")
 }
