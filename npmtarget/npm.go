@@ -67,6 +67,12 @@ func (t Target) Args(npmArgs ...string) []string {
 // byte (Windows keeps per-drive entries such as "=C:=C:\work"); an entry
 // without one is kept as it is. Env returns a new slice and never changes
 // environ.
+//
+// Env refuses nothing: it describes the environment of any target, an
+// unsafe one included. [Resolve] and [Target.Command] refuse the targets
+// whose environment would mislead npm or cmd.exe: a relative node, whose
+// folder would put the working directory first on PATH, and a node folder
+// holding the list separator, which would split PATH.
 func (t Target) Env(environ []string) []string {
 	sameName := func(a, b string) bool { return a == b }
 	if t.Windows {
