@@ -101,7 +101,7 @@ type Target struct {
 //
 // and an Invocation of {ExecPath, [npm-cli.js]} when opts.Exists reports that
 // npm-cli.js exists, else {NpmPath, []}. Resolve never calls opts.Exists for
-// a NoEntry or NotGlobal result.
+// a NoEntry or NotGlobal result, and at most once otherwise.
 //
 // Where the orchestrator would go on, Resolve refuses with [Unsafe]:
 //
