@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -380,10 +379,4 @@ func TestPullPolicyEffective(t *testing.T) {
 	assert.Equal(t, PullIfNotPresent, PullPolicy("").Effective())
 	assert.Equal(t, PullNever, PullNever.Effective())
 	assert.Equal(t, PullPolicy("always"), PullPolicy("always").Effective())
-}
-
-// jsSpace is String.prototype.trim's set, from the Unicode tables, for the
-// fuzz test's independent port of the seed.
-func jsSpace(r rune) bool {
-	return r == 0xFEFF || r != 0x85 && unicode.IsSpace(r)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/distribution/reference"
 	"github.com/kicikit/kicikit/agentversion"
+	"github.com/kicikit/kicikit/internal/jsstr"
 )
 
 func addRefSeeds(add func(string)) {
@@ -137,7 +138,7 @@ var seedDigits = regexp.MustCompile(`^[0-9]+$`)
 // seedParseVersion is parseVersionBase, with the package's one deliberate
 // difference: a part beyond uint64 is not a version.
 func seedParseVersion(version string) []uint64 {
-	parts := strings.Split(strings.Split(strings.TrimFunc(version, jsSpace), "-")[0], ".")
+	parts := strings.Split(strings.Split(jsstr.Trim(version), "-")[0], ".")
 	if len(parts) != 3 {
 		return nil
 	}
@@ -196,7 +197,7 @@ func seedParseImageRef(image string) seedRef {
 }
 
 func seedCheck(in CheckInput) []seedFinding {
-	bare := strings.TrimPrefix(strings.TrimFunc(in.TargetVersion, jsSpace), "v")
+	bare := strings.TrimPrefix(jsstr.Trim(in.TargetVersion), "v")
 	targetVersion := ""
 	if bare != "" && seedParseVersion(bare) != nil {
 		targetVersion = bare
