@@ -263,7 +263,7 @@ func TestFindingJSON(t *testing.T) {
 		{"floating-tag, nil labels", FloatingTag{Site: Site{Scaler: "docker", Image: "kici-agent:edge"}, Tag: "edge", Where: path},
 			`{"code":"floating-tag","scaler":"docker","labels":[],"image":"kici-agent:edge","message":%q,"scalerIndex":0,"labelSetIndex":0,"tag":"edge","target":"","where":"/etc/kici/scalers.yaml"}`},
 		{"invalid-image", InvalidImage{Site: site("kici-agent:"), Err: mustParseErr(t, "kici-agent:"), Where: path},
-			`{"code":"invalid-image","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:","message":%q,"scalerIndex":0,"labelSetIndex":0,"error":"imageref: invalid image reference \"kici-agent:\": invalid tag","where":"/etc/kici/scalers.yaml"}`},
+			`{"code":"invalid-image","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:","message":%q,"scalerIndex":0,"labelSetIndex":0,"error":"imageref.Parse(\"kici-agent:\"): invalid tag","where":"/etc/kici/scalers.yaml"}`},
 		{"invalid-image without its error", InvalidImage{Site: site("kici-agent:"), Where: path},
 			`{"code":"invalid-image","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:","message":%q,"scalerIndex":0,"labelSetIndex":0,"error":"","where":"/etc/kici/scalers.yaml"}`},
 	}

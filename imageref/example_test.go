@@ -43,11 +43,11 @@ func ExampleParse_errors() {
 		}
 	}
 	// Output:
-	// imageref: invalid image reference "Quay.io/KiCI/kici-agent": repository name must be lowercase
+	// imageref.Parse("Quay.io/KiCI/kici-agent"): repository name must be lowercase
 	//   → lower-case the repository
-	// imageref: invalid image reference "kici-agent:": invalid tag
+	// imageref.Parse("kici-agent:"): invalid tag
 	//   → fix the tag
-	// imageref: invalid image reference "kici-agent@sha256:abc": invalid digest
+	// imageref.Parse("kici-agent@sha256:abc"): invalid digest
 	//   → fix the digest
 }
 

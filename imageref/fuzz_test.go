@@ -31,58 +31,92 @@ func addRefSeeds(add func(string)) {
 
 func FuzzParse(f *testing.F) {
 	addRefSeeds(func(s string) { f.Add(s) })
-	f.Fuzz(func(t *testing.T, s string) {
-		got, err := Parse(s)
-		named, refErr := reference.ParseNormalizedNamed(s)
-		if (err == nil) != (refErr == nil) {
-			t.Fatalf("Parse(%q) = %v, %v; the reference package says %v", s, got, err, refErr)
+	f.Fuzz(checkParse)
+}
+
+// FuzzParseLong checks Parse on inputs near and beyond the grammar's
+// length limits: s with n (128 to 383) copies of c inserted at byte at.
+func FuzzParseLong(f *testing.F) {
+	for i, s := range []string{
+		"kici-agent", "q.io/kici-agent", "kici-agent:_", "kici-agent@sha512:" + hex64 + hex64,
+		"q.io/kici-agent:1@" + sha256, "Q.io/Kici/kici-agent", "@" + sha256, "kici/a",
+	} {
+		for _, c := range []byte{'a', '0', 'A', '.', '/', ':', '@', '_'} {
+			f.Add(s, uint16(len(s)-i%2), c, uint8(i*37))
 		}
-		if err != nil {
-			checkParseError(t, s, got, err, refErr)
-			return
-		}
-		if got.String() != s {
-			t.Fatalf("Parse(%q).String() = %q", s, got.String())
-		}
-		if back := MustParse(got.String()); back != got {
-			t.Fatalf("Parse(%q) = %+v, but its String parses to %+v", s, got, back)
-		}
-		l := splitLenient(s)
-		if l.repository != got.Repository || l.tag != got.Tag || l.digest != got.Digest ||
-			l.hasTag != (got.Tag != "") || l.hasDigest != (got.Digest != "") {
-			t.Fatalf("Parse(%q) = %+v; the orchestrator's split is %+v", s, got, l)
-		}
-		tagged, _ := named.(reference.Tagged)
-		digested, _ := named.(reference.Digested)
-		var tag, dgst string
-		if tagged != nil {
-			tag = tagged.Tag()
-		}
-		if digested != nil {
-			dgst = digested.Digest().String()
-		}
-		for _, c := range []struct{ what, got, want string }{
-			{"Name", got.Name(), named.Name()},
-			{"Domain", got.Domain(), reference.Domain(named)},
-			{"Path", got.Path(), reference.Path(named)},
-			{"FamiliarName", got.FamiliarName(), reference.FamiliarName(named)},
-			{"Tag", got.Tag, tag},
-			{"Digest", got.Digest, dgst},
-		} {
-			if c.got != c.want {
-				t.Fatalf("Parse(%q): %s is %q, the reference package says %q", s, c.what, c.got, c.want)
-			}
-		}
+	}
+	f.Fuzz(func(t *testing.T, s string, at uint16, c byte, n uint8) {
+		i := int(at) % (len(s) + 1)
+		checkParse(t, s[:i]+strings.Repeat(string(c), 128+int(n))+s[i:])
 	})
 }
 
+// checkParse checks that Parse accepts s exactly when the reference
+// package does, splits it as the orchestrator does and agrees with the
+// reference package on every part, or else reports why it is invalid.
+func checkParse(t *testing.T, s string) {
+	t.Helper()
+	got, err := Parse(s)
+	named, refErr := reference.ParseNormalizedNamed(s)
+	if (err == nil) != (refErr == nil) {
+		t.Fatalf("Parse(%q) = %v, %v; the reference package says %v", s, got, err, refErr)
+	}
+	if err != nil {
+		checkParseError(t, s, got, err, refErr)
+		return
+	}
+	if got.String() != s {
+		t.Fatalf("Parse(%q).String() = %q", s, got.String())
+	}
+	if back := MustParse(got.String()); back != got {
+		t.Fatalf("Parse(%q) = %+v, but its String parses to %+v", s, got, back)
+	}
+	l := splitLenient(s)
+	if l.repository != got.Repository || l.tag != got.Tag || l.digest != got.Digest ||
+		l.hasTag != (got.Tag != "") || l.hasDigest != (got.Digest != "") {
+		t.Fatalf("Parse(%q) = %+v; the orchestrator's split is %+v", s, got, l)
+	}
+	tagged, _ := named.(reference.Tagged)
+	digested, _ := named.(reference.Digested)
+	var tag, dgst string
+	if tagged != nil {
+		tag = tagged.Tag()
+	}
+	if digested != nil {
+		dgst = digested.Digest().String()
+	}
+	for _, c := range []struct{ what, got, want string }{
+		{"Name", got.Name(), named.Name()},
+		{"Domain", got.Domain(), reference.Domain(named)},
+		{"Path", got.Path(), reference.Path(named)},
+		{"FamiliarName", got.FamiliarName(), reference.FamiliarName(named)},
+		{"Tag", got.Tag, tag},
+		{"Digest", got.Digest, dgst},
+	} {
+		if c.got != c.want {
+			t.Fatalf("Parse(%q): %s is %q, the reference package says %q", s, c.what, c.got, c.want)
+		}
+	}
+}
+
 // checkParseError checks the error's shape, and that its Reason is right:
-// fixing the part it blames, alone, makes the rest parse.
+// fixing the part it blames, alone, makes the rest parse. It wraps the
+// reference package's error, or, for a part too long to be valid, the
+// reference package's sentinel for that part.
 func checkParseError(t *testing.T, s string, got Ref, err, refErr error) {
 	t.Helper()
 	var pe *ParseError
-	if !errors.As(err, &pe) || pe.Input != s || pe.Err == nil || pe.Err.Error() != refErr.Error() || got != (Ref{}) {
+	wantErr := refErr
+	if over := splitLenient(s).overlong(); over != nil {
+		wantErr = over
+	}
+	if !errors.As(err, &pe) || pe.Input != s || pe.Err == nil || pe.Err.Error() != wantErr.Error() || got != (Ref{}) {
 		t.Fatalf("Parse(%q) = %+v, %#v; the reference package says %v", s, got, err, refErr)
+	}
+	// At most 64 bytes of the input, each quoted as at most 4, the prefix,
+	// the length and the longest reason.
+	if len(err.Error()) > 4*64+150 {
+		t.Fatalf("Parse(%q): the error is %d bytes long", s, len(err.Error()))
 	}
 	if !errors.Is(err, pe.Reason) {
 		t.Fatalf("Parse(%q): errors.Is(err, %v) is false", s, pe.Reason)
