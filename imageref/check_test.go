@@ -2,7 +2,6 @@ package imageref
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -26,8 +25,9 @@ func one(image string, policy PullPolicy) Config {
 	}}}}
 }
 
+// site is the Site of one's label set, in the file path.
 func site(image string) Site {
-	return Site{Scaler: "docker", Labels: []string{"linux", "x64"}, Image: image}
+	return Site{Scaler: "docker", Labels: []string{"linux", "x64"}, Image: image, Where: path}
 }
 
 func mustParseErr(t *testing.T, s string) *ParseError {
@@ -47,11 +47,11 @@ func TestCheckAgentImages(t *testing.T) {
 	}{
 		// The orchestrator's moving-tag.
 		{"no tag", one("kici-agent", ""), "0.20.0",
-			[]Finding{MovingTag{Site: site("kici-agent"), Tag: "", Target: "0.20.0", Where: w}}},
+			[]Finding{MovingTag{Site: site("kici-agent"), Tag: "", Target: "0.20.0"}}},
 		{"latest, IfNotPresent written out", one("quay.io/kici/kici-agent:latest", PullIfNotPresent), "0.20.0",
-			[]Finding{MovingTag{Site: site("quay.io/kici/kici-agent:latest"), Tag: "latest", Target: "0.20.0", Where: w}}},
+			[]Finding{MovingTag{Site: site("quay.io/kici/kici-agent:latest"), Tag: "latest", Target: "0.20.0"}}},
 		{"latest, no target", one("kici-agent:latest", ""), "",
-			[]Finding{MovingTag{Site: site("kici-agent:latest"), Tag: "latest", Where: w}}},
+			[]Finding{MovingTag{Site: site("kici-agent:latest"), Tag: "latest"}}},
 		{"latest, Always", one("kici-agent:latest", PullAlways), "0.20.0", nil},
 		{"latest with a digest", one("kici-agent:latest@"+sha256, ""), "0.20.0", nil},
 		{"digest only", one("kici-agent@"+sha256, ""), "0.20.0", nil},
@@ -59,19 +59,19 @@ func TestCheckAgentImages(t *testing.T) {
 
 		// The orchestrator's older-pin.
 		{"older pin", one("kici-agent:0.19.0", ""), "0.20.0",
-			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"}}},
 		{"older pin, Always", one("kici-agent:0.19.0", PullAlways), "0.20.0",
-			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"}}},
 		{"older pin, unknown policy", one("kici-agent:0.19.0", "Sometimes"), "0.20.0",
-			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"}}},
 		{"older pin with a v", one("kici-agent:v0.19.0", ""), "0.20.0",
-			[]Finding{OlderPin{Site: site("kici-agent:v0.19.0"), Tag: "v0.19.0", Target: "0.20.0", Where: w}}},
+			[]Finding{OlderPin{Site: site("kici-agent:v0.19.0"), Tag: "v0.19.0", Target: "0.20.0"}}},
 		{"older pin with a build counter", one("kici-agent:0.19.0-123", ""), "0.20.0",
-			[]Finding{OlderPin{Site: site("kici-agent:0.19.0-123"), Tag: "0.19.0-123", Target: "0.20.0", Where: w}}},
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0-123"), Tag: "0.19.0-123", Target: "0.20.0"}}},
 		{"older pin with a digest", one("kici-agent:0.19.0@"+sha256, PullAlways), "0.20.0",
-			[]Finding{OlderPin{Site: site("kici-agent:0.19.0@" + sha256), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0@" + sha256), Tag: "0.19.0", Target: "0.20.0"}}},
 		{"older pin behind a registry port", one("registry.local:5000/kici-agent:0.19.0", ""), "0.20.0",
-			[]Finding{OlderPin{Site: site("registry.local:5000/kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
+			[]Finding{OlderPin{Site: site("registry.local:5000/kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"}}},
 		{"build counter of the target", one("kici-agent:0.20.0-5", ""), "0.20.0", nil},
 		{"the target", one("kici-agent:0.20.0", ""), "0.20.0", nil},
 		{"newer", one("kici-agent:0.21.0", ""), "0.20.0", nil},
@@ -79,32 +79,32 @@ func TestCheckAgentImages(t *testing.T) {
 
 		// The target, read as the orchestrator reads it.
 		{"target trimmed, one v dropped", one("kici-agent:0.19.0", ""), " v0.20.0 ",
-			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"}}},
 		{"target trimmed as JavaScript does", one("kici-agent:0.19.0", ""), "\u00a00.20.0\ufeff",
-			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"}}},
 		{"target keeps its suffix", one("kici-agent:0.19.0", ""), "v0.20.0-rc.1",
-			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0-rc.1", Where: w}}},
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0-rc.1"}}},
 		{"target v then space keeps the space", one("kici-agent", ""), "v 0.20.0",
-			[]Finding{MovingTag{Site: site("kici-agent"), Target: " 0.20.0", Where: w}}},
+			[]Finding{MovingTag{Site: site("kici-agent"), Target: " 0.20.0"}}},
 		{"target with two v is no target", one("kici-agent", ""), "vv0.20.0",
-			[]Finding{MovingTag{Site: site("kici-agent"), Where: w}}},
+			[]Finding{MovingTag{Site: site("kici-agent")}}},
 		{"target not a version", one("kici-agent:0.19.0", ""), "latest", nil},
 		{"target of two parts", one("kici-agent:0.19.0", ""), "0.20", nil},
 
 		// never-pull.
 		{"Never, no tag", one("kici-agent", PullNever), "0.20.0",
-			[]Finding{NeverPull{Site: site("kici-agent"), Target: "0.20.0", Where: w}}},
+			[]Finding{NeverPull{Site: site("kici-agent"), Target: "0.20.0"}}},
 		{"Never, latest, no target", one("kici-agent:latest", PullNever), "",
-			[]Finding{NeverPull{Site: site("kici-agent:latest"), Tag: "latest", Where: w}}},
+			[]Finding{NeverPull{Site: site("kici-agent:latest"), Tag: "latest"}}},
 		{"Never, floating tag", one("kici-agent:stable", PullNever), "0.20.0",
-			[]Finding{NeverPull{Site: site("kici-agent:stable"), Tag: "stable", Target: "0.20.0", Where: w}}},
+			[]Finding{NeverPull{Site: site("kici-agent:stable"), Tag: "stable", Target: "0.20.0"}}},
 		{"Never, older pin", one("kici-agent:0.19.0", PullNever), "0.20.0", []Finding{
-			OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w},
-			NeverPull{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w},
+			OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"},
+			NeverPull{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"},
 		}},
 		{"Never, older pin with a digest", one("kici-agent:v0.19.0@"+sha256, PullNever), "0.20.0", []Finding{
-			OlderPin{Site: site("kici-agent:v0.19.0@" + sha256), Tag: "v0.19.0", Target: "0.20.0", Where: w},
-			NeverPull{Site: site("kici-agent:v0.19.0@" + sha256), Tag: "v0.19.0", Target: "0.20.0", Where: w},
+			OlderPin{Site: site("kici-agent:v0.19.0@" + sha256), Tag: "v0.19.0", Target: "0.20.0"},
+			NeverPull{Site: site("kici-agent:v0.19.0@" + sha256), Tag: "v0.19.0", Target: "0.20.0"},
 		}},
 		{"Never, the target", one("kici-agent:0.20.0", PullNever), "0.20.0", nil},
 		{"Never, a release, no target", one("kici-agent:0.19.0", PullNever), "", nil},
@@ -114,33 +114,33 @@ func TestCheckAgentImages(t *testing.T) {
 
 		// floating-tag.
 		{"floating stable", one("kici-agent:stable", ""), "0.20.0",
-			[]Finding{FloatingTag{Site: site("kici-agent:stable"), Tag: "stable", Target: "0.20.0", Where: w}}},
+			[]Finding{FloatingTag{Site: site("kici-agent:stable"), Tag: "stable", Target: "0.20.0"}}},
 		{"floating two-part version, no target", one("quay.io/kici/kici-agent:0.20", PullIfNotPresent), "",
-			[]Finding{FloatingTag{Site: site("quay.io/kici/kici-agent:0.20"), Tag: "0.20", Where: w}}},
+			[]Finding{FloatingTag{Site: site("quay.io/kici/kici-agent:0.20"), Tag: "0.20"}}},
 		{"floating v1", one("kici-agent:v1", ""), "0.20.0",
-			[]Finding{FloatingTag{Site: site("kici-agent:v1"), Tag: "v1", Target: "0.20.0", Where: w}}},
+			[]Finding{FloatingTag{Site: site("kici-agent:v1"), Tag: "v1", Target: "0.20.0"}}},
 		{"floating LATEST, tags are case-sensitive", one("kici-agent:LATEST", ""), "0.20.0",
-			[]Finding{FloatingTag{Site: site("kici-agent:LATEST"), Tag: "LATEST", Target: "0.20.0", Where: w}}},
+			[]Finding{FloatingTag{Site: site("kici-agent:LATEST"), Tag: "LATEST", Target: "0.20.0"}}},
 		{"floating, Always", one("kici-agent:main", PullAlways), "0.20.0", nil},
 		{"floating with a digest", one("kici-agent:nightly@"+sha256, ""), "0.20.0", nil},
 
 		// invalid-image, beside the orchestrator's findings from its split.
 		{"invalid: empty tag", one("kici-agent:", ""), "0.20.0",
-			[]Finding{InvalidImage{Site: site("kici-agent:"), Err: mustParseErr(t, "kici-agent:"), Where: w}}},
+			[]Finding{InvalidImage{Site: site("kici-agent:"), Err: mustParseErr(t, "kici-agent:")}}},
 		{"invalid: empty digest", one("kici-agent@", PullNever), "0.20.0",
-			[]Finding{InvalidImage{Site: site("kici-agent@"), Err: mustParseErr(t, "kici-agent@"), Where: w}}},
+			[]Finding{InvalidImage{Site: site("kici-agent@"), Err: mustParseErr(t, "kici-agent@")}}},
 		{"invalid: older pin with a space", one("kici-agent: 0.19.0", ""), "0.20.0", []Finding{
-			OlderPin{Site: site("kici-agent: 0.19.0"), Tag: " 0.19.0", Target: "0.20.0", Where: w},
-			InvalidImage{Site: site("kici-agent: 0.19.0"), Err: mustParseErr(t, "kici-agent: 0.19.0"), Where: w},
+			OlderPin{Site: site("kici-agent: 0.19.0"), Tag: " 0.19.0", Target: "0.20.0"},
+			InvalidImage{Site: site("kici-agent: 0.19.0"), Err: mustParseErr(t, "kici-agent: 0.19.0")},
 		}},
 		{"invalid: upper-case path, no tag", one("quay.io/Kici/kici-agent", ""), "0.20.0", []Finding{
-			MovingTag{Site: site("quay.io/Kici/kici-agent"), Target: "0.20.0", Where: w},
-			InvalidImage{Site: site("quay.io/Kici/kici-agent"), Err: mustParseErr(t, "quay.io/Kici/kici-agent"), Where: w},
+			MovingTag{Site: site("quay.io/Kici/kici-agent"), Target: "0.20.0"},
+			InvalidImage{Site: site("quay.io/Kici/kici-agent"), Err: mustParseErr(t, "quay.io/Kici/kici-agent")},
 		}},
 		{"invalid: Never gives no never-pull", one("quay.io/Kici/kici-agent", PullNever), "0.20.0",
-			[]Finding{InvalidImage{Site: site("quay.io/Kici/kici-agent"), Err: mustParseErr(t, "quay.io/Kici/kici-agent"), Where: w}}},
+			[]Finding{InvalidImage{Site: site("quay.io/Kici/kici-agent"), Err: mustParseErr(t, "quay.io/Kici/kici-agent")}}},
 		{"invalid: bad tag gives no floating-tag", one("kici-agent:a+b", ""), "0.20.0",
-			[]Finding{InvalidImage{Site: site("kici-agent:a+b"), Err: mustParseErr(t, "kici-agent:a+b"), Where: w}}},
+			[]Finding{InvalidImage{Site: site("kici-agent:a+b"), Err: mustParseErr(t, "kici-agent:a+b")}}},
 
 		// Skipped.
 		{"not the agent image", one("ubuntu:latest", ""), "0.20.0", nil},
@@ -160,15 +160,15 @@ func TestCheckAgentImages(t *testing.T) {
 			}},
 			{Name: "b", Type: "bare-metal", LabelSets: []LabelSet{{Labels: []string{"4"}, Image: "kici-agent"}}},
 			{Name: "c", Type: ScalerTypeContainer, LabelSets: []LabelSet{
-				{Labels: nil, Image: "kici-agent:stable"},
+				{Image: "kici-agent:stable"},
 				{Labels: []string{"6"}, Image: "kici-agent:0.18.0", ImagePullPolicy: PullNever},
 			}},
 		}}, "0.20.0", []Finding{
-			OlderPin{Site: Site{"a", []string{"1"}, "kici-agent:0.19.0", 0, 0}, Tag: "0.19.0", Target: "0.20.0", Where: w},
-			MovingTag{Site: Site{"a", []string{"3"}, "kici-agent", 0, 2}, Target: "0.20.0", Where: w},
-			FloatingTag{Site: Site{"c", nil, "kici-agent:stable", 2, 0}, Tag: "stable", Target: "0.20.0", Where: w},
-			OlderPin{Site: Site{"c", []string{"6"}, "kici-agent:0.18.0", 2, 1}, Tag: "0.18.0", Target: "0.20.0", Where: w},
-			NeverPull{Site: Site{"c", []string{"6"}, "kici-agent:0.18.0", 2, 1}, Tag: "0.18.0", Target: "0.20.0", Where: w},
+			OlderPin{Site: Site{Scaler: "a", Labels: []string{"1"}, Image: "kici-agent:0.19.0", Where: w}, Tag: "0.19.0", Target: "0.20.0"},
+			MovingTag{Site: Site{Scaler: "a", Labels: []string{"3"}, Image: "kici-agent", ScalerIndex: 0, LabelSetIndex: 2, Where: w}, Target: "0.20.0"},
+			FloatingTag{Site: Site{Scaler: "c", Image: "kici-agent:stable", ScalerIndex: 2, LabelSetIndex: 0, Where: w}, Tag: "stable", Target: "0.20.0"},
+			OlderPin{Site: Site{Scaler: "c", Labels: []string{"6"}, Image: "kici-agent:0.18.0", ScalerIndex: 2, LabelSetIndex: 1, Where: w}, Tag: "0.18.0", Target: "0.20.0"},
+			NeverPull{Site: Site{Scaler: "c", Labels: []string{"6"}, Image: "kici-agent:0.18.0", ScalerIndex: 2, LabelSetIndex: 1, Where: w}, Tag: "0.18.0", Target: "0.20.0"},
 		}},
 	}
 	for _, tt := range tests {
@@ -195,12 +195,12 @@ func TestCheckAgentImages_where(t *testing.T) {
 	in := CheckInput{Config: one("kici-agent:0.19.0", ""), TargetVersion: "0.20.0", ScalerConfigPath: path}
 	got := CheckAgentImages(in)
 	require.Len(t, got, 1)
-	assert.Equal(t, path, got[0].(OlderPin).Where)
+	assert.Equal(t, path, got[0].LabelSet().Where)
 
 	in.ScalerConfigDir = dir
 	got = CheckAgentImages(in)
 	require.Len(t, got, 1)
-	assert.Equal(t, path+" (or the file under "+dir+" that declares it)", got[0].(OlderPin).Where)
+	assert.Equal(t, path+" (or the file under "+dir+" that declares it)", got[0].LabelSet().Where)
 }
 
 func TestCheckAgentImages_labelsCopied(t *testing.T) {
@@ -208,7 +208,7 @@ func TestCheckAgentImages_labelsCopied(t *testing.T) {
 	got := CheckAgentImages(CheckInput{Config: cfg, ScalerConfigPath: path})
 	require.Len(t, got, 1)
 	cfg.Scalers[0].LabelSets[0].Labels[0] = "changed"
-	assert.Equal(t, []string{"linux", "x64"}, got[0].(MovingTag).Labels)
+	assert.Equal(t, []string{"linux", "x64"}, got[0].LabelSet().Labels)
 }
 
 func TestMessages(t *testing.T) {
@@ -219,25 +219,25 @@ func TestMessages(t *testing.T) {
 		code string
 		msg  string
 	}{
-		{"moving-tag with target", MovingTag{Site: site("quay.io/kici/kici-agent:latest"), Tag: "latest", Target: "0.20.0", Where: path}, CodeMovingTag,
+		{"moving-tag with target", MovingTag{Site: site("quay.io/kici/kici-agent:latest"), Tag: "latest", Target: "0.20.0"}, CodeMovingTag,
 			prefix + `quay.io/kici/kici-agent:latest with imagePullPolicy IfNotPresent keeps the agent image this host already pulled, so the upgrade does not change the container agents. In /etc/kici/scalers.yaml, set "image: quay.io/kici/kici-agent:0.20.0" on this label set, or set "imagePullPolicy: Always" to pull latest on every spawn.`},
-		{"moving-tag without target", MovingTag{Site: site("kici-agent"), Where: path + " (or the file under " + dir + " that declares it)"}, CodeMovingTag,
+		{"moving-tag without target", MovingTag{Site: Site{Scaler: "docker", Labels: []string{"linux", "x64"}, Image: "kici-agent", Where: path + " (or the file under " + dir + " that declares it)"}}, CodeMovingTag,
 			prefix + `kici-agent with imagePullPolicy IfNotPresent keeps the agent image this host already pulled, so the upgrade does not change the container agents. In /etc/kici/scalers.yaml (or the file under /etc/kici/scalers.d that declares it), set image to the kici-agent release you upgrade to (kici-agent:<version>) on this label set, or set "imagePullPolicy: Always" to pull latest on every spawn.`},
-		{"older-pin", OlderPin{Site: site("registry.local:5000/kici-agent:v0.19.0"), Tag: "v0.19.0", Target: "0.20.0", Where: path}, CodeOlderPin,
+		{"older-pin", OlderPin{Site: site("registry.local:5000/kici-agent:v0.19.0"), Tag: "v0.19.0", Target: "0.20.0"}, CodeOlderPin,
 			prefix + `registry.local:5000/kici-agent:v0.19.0 is older than the upgrade target 0.20.0, so the container agents keep running v0.19.0. In /etc/kici/scalers.yaml, set "image: registry.local:5000/kici-agent:0.20.0" on this label set.`},
-		{"never-pull with target", NeverPull{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: path}, CodeNeverPull,
+		{"never-pull with target", NeverPull{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"}, CodeNeverPull,
 			prefix + `kici-agent:0.19.0 with imagePullPolicy Never runs whatever agent image each host already has, so the upgrade does not change the container agents. In /etc/kici/scalers.yaml, set "image: kici-agent:0.20.0" on this label set, and pull that image on every host before agents spawn from it, or set "imagePullPolicy: IfNotPresent".`},
-		{"never-pull without target", NeverPull{Site: site("quay.io/kici/kici-agent:latest"), Tag: "latest", Where: path}, CodeNeverPull,
+		{"never-pull without target", NeverPull{Site: site("quay.io/kici/kici-agent:latest"), Tag: "latest"}, CodeNeverPull,
 			prefix + `quay.io/kici/kici-agent:latest with imagePullPolicy Never runs whatever agent image each host already has, so the upgrade does not change the container agents. In /etc/kici/scalers.yaml, set image to the kici-agent release you upgrade to (quay.io/kici/kici-agent:<version>) on this label set, and pull that image on every host before agents spawn from it, or set "imagePullPolicy: IfNotPresent".`},
-		{"floating-tag with target", FloatingTag{Site: site("kici-agent:stable"), Tag: "stable", Target: "0.20.0", Where: path}, CodeFloatingTag,
+		{"floating-tag with target", FloatingTag{Site: site("kici-agent:stable"), Tag: "stable", Target: "0.20.0"}, CodeFloatingTag,
 			prefix + `kici-agent:stable has the floating tag stable: like latest it can move to another release, and with imagePullPolicy IfNotPresent each host keeps the image it pulled first, so nothing tells which agent release runs. In /etc/kici/scalers.yaml, set "image: kici-agent:0.20.0" on this label set, or pin a digest (kici-agent@sha256:<digest>).`},
-		{"floating-tag without target", FloatingTag{Site: site("quay.io/kici/kici-agent:v1"), Tag: "v1", Where: path}, CodeFloatingTag,
+		{"floating-tag without target", FloatingTag{Site: site("quay.io/kici/kici-agent:v1"), Tag: "v1"}, CodeFloatingTag,
 			prefix + `quay.io/kici/kici-agent:v1 has the floating tag v1: like latest it can move to another release, and with imagePullPolicy IfNotPresent each host keeps the image it pulled first, so nothing tells which agent release runs. In /etc/kici/scalers.yaml, set image to the kici-agent release you upgrade to (quay.io/kici/kici-agent:<version>) on this label set, or pin a digest (quay.io/kici/kici-agent@sha256:<digest>).`},
-		{"invalid-image", InvalidImage{Site: site("kici-agent:"), Err: mustParseErr(t, "kici-agent:"), Where: path}, CodeInvalidImage,
+		{"invalid-image", InvalidImage{Site: site("kici-agent:"), Err: mustParseErr(t, "kici-agent:")}, CodeInvalidImage,
 			prefix + `kici-agent: is not a valid image reference (invalid tag), so Docker refuses it and the container scaler cannot start agents for this label set. In /etc/kici/scalers.yaml, correct the image on this label set.`},
-		{"invalid-image, other", InvalidImage{Site: site("kici/" + hex64 + "/kici-agent_"), Err: mustParseErr(t, "kici/kici-agent_"), Where: path}, CodeInvalidImage,
+		{"invalid-image, other", InvalidImage{Site: site("kici/" + hex64 + "/kici-agent_"), Err: mustParseErr(t, "kici/kici-agent_")}, CodeInvalidImage,
 			prefix + `kici/` + hex64 + `/kici-agent_ is not a valid image reference (invalid reference format), so Docker refuses it and the container scaler cannot start agents for this label set. In /etc/kici/scalers.yaml, correct the image on this label set.`},
-		{"invalid-image without its error", InvalidImage{Site: Site{Scaler: "s", Image: "kici-agent:"}, Where: path}, CodeInvalidImage,
+		{"invalid-image without its error", InvalidImage{Site: Site{Scaler: "s", Image: "kici-agent:", Where: path}}, CodeInvalidImage,
 			`container scaler "s", label set []: image kici-agent: is not a valid image reference (invalid reference format), so Docker refuses it and the container scaler cannot start agents for this label set. In /etc/kici/scalers.yaml, correct the image on this label set.`},
 	}
 	for _, tt := range tests {
@@ -254,17 +254,17 @@ func TestFindingJSON(t *testing.T) {
 		f    Finding
 		want string
 	}{
-		{"moving-tag", MovingTag{Site: site("kici-agent"), Target: "0.20.0", Where: path},
+		{"moving-tag", MovingTag{Site: site("kici-agent"), Target: "0.20.0"},
 			`{"code":"moving-tag","scaler":"docker","labels":["linux","x64"],"image":"kici-agent","message":%q,"scalerIndex":0,"labelSetIndex":0,"tag":"","target":"0.20.0","where":"/etc/kici/scalers.yaml"}`},
-		{"older-pin", OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: path},
+		{"older-pin", OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"},
 			`{"code":"older-pin","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:0.19.0","message":%q,"scalerIndex":0,"labelSetIndex":0,"tag":"0.19.0","target":"0.20.0","where":"/etc/kici/scalers.yaml"}`},
-		{"never-pull", NeverPull{Site: site("kici-agent:latest"), Tag: "latest", Where: path},
+		{"never-pull", NeverPull{Site: site("kici-agent:latest"), Tag: "latest"},
 			`{"code":"never-pull","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:latest","message":%q,"scalerIndex":0,"labelSetIndex":0,"tag":"latest","target":"","where":"/etc/kici/scalers.yaml"}`},
-		{"floating-tag, nil labels", FloatingTag{Site: Site{Scaler: "docker", Image: "kici-agent:edge"}, Tag: "edge", Where: path},
+		{"floating-tag, nil labels", FloatingTag{Site: Site{Scaler: "docker", Image: "kici-agent:edge", Where: path}, Tag: "edge"},
 			`{"code":"floating-tag","scaler":"docker","labels":[],"image":"kici-agent:edge","message":%q,"scalerIndex":0,"labelSetIndex":0,"tag":"edge","target":"","where":"/etc/kici/scalers.yaml"}`},
-		{"invalid-image", InvalidImage{Site: site("kici-agent:"), Err: mustParseErr(t, "kici-agent:"), Where: path},
+		{"invalid-image", InvalidImage{Site: site("kici-agent:"), Err: mustParseErr(t, "kici-agent:")},
 			`{"code":"invalid-image","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:","message":%q,"scalerIndex":0,"labelSetIndex":0,"error":"imageref.Parse(\"kici-agent:\"): invalid tag","where":"/etc/kici/scalers.yaml"}`},
-		{"invalid-image without its error", InvalidImage{Site: site("kici-agent:"), Where: path},
+		{"invalid-image without its error", InvalidImage{Site: site("kici-agent:")},
 			`{"code":"invalid-image","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:","message":%q,"scalerIndex":0,"labelSetIndex":0,"error":"","where":"/etc/kici/scalers.yaml"}`},
 	}
 	for _, tt := range tests {
@@ -281,24 +281,6 @@ func TestFindingJSON(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, "["+want+"]", string(list))
 		})
-	}
-}
-
-// siteOf is the Site of any finding.
-func siteOf(f Finding) Site {
-	switch f := f.(type) {
-	case MovingTag:
-		return f.Site
-	case OlderPin:
-		return f.Site
-	case NeverPull:
-		return f.Site
-	case FloatingTag:
-		return f.Site
-	case InvalidImage:
-		return f.Site
-	default:
-		panic(fmt.Sprintf("imageref: unexpected finding type %T", f))
 	}
 }
 
@@ -337,7 +319,7 @@ func TestConfigFixtures(t *testing.T) {
 
 			var got []string
 			for _, f := range CheckAgentImages(CheckInput{Config: cfg, TargetVersion: "0.20.0", ScalerConfigPath: path}) {
-				got = append(got, f.Code()+" ["+strings.Join(siteOf(f).Labels, ", ")+"]")
+				got = append(got, f.Code()+" ["+strings.Join(f.LabelSet().Labels, ", ")+"]")
 			}
 			assert.Equal(t, []string{
 				"moving-tag [linux, x64]",

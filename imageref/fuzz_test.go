@@ -338,7 +338,7 @@ func FuzzCheckAgentImages(f *testing.F) {
 		codes := make([][]string, len(sets))
 		last := 0
 		for _, f := range got {
-			s := siteOf(f)
+			s := f.LabelSet()
 			if s.ScalerIndex < 0 || s.ScalerIndex >= len(in.Config.Scalers) || s.LabelSetIndex < 0 || s.LabelSetIndex >= 2 {
 				t.Fatalf("finding %+v: indices out of the input", f)
 			}

@@ -51,7 +51,7 @@ func onlySeedCodes(findings []Finding) []seedFinding {
 		if f.Code() != CodeMovingTag && f.Code() != CodeOlderPin {
 			continue
 		}
-		s := siteOf(f)
+		s := f.LabelSet()
 		out = append(out, seedFinding{Issue: f.Code(), Scaler: s.Scaler, Labels: s.Labels, Image: s.Image, Message: f.Message()})
 	}
 	return out

@@ -127,21 +127,3 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }
-
-// site returns the label set a finding is about.
-func site(f imageref.Finding) imageref.Site {
-	switch f := f.(type) {
-	case imageref.MovingTag:
-		return f.Site
-	case imageref.OlderPin:
-		return f.Site
-	case imageref.NeverPull:
-		return f.Site
-	case imageref.FloatingTag:
-		return f.Site
-	case imageref.InvalidImage:
-		return f.Site
-	default:
-		panic(fmt.Sprintf("agentimagecheck: unexpected finding type %T", f))
-	}
-}

@@ -70,7 +70,7 @@ func location(o origin) sarifLocation {
 
 // origin returns where the label set a finding is about is declared.
 func (l loaded) origin(f imageref.Finding) origin {
-	s := site(f)
+	s := f.LabelSet()
 	return l.Origins[s.ScalerIndex][s.LabelSetIndex]
 }
 
