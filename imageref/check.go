@@ -6,7 +6,30 @@ import (
 
 	"github.com/kicikit/kicikit/agentversion"
 	"github.com/kicikit/kicikit/internal/jsstr"
+	"github.com/kicikit/kicikit/scalerconfig"
 )
+
+// CheckInput is what [CheckAgentImages] checks.
+type CheckInput struct {
+	// Config is the scaler config: what scalerconfig.Load returns, or a
+	// literal. In a literal, an empty ImagePullPolicy means IfNotPresent,
+	// and labels are taken as they are (Load canonicalises them, as the
+	// orchestrator does, so its messages and ours then agree).
+	Config scalerconfig.Config
+
+	// TargetVersion is the release the upgrade installs, such as "0.20.0"
+	// or " v0.20.0 "; it may be empty. Like the orchestrator, the check trims
+	// it, drops one leading "v", and uses the rest, "-suffix" included, when
+	// agentversion.Parse accepts it. Otherwise there is no usable target.
+	TargetVersion string
+
+	// ScalerConfigPath is the scaler config file, as the findings name it.
+	ScalerConfigPath string
+
+	// ScalerConfigDir is the scalers.d folder whose files add to the config,
+	// when there is one; the findings then also name it.
+	ScalerConfigDir string
+}
 
 // CheckAgentImages reports every container-scaler label set whose agent
 // image an upgrade to in.TargetVersion would leave unchanged, as the
@@ -38,11 +61,11 @@ func CheckAgentImages(in CheckInput) []Finding {
 	c := checker{target: usableTarget(in.TargetVersion), where: in.where()}
 	findings := []Finding{} // never nil, so that it marshals to [] as the orchestrator's does
 	for i, scaler := range in.Config.Scalers {
-		if scaler.Type != ScalerTypeContainer {
+		if scaler.Type != scalerconfig.TypeContainer {
 			continue
 		}
-		for j, ls := range scaler.LabelSets {
-			findings = c.labelSet(findings, scaler.Name, ls, i, j)
+		for j := range scaler.LabelSets {
+			findings = c.labelSet(findings, scaler.Name, &scaler.LabelSets[j], i, j)
 		}
 	}
 	return findings
@@ -64,7 +87,7 @@ type checker struct {
 
 // labelSet appends to dst the findings for label set j of scaler i, named
 // scaler, in the order [CheckAgentImages] gives them.
-func (c checker) labelSet(dst []Finding, scaler string, ls LabelSet, i, j int) []Finding {
+func (c checker) labelSet(dst []Finding, scaler string, ls *scalerconfig.LabelSet, i, j int) []Finding {
 	if ls.Image == "" {
 		return dst
 	}
@@ -72,7 +95,11 @@ func (c checker) labelSet(dst []Finding, scaler string, ls LabelSet, i, j int) [
 	if !IsAgentImage(img.repository) {
 		return dst
 	}
-	site := Site{Scaler: scaler, Labels: slices.Clone(ls.Labels), Image: ls.Image, ScalerIndex: i, LabelSetIndex: j, Where: c.where}
+	site := Site{
+		Scaler: scaler, Labels: slices.Clone(ls.Labels), Image: ls.Image,
+		ScalerIndex: i, LabelSetIndex: j,
+		Pos: ls.Pos, ImagePos: ls.ImagePos, ImageEnd: ls.ImageEnd, Where: c.where,
+	}
 	if img.movingTag() {
 		dst = append(dst, MovingTag{Site: site, Tag: img.tag, Target: c.target})
 	}
@@ -95,11 +122,11 @@ func (c checker) labelSet(dst []Finding, scaler string, ls LabelSet, i, j int) [
 // orchestrator's lenient split of it, valid or not, and its pull policy.
 type agentImage struct {
 	lenient
-	policy PullPolicy // with the default applied
-	older  bool       // the tag is a release older than the target
+	policy scalerconfig.PullPolicy // with the default applied
+	older  bool                    // the tag is a release older than the target
 }
 
-func (c checker) read(ls LabelSet) agentImage {
+func (c checker) read(ls *scalerconfig.LabelSet) agentImage {
 	img := agentImage{lenient: splitLenient(ls.Image), policy: ls.ImagePullPolicy.Effective()}
 	if c.target != "" && img.hasTag {
 		cmp, err := agentversion.Compare(img.tag, c.target)
@@ -126,7 +153,9 @@ func (img agentImage) floating() bool {
 
 // movingTag is the orchestrator's rule: a moving image that a host pulls
 // only when it does not have it.
-func (img agentImage) movingTag() bool { return img.moving() && img.policy == PullIfNotPresent }
+func (img agentImage) movingTag() bool {
+	return img.moving() && img.policy == scalerconfig.PullIfNotPresent
+}
 
 // olderPin is the orchestrator's rule: a release older than the target,
 // under any policy, digest or not.
@@ -134,12 +163,14 @@ func (img agentImage) olderPin() bool { return img.older }
 
 // neverPull: an image never pulled whose tag does not name the target.
 func (img agentImage) neverPull() bool {
-	return img.policy == PullNever && (img.moving() || img.floating() || img.older)
+	return img.policy == scalerconfig.PullNever && (img.moving() || img.floating() || img.older)
 }
 
 // floatingTag: a floating tag that a host pulls only when it does not have
 // it.
-func (img agentImage) floatingTag() bool { return img.floating() && img.policy == PullIfNotPresent }
+func (img agentImage) floatingTag() bool {
+	return img.floating() && img.policy == scalerconfig.PullIfNotPresent
+}
 
 // usableTarget is the orchestrator's reading of the target version: trimmed,
 // less one leading "v", and kept, suffix and all, only when it is a version.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kicikit/kicikit/scalerconfig"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
@@ -19,8 +20,8 @@ const (
 
 // one is a config of one container scaler "docker" with one label set
 // [linux, x64].
-func one(image string, policy PullPolicy) Config {
-	return Config{Scalers: []Scaler{{Name: "docker", Type: ScalerTypeContainer, LabelSets: []LabelSet{
+func one(image string, policy scalerconfig.PullPolicy) scalerconfig.Config {
+	return scalerconfig.Config{Scalers: []scalerconfig.Scaler{{Name: "docker", Type: scalerconfig.TypeContainer, LabelSets: []scalerconfig.LabelSet{
 		{Labels: []string{"linux", "x64"}, Image: image, ImagePullPolicy: policy},
 	}}}}
 }
@@ -41,18 +42,18 @@ func TestCheckAgentImages(t *testing.T) {
 	const w = path
 	tests := []struct {
 		name   string
-		config Config
+		config scalerconfig.Config
 		target string
 		want   []Finding
 	}{
 		// The orchestrator's moving-tag.
 		{"no tag", one("kici-agent", ""), "0.20.0",
 			[]Finding{MovingTag{Site: site("kici-agent"), Tag: "", Target: "0.20.0"}}},
-		{"latest, IfNotPresent written out", one("quay.io/kici/kici-agent:latest", PullIfNotPresent), "0.20.0",
+		{"latest, IfNotPresent written out", one("quay.io/kici/kici-agent:latest", scalerconfig.PullIfNotPresent), "0.20.0",
 			[]Finding{MovingTag{Site: site("quay.io/kici/kici-agent:latest"), Tag: "latest", Target: "0.20.0"}}},
 		{"latest, no target", one("kici-agent:latest", ""), "",
 			[]Finding{MovingTag{Site: site("kici-agent:latest"), Tag: "latest"}}},
-		{"latest, Always", one("kici-agent:latest", PullAlways), "0.20.0", nil},
+		{"latest, Always", one("kici-agent:latest", scalerconfig.PullAlways), "0.20.0", nil},
 		{"latest with a digest", one("kici-agent:latest@"+sha256, ""), "0.20.0", nil},
 		{"digest only", one("kici-agent@"+sha256, ""), "0.20.0", nil},
 		{"unknown policy is not IfNotPresent", one("kici-agent:latest", "ifnotpresent"), "0.20.0", nil},
@@ -60,7 +61,7 @@ func TestCheckAgentImages(t *testing.T) {
 		// The orchestrator's older-pin.
 		{"older pin", one("kici-agent:0.19.0", ""), "0.20.0",
 			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"}}},
-		{"older pin, Always", one("kici-agent:0.19.0", PullAlways), "0.20.0",
+		{"older pin, Always", one("kici-agent:0.19.0", scalerconfig.PullAlways), "0.20.0",
 			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"}}},
 		{"older pin, unknown policy", one("kici-agent:0.19.0", "Sometimes"), "0.20.0",
 			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"}}},
@@ -68,7 +69,7 @@ func TestCheckAgentImages(t *testing.T) {
 			[]Finding{OlderPin{Site: site("kici-agent:v0.19.0"), Tag: "v0.19.0", Target: "0.20.0"}}},
 		{"older pin with a build counter", one("kici-agent:0.19.0-123", ""), "0.20.0",
 			[]Finding{OlderPin{Site: site("kici-agent:0.19.0-123"), Tag: "0.19.0-123", Target: "0.20.0"}}},
-		{"older pin with a digest", one("kici-agent:0.19.0@"+sha256, PullAlways), "0.20.0",
+		{"older pin with a digest", one("kici-agent:0.19.0@"+sha256, scalerconfig.PullAlways), "0.20.0",
 			[]Finding{OlderPin{Site: site("kici-agent:0.19.0@" + sha256), Tag: "0.19.0", Target: "0.20.0"}}},
 		{"older pin behind a registry port", one("registry.local:5000/kici-agent:0.19.0", ""), "0.20.0",
 			[]Finding{OlderPin{Site: site("registry.local:5000/kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"}}},
@@ -92,42 +93,42 @@ func TestCheckAgentImages(t *testing.T) {
 		{"target of two parts", one("kici-agent:0.19.0", ""), "0.20", nil},
 
 		// never-pull.
-		{"Never, no tag", one("kici-agent", PullNever), "0.20.0",
+		{"Never, no tag", one("kici-agent", scalerconfig.PullNever), "0.20.0",
 			[]Finding{NeverPull{Site: site("kici-agent"), Target: "0.20.0"}}},
-		{"Never, latest, no target", one("kici-agent:latest", PullNever), "",
+		{"Never, latest, no target", one("kici-agent:latest", scalerconfig.PullNever), "",
 			[]Finding{NeverPull{Site: site("kici-agent:latest"), Tag: "latest"}}},
-		{"Never, floating tag", one("kici-agent:stable", PullNever), "0.20.0",
+		{"Never, floating tag", one("kici-agent:stable", scalerconfig.PullNever), "0.20.0",
 			[]Finding{NeverPull{Site: site("kici-agent:stable"), Tag: "stable", Target: "0.20.0"}}},
-		{"Never, older pin", one("kici-agent:0.19.0", PullNever), "0.20.0", []Finding{
+		{"Never, older pin", one("kici-agent:0.19.0", scalerconfig.PullNever), "0.20.0", []Finding{
 			OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"},
 			NeverPull{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"},
 		}},
-		{"Never, older pin with a digest", one("kici-agent:v0.19.0@"+sha256, PullNever), "0.20.0", []Finding{
+		{"Never, older pin with a digest", one("kici-agent:v0.19.0@"+sha256, scalerconfig.PullNever), "0.20.0", []Finding{
 			OlderPin{Site: site("kici-agent:v0.19.0@" + sha256), Tag: "v0.19.0", Target: "0.20.0"},
 			NeverPull{Site: site("kici-agent:v0.19.0@" + sha256), Tag: "v0.19.0", Target: "0.20.0"},
 		}},
-		{"Never, the target", one("kici-agent:0.20.0", PullNever), "0.20.0", nil},
-		{"Never, a release, no target", one("kici-agent:0.19.0", PullNever), "", nil},
-		{"Never, digest only", one("kici-agent@"+sha256, PullNever), "0.20.0", nil},
-		{"Never, latest with a digest", one("kici-agent:latest@"+sha256, PullNever), "0.20.0", nil},
-		{"Never, floating tag with a digest", one("kici-agent:edge@"+sha256, PullNever), "0.20.0", nil},
+		{"Never, the target", one("kici-agent:0.20.0", scalerconfig.PullNever), "0.20.0", nil},
+		{"Never, a release, no target", one("kici-agent:0.19.0", scalerconfig.PullNever), "", nil},
+		{"Never, digest only", one("kici-agent@"+sha256, scalerconfig.PullNever), "0.20.0", nil},
+		{"Never, latest with a digest", one("kici-agent:latest@"+sha256, scalerconfig.PullNever), "0.20.0", nil},
+		{"Never, floating tag with a digest", one("kici-agent:edge@"+sha256, scalerconfig.PullNever), "0.20.0", nil},
 
 		// floating-tag.
 		{"floating stable", one("kici-agent:stable", ""), "0.20.0",
 			[]Finding{FloatingTag{Site: site("kici-agent:stable"), Tag: "stable", Target: "0.20.0"}}},
-		{"floating two-part version, no target", one("quay.io/kici/kici-agent:0.20", PullIfNotPresent), "",
+		{"floating two-part version, no target", one("quay.io/kici/kici-agent:0.20", scalerconfig.PullIfNotPresent), "",
 			[]Finding{FloatingTag{Site: site("quay.io/kici/kici-agent:0.20"), Tag: "0.20"}}},
 		{"floating v1", one("kici-agent:v1", ""), "0.20.0",
 			[]Finding{FloatingTag{Site: site("kici-agent:v1"), Tag: "v1", Target: "0.20.0"}}},
 		{"floating LATEST, tags are case-sensitive", one("kici-agent:LATEST", ""), "0.20.0",
 			[]Finding{FloatingTag{Site: site("kici-agent:LATEST"), Tag: "LATEST", Target: "0.20.0"}}},
-		{"floating, Always", one("kici-agent:main", PullAlways), "0.20.0", nil},
+		{"floating, Always", one("kici-agent:main", scalerconfig.PullAlways), "0.20.0", nil},
 		{"floating with a digest", one("kici-agent:nightly@"+sha256, ""), "0.20.0", nil},
 
 		// invalid-image, beside the orchestrator's findings from its split.
 		{"invalid: empty tag", one("kici-agent:", ""), "0.20.0",
 			[]Finding{InvalidImage{Site: site("kici-agent:"), Err: mustParseErr(t, "kici-agent:")}}},
-		{"invalid: empty digest", one("kici-agent@", PullNever), "0.20.0",
+		{"invalid: empty digest", one("kici-agent@", scalerconfig.PullNever), "0.20.0",
 			[]Finding{InvalidImage{Site: site("kici-agent@"), Err: mustParseErr(t, "kici-agent@")}}},
 		{"invalid: older pin with a space", one("kici-agent: 0.19.0", ""), "0.20.0", []Finding{
 			OlderPin{Site: site("kici-agent: 0.19.0"), Tag: " 0.19.0", Target: "0.20.0"},
@@ -137,7 +138,7 @@ func TestCheckAgentImages(t *testing.T) {
 			MovingTag{Site: site("quay.io/Kici/kici-agent"), Target: "0.20.0"},
 			InvalidImage{Site: site("quay.io/Kici/kici-agent"), Err: mustParseErr(t, "quay.io/Kici/kici-agent")},
 		}},
-		{"invalid: Never gives no never-pull", one("quay.io/Kici/kici-agent", PullNever), "0.20.0",
+		{"invalid: Never gives no never-pull", one("quay.io/Kici/kici-agent", scalerconfig.PullNever), "0.20.0",
 			[]Finding{InvalidImage{Site: site("quay.io/Kici/kici-agent"), Err: mustParseErr(t, "quay.io/Kici/kici-agent")}}},
 		{"invalid: bad tag gives no floating-tag", one("kici-agent:a+b", ""), "0.20.0",
 			[]Finding{InvalidImage{Site: site("kici-agent:a+b"), Err: mustParseErr(t, "kici-agent:a+b")}}},
@@ -147,21 +148,21 @@ func TestCheckAgentImages(t *testing.T) {
 		{"agent name as a prefix", one("kici-agent-dev", ""), "0.20.0", nil},
 		{"agent name as a namespace", one("kici-agent/tools:latest", ""), "0.20.0", nil},
 		{"no image", one("", ""), "0.20.0", nil},
-		{"bare-metal scaler", Config{Scalers: []Scaler{{Name: "metal", Type: "bare-metal", LabelSets: []LabelSet{{Labels: []string{"m"}, Image: "kici-agent"}}}}}, "0.20.0", nil},
-		{"type is case-sensitive", Config{Scalers: []Scaler{{Name: "c", Type: "Container", LabelSets: []LabelSet{{Labels: []string{"m"}, Image: "kici-agent"}}}}}, "0.20.0", nil},
-		{"no scalers", Config{}, "0.20.0", nil},
-		{"no label sets", Config{Scalers: []Scaler{{Name: "c", Type: ScalerTypeContainer}}}, "0.20.0", nil},
+		{"bare-metal scaler", scalerconfig.Config{Scalers: []scalerconfig.Scaler{{Name: "metal", Type: "bare-metal", LabelSets: []scalerconfig.LabelSet{{Labels: []string{"m"}, Image: "kici-agent"}}}}}, "0.20.0", nil},
+		{"type is case-sensitive", scalerconfig.Config{Scalers: []scalerconfig.Scaler{{Name: "c", Type: "Container", LabelSets: []scalerconfig.LabelSet{{Labels: []string{"m"}, Image: "kici-agent"}}}}}, "0.20.0", nil},
+		{"no scalers", scalerconfig.Config{}, "0.20.0", nil},
+		{"no label sets", scalerconfig.Config{Scalers: []scalerconfig.Scaler{{Name: "c", Type: scalerconfig.TypeContainer}}}, "0.20.0", nil},
 
-		{"config order", Config{Scalers: []Scaler{
-			{Name: "a", Type: ScalerTypeContainer, LabelSets: []LabelSet{
+		{"config order", scalerconfig.Config{Scalers: []scalerconfig.Scaler{
+			{Name: "a", Type: scalerconfig.TypeContainer, LabelSets: []scalerconfig.LabelSet{
 				{Labels: []string{"1"}, Image: "kici-agent:0.19.0"},
 				{Labels: []string{"2"}, Image: "ubuntu"},
 				{Labels: []string{"3"}, Image: "kici-agent"},
 			}},
-			{Name: "b", Type: "bare-metal", LabelSets: []LabelSet{{Labels: []string{"4"}, Image: "kici-agent"}}},
-			{Name: "c", Type: ScalerTypeContainer, LabelSets: []LabelSet{
+			{Name: "b", Type: "bare-metal", LabelSets: []scalerconfig.LabelSet{{Labels: []string{"4"}, Image: "kici-agent"}}},
+			{Name: "c", Type: scalerconfig.TypeContainer, LabelSets: []scalerconfig.LabelSet{
 				{Image: "kici-agent:stable"},
-				{Labels: []string{"6"}, Image: "kici-agent:0.18.0", ImagePullPolicy: PullNever},
+				{Labels: []string{"6"}, Image: "kici-agent:0.18.0", ImagePullPolicy: scalerconfig.PullNever},
 			}},
 		}}, "0.20.0", []Finding{
 			OlderPin{Site: Site{Scaler: "a", Labels: []string{"1"}, Image: "kici-agent:0.19.0", Where: w}, Tag: "0.19.0", Target: "0.20.0"},
@@ -209,6 +210,33 @@ func TestCheckAgentImages_labelsCopied(t *testing.T) {
 	require.Len(t, got, 1)
 	cfg.Scalers[0].LabelSets[0].Labels[0] = "changed"
 	assert.Equal(t, []string{"linux", "x64"}, got[0].LabelSet().Labels)
+}
+
+// TestCheckAgentImages_positions checks that every finding carries the
+// positions of its own label set, found by index, not by name or labels.
+func TestCheckAgentImages_positions(t *testing.T) {
+	at := func(line int) scalerconfig.Pos {
+		return scalerconfig.Pos{File: "scalers.yaml", Line: line, Column: 7, Offset: 10 * line}
+	}
+	labelSet := func(line int, image string, policy scalerconfig.PullPolicy) scalerconfig.LabelSet {
+		return scalerconfig.LabelSet{Labels: []string{"x"}, Image: image, ImagePullPolicy: policy, Pos: at(line), ImagePos: at(line + 1), ImageEnd: at(line + 2)}
+	}
+	cfg := scalerconfig.Config{Scalers: []scalerconfig.Scaler{
+		{Name: "a", Type: scalerconfig.TypeContainer, LabelSets: []scalerconfig.LabelSet{
+			labelSet(10, "kici-agent:0.20.0", ""), labelSet(20, "kici-agent:0.19.0", ""),
+		}},
+		{Name: "a", Type: scalerconfig.TypeContainer, LabelSets: []scalerconfig.LabelSet{
+			labelSet(30, "kici-agent:0.19.0", scalerconfig.PullNever), labelSet(40, "kici-agent", ""),
+		}},
+	}}
+	type where struct{ pos, image, end int }
+	var got []where
+	for _, f := range CheckAgentImages(CheckInput{Config: cfg, TargetVersion: "0.20.0", ScalerConfigPath: path}) {
+		s := f.LabelSet()
+		got = append(got, where{s.Pos.Line, s.ImagePos.Line, s.ImageEnd.Line})
+		assert.Equal(t, cfg.Scalers[s.ScalerIndex].LabelSets[s.LabelSetIndex].Pos, s.Pos)
+	}
+	assert.Equal(t, []where{{20, 21, 22}, {30, 31, 32}, {30, 31, 32}, {40, 41, 42}}, got)
 }
 
 func TestMessages(t *testing.T) {
@@ -285,35 +313,49 @@ func TestFindingJSON(t *testing.T) {
 }
 
 // wantFixture is what testdata/scalers.yaml and testdata/scalers.json hold,
-// less the fields Config does not read.
-var wantFixture = Config{Scalers: []Scaler{
-	{Name: "docker-linux", Type: "container", LabelSets: []LabelSet{
+// less the fields scalerconfig.Config does not model.
+var wantFixture = scalerconfig.Config{Scalers: []scalerconfig.Scaler{
+	{Name: "docker-linux", Type: "container", LabelSets: []scalerconfig.LabelSet{
 		{Labels: []string{"linux", "x64"}, Image: "quay.io/kici/kici-agent:latest"},
-		{Labels: []string{"linux", "x64", "pinned"}, Image: "quay.io/kici/kici-agent:0.19.0", ImagePullPolicy: PullAlways},
-		{Labels: []string{"linux", "x64", "airgapped"}, Image: "registry.internal:5000/mirror/kici-agent:0.18.2", ImagePullPolicy: PullNever},
-		{Labels: []string{"linux", "x64", "edge"}, Image: "quay.io/kici/kici-agent:edge", ImagePullPolicy: PullIfNotPresent},
+		{Labels: []string{"linux", "x64", "pinned"}, Image: "quay.io/kici/kici-agent:0.19.0", ImagePullPolicy: scalerconfig.PullAlways},
+		{Labels: []string{"linux", "x64", "airgapped"}, Image: "registry.internal:5000/mirror/kici-agent:0.18.2", ImagePullPolicy: scalerconfig.PullNever},
+		{Labels: []string{"linux", "x64", "edge"}, Image: "quay.io/kici/kici-agent:edge", ImagePullPolicy: scalerconfig.PullIfNotPresent},
 		{Labels: []string{"linux", "x64", "current"}, Image: "quay.io/kici/kici-agent:0.20.0"},
 		{Labels: []string{"linux", "gpu"}, Image: "ghcr.io/acme/ci-runner:cuda-12"},
 		{Labels: []string{"linux", "typo"}, Image: "quay.io/kici/kici-agent:0.19.0 "},
 	}},
-	{Name: "mac-mini", Type: "bare-metal", LabelSets: []LabelSet{
+	{Name: "mac-mini", Type: "bare-metal", LabelSets: []scalerconfig.LabelSet{
 		{Labels: []string{"macos", "arm64"}},
 	}},
 }}
+
+// yamlViaJSON unmarshals YAML into v through its JSON form, so that v's
+// json tags apply, as they do to what scalerconfig.Config reads.
+func yamlViaJSON(b []byte, v any) error {
+	var doc any
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return err
+	}
+	j, err := json.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(j, v)
+}
 
 func TestConfigFixtures(t *testing.T) {
 	tests := []struct {
 		file      string
 		unmarshal func([]byte, any) error
 	}{
-		{"testdata/scalers.yaml", yaml.Unmarshal},
+		{"testdata/scalers.yaml", yamlViaJSON},
 		{"testdata/scalers.json", json.Unmarshal},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			b, err := os.ReadFile(tt.file)
 			require.NoError(t, err)
-			var cfg Config
+			var cfg scalerconfig.Config
 			require.NoError(t, tt.unmarshal(b, &cfg))
 			assert.Equal(t, wantFixture, cfg)
 
@@ -355,10 +397,4 @@ func TestUsableTarget(t *testing.T) {
 			assert.Equal(t, tt.want, usableTarget(tt.in))
 		})
 	}
-}
-
-func TestPullPolicyEffective(t *testing.T) {
-	assert.Equal(t, PullIfNotPresent, PullPolicy("").Effective())
-	assert.Equal(t, PullNever, PullNever.Effective())
-	assert.Equal(t, PullPolicy("always"), PullPolicy("always").Effective())
 }

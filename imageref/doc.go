@@ -44,6 +44,9 @@
 // its "Warning: " prefix), and adds findings the orchestrator misses. Each
 // finding is one of the types of the sealed interface [Finding].
 //
+// The check reads the scaler config as package scalerconfig models it, and
+// each finding points at the label set's position in the file that
+// declares it ([Site]).
+//
 // The package is pure: it reads no files, no environment and no clock.
-// Callers unmarshal the scaler config (YAML or JSON) into a [Config].
 package imageref

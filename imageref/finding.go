@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/kicikit/kicikit/scalerconfig"
 )
 
 // The codes of the findings, as [Finding.Code] returns them. The first two
@@ -21,7 +23,8 @@ const (
 // [InvalidImage]; callers tell them apart with a type switch, and reach the
 // label set of any of them with LabelSet. Each marshals to a JSON object
 // with the fields "code", "scaler", "labels", "image", "message",
-// "scalerIndex" and "labelSetIndex", then its own, then "where".
+// "scalerIndex" and "labelSetIndex", then its own, then "where"; positions
+// are not part of it.
 //
 // The set of finding types is closed, so methods may be added to the
 // interface without breaking a caller.
@@ -51,6 +54,12 @@ type Site struct {
 	// config: Config.Scalers[ScalerIndex].LabelSets[LabelSetIndex]. Names
 	// and labels need not be unique; these are.
 	ScalerIndex, LabelSetIndex int
+
+	// Pos, ImagePos and ImageEnd are the label set's, as the config holds
+	// them: where the label set's mapping starts, and where its image value
+	// starts and ends in the file that declares it. Each is the zero Pos
+	// for a config built as a literal.
+	Pos, ImagePos, ImageEnd scalerconfig.Pos
 
 	// Where is the config file to edit, as the messages name it: the
 	// CheckInput's ScalerConfigPath, followed by "(or the file under DIR

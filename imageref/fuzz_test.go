@@ -11,6 +11,7 @@ import (
 	"github.com/distribution/reference"
 	"github.com/kicikit/kicikit/agentversion"
 	"github.com/kicikit/kicikit/internal/jsstr"
+	"github.com/kicikit/kicikit/scalerconfig"
 )
 
 func addRefSeeds(add func(string)) {
@@ -296,21 +297,21 @@ func FuzzCheckAgentImages(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, image1, policy1, image2, policy2, target, configDir, type2 string) {
 		in := CheckInput{
-			Config: Config{Scalers: []Scaler{
-				{Name: "a", Type: "container", LabelSets: []LabelSet{
-					{Labels: []string{"l0"}, Image: image1, ImagePullPolicy: PullPolicy(policy1)},
-					{Labels: []string{"l1", "x"}, Image: image2, ImagePullPolicy: PullPolicy(policy2)},
+			Config: scalerconfig.Config{Scalers: []scalerconfig.Scaler{
+				{Name: "a", Type: "container", LabelSets: []scalerconfig.LabelSet{
+					{Labels: []string{"l0"}, Image: image1, ImagePullPolicy: scalerconfig.PullPolicy(policy1)},
+					{Labels: []string{"l1", "x"}, Image: image2, ImagePullPolicy: scalerconfig.PullPolicy(policy2)},
 				}},
-				{Name: "b", Type: type2, LabelSets: []LabelSet{
-					{Labels: []string{"l2"}, Image: image2, ImagePullPolicy: PullPolicy(policy1)},
-					{Labels: nil, Image: image1, ImagePullPolicy: PullPolicy(policy2)},
+				{Name: "b", Type: scalerconfig.ScalerType(type2), LabelSets: []scalerconfig.LabelSet{
+					{Labels: []string{"l2"}, Image: image2, ImagePullPolicy: scalerconfig.PullPolicy(policy1)},
+					{Labels: nil, Image: image1, ImagePullPolicy: scalerconfig.PullPolicy(policy2)},
 				}},
 			}},
 			TargetVersion:    target,
 			ScalerConfigPath: path,
 			ScalerConfigDir:  configDir,
 		}
-		var sets []LabelSet
+		var sets []scalerconfig.LabelSet
 		var scalers []string
 		for _, sc := range in.Config.Scalers {
 			for _, ls := range sc.LabelSets {
@@ -367,8 +368,8 @@ func FuzzCheckAgentImages(f *testing.F) {
 // seedCheckOne is the seed's code for label set i of in, or "".
 func seedCheckOne(in CheckInput, i int) string {
 	one := in
-	one.Config = Config{Scalers: []Scaler{in.Config.Scalers[i/2]}}
-	one.Config.Scalers[0].LabelSets = []LabelSet{in.Config.Scalers[i/2].LabelSets[i%2]}
+	one.Config = scalerconfig.Config{Scalers: []scalerconfig.Scaler{in.Config.Scalers[i/2]}}
+	one.Config.Scalers[0].LabelSets = []scalerconfig.LabelSet{in.Config.Scalers[i/2].LabelSets[i%2]}
 	if f := seedCheck(one); len(f) == 1 {
 		return f[0].Issue
 	}
@@ -376,7 +377,7 @@ func seedCheckOne(in CheckInput, i int) string {
 }
 
 // wantCodes is the codes a label set gets, from the documented rules.
-func wantCodes(scalerType string, ls LabelSet, seed string) []string {
+func wantCodes(scalerType scalerconfig.ScalerType, ls scalerconfig.LabelSet, seed string) []string {
 	var codes []string
 	if seed != "" {
 		codes = append(codes, seed)
@@ -394,9 +395,9 @@ func wantCodes(scalerType string, ls LabelSet, seed string) []string {
 	policy := ls.ImagePullPolicy
 	switch {
 	case l.hasDigest && seed != CodeOlderPin:
-	case policy == PullNever && (moving || floating || seed == CodeOlderPin):
+	case policy == scalerconfig.PullNever && (moving || floating || seed == CodeOlderPin):
 		codes = append(codes, CodeNeverPull)
-	case (policy == "" || policy == PullIfNotPresent) && floating:
+	case (policy == "" || policy == scalerconfig.PullIfNotPresent) && floating:
 		codes = append(codes, CodeFloatingTag)
 	}
 	return codes

@@ -91,7 +91,7 @@ func check(args []string, stdout io.Writer) (int, error) {
 		return 2, err
 	}
 	findings := imageref.CheckAgentImages(imageref.CheckInput{
-		Config:           cfg.Config,
+		Config:           cfg,
 		TargetVersion:    *target,
 		ScalerConfigPath: *config,
 		ScalerConfigDir:  *dir,
@@ -104,7 +104,7 @@ func check(args []string, stdout io.Writer) (int, error) {
 		}
 		err = writeJSON(stdout, findings)
 	case "sarif":
-		err = writeJSON(stdout, sarifLog(findings, cfg))
+		err = writeJSON(stdout, sarifLog(findings))
 	default:
 		for _, f := range findings {
 			if _, err = fmt.Fprintln(stdout, "Warning: "+f.Message()); err != nil {
