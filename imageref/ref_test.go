@@ -154,6 +154,8 @@ func TestParseError(t *testing.T) {
 		// package too says "must be lowercase".
 		{"upper-case identifier", "000000000000000000000000000000000000000000000000000000000000A000", ErrNameUppercase, nil,
 			`imageref.Parse("000000000000000000000000000000000000000000000000000000000000A000"): repository name must be lowercase`},
+		{"64 bytes, not an identifier", strings.Repeat("a", 62) + " b", ErrReferenceInvalid, reference.ErrReferenceInvalidFormat,
+			`imageref.Parse("` + strings.Repeat("a", 62) + ` b"): invalid reference format`},
 		{"identifier", hex64, ErrReferenceInvalid, nil,
 			`imageref.Parse("` + hex64 + `"): invalid reference format: 64 hexadecimal digits name an image by its ID, not a repository`},
 	}
