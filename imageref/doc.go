@@ -45,8 +45,8 @@
 // finding is one of the types of the sealed interface [Finding].
 //
 // The check reads the scaler config as package scalerconfig models it, and
-// each finding points at the label set's position in the file that
-// declares it ([Site]).
+// every finding gives its label set, with the label set's and its image's
+// positions in the file that declares them ([Finding.LabelSet], [Site]).
 //
 // The package is pure: it reads no files, no environment and no clock.
 package imageref

@@ -150,8 +150,8 @@ func minPathLen(repository string) int {
 
 // mayBeRegistry reports whether the reference package may read first, the
 // first element of a repository with more than one, as a registry. It never
-// does when first is "localhost"-free lower-case ASCII letters, digits, "_"
-// and "-": no ".", ":" or upper case marks it as a host.
+// does when first is not "localhost" and has only lower-case ASCII letters,
+// digits, "_" and "-": a ".", a ":" or upper case marks a registry.
 func mayBeRegistry(first string) bool {
 	if first == localhost {
 		return true

@@ -325,7 +325,7 @@ func TestParseLengthLimits(t *testing.T) {
 		name   string
 		in     string
 		reason Reason // 0: valid
-		err    error  // the reference package's sentinel in the error
+		err    error  // the reference package's sentinel in the error; nil: its own text
 	}{
 		{"longest path", "q.io/" + path, 0, nil},
 		{"longest familiar name", strings.Repeat("a", 247), 0, nil}, // library/ makes 255
@@ -337,8 +337,12 @@ func TestParseLengthLimits(t *testing.T) {
 		{"path", "q.io/" + path + "a", ErrReferenceInvalid, reference.ErrNameTooLong},
 		{"path with no registry", path + "a", ErrReferenceInvalid, reference.ErrNameTooLong},
 		{"path with no registry, invalid", path + "_", ErrReferenceInvalid, reference.ErrNameTooLong},
+		// Lower-case letters, digits, "-" and "_" never make a registry, so
+		// the first element counts in the path.
+		{"path whose first element is no registry", "az09-_/" + strings.Repeat("a", 248) + "_", ErrReferenceInvalid, reference.ErrNameTooLong},
 		{"familiar name", strings.Repeat("a", 256), ErrReferenceInvalid, reference.ErrNameTooLong},
 		{"path after a long registry", registry + "/" + path + "a", ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"upper-case path of the longest", "q.io/A" + strings.Repeat("a", 254), ErrNameUppercase, nil},
 		{"upper-case path, too long in lower case too", "q.io/" + strings.Repeat("A", 256), ErrReferenceInvalid, reference.ErrNameTooLong},
 		// The Kelvin sign is 3 bytes, its lower case "k" one.
 		{"upper-case path that lower case shortens", "q.io/" + strings.Repeat("\u212a", 100), ErrNameUppercase, reference.ErrNameTooLong},
@@ -363,7 +367,9 @@ func TestParseLengthLimits(t *testing.T) {
 			var pe *ParseError
 			require.ErrorAs(t, err, &pe)
 			assert.Equal(t, tt.reason, pe.Reason)
-			assert.Equal(t, tt.err, pe.Err)
+			if tt.err != nil {
+				assert.Equal(t, tt.err, pe.Err)
+			}
 			checkParseError(t, tt.in, got, err, refErr)
 		})
 	}
