@@ -91,7 +91,7 @@ func check(args []string, stdout io.Writer) (int, error) {
 		return 2, err
 	}
 	findings := imageref.CheckAgentImages(imageref.CheckInput{
-		Config:           cfg.Config,
+		Config:           cfg,
 		TargetVersion:    *target,
 		ScalerConfigPath: *config,
 		ScalerConfigDir:  *dir,
@@ -104,7 +104,7 @@ func check(args []string, stdout io.Writer) (int, error) {
 		}
 		err = writeJSON(stdout, findings)
 	case "sarif":
-		err = writeJSON(stdout, sarifLog(findings, cfg))
+		err = writeJSON(stdout, sarifLog(findings))
 	default:
 		for _, f := range findings {
 			if _, err = fmt.Fprintln(stdout, "Warning: "+f.Message()); err != nil {
@@ -126,22 +126,4 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
-}
-
-// site returns the label set a finding is about.
-func site(f imageref.Finding) imageref.Site {
-	switch f := f.(type) {
-	case imageref.MovingTag:
-		return f.Site
-	case imageref.OlderPin:
-		return f.Site
-	case imageref.NeverPull:
-		return f.Site
-	case imageref.FloatingTag:
-		return f.Site
-	case imageref.InvalidImage:
-		return f.Site
-	default:
-		panic(fmt.Sprintf("agentimagecheck: unexpected finding type %T", f))
-	}
 }
