@@ -2,10 +2,8 @@ package imageref
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/kicikit/kicikit/agentversion"
-	"github.com/kicikit/kicikit/internal/jsstr"
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
@@ -172,14 +170,14 @@ func (img agentImage) floatingTag() bool {
 	return img.floating() && img.policy == scalerconfig.PullIfNotPresent
 }
 
-// usableTarget is the orchestrator's reading of the target version: trimmed,
-// less one leading "v", and kept, suffix and all, only when it is a version.
+// usableTarget is the target as the findings print it: the text
+// [agentversion.ParseTarget] keeps, or "" when there is no usable target.
 func usableTarget(s string) string {
-	bare := strings.TrimPrefix(jsstr.Trim(s), "v")
-	if _, err := agentversion.Parse(bare); err != nil {
+	_, text, err := agentversion.ParseTarget(s)
+	if err != nil {
 		return ""
 	}
-	return bare
+	return text
 }
 
 // isRelease reports whether a tag names a release, as the orchestrator's

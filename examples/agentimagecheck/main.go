@@ -77,13 +77,11 @@ func check(args []string, stdout io.Writer) (int, error) {
 	case *format != "text" && *format != "json" && *format != "sarif":
 		return 2, usageError(fmt.Sprintf("-format %q is not text, json or sarif", *format))
 	}
-	// Read the target as the orchestrator does (trimmed, one leading v
-	// dropped), but refuse one it would silently ignore: a mistyped target
-	// must not turn the older-pin check off.
-	if t := strings.TrimSpace(*target); t != "" {
-		if _, err := agentversion.Parse(strings.TrimPrefix(t, "v")); err != nil {
-			return 2, usageError(fmt.Sprintf("-target %q is not a release version (MAJOR.MINOR.PATCH)", *target))
-		}
+	// Read the target as the orchestrator does, but refuse one it would
+	// silently ignore: a mistyped target must not turn the older-pin check
+	// off. Only no -target, or an empty one, is no target.
+	if _, _, err := agentversion.ParseTarget(*target); err != nil && *target != "" {
+		return 2, usageError(fmt.Sprintf("-target %q is not a release version (MAJOR.MINOR.PATCH)", *target))
 	}
 
 	cfg, err := loadConfig(*config, *dir)

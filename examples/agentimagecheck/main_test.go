@@ -51,6 +51,11 @@ func TestRun(t *testing.T) {
 		{name: "stray argument", args: append(readme, "extra"), wantStatus: 2, wantStderr: `unexpected argument "extra"`},
 		{name: "bad format", args: append(readme, "-format", "xml"), wantStatus: 2, wantStderr: `-format "xml" is not text, json or sarif`},
 		{name: "bad target", args: []string{"-config", td + "clean.yaml", "-target", "0.20"}, wantStatus: 2, wantStderr: `-target "0.20" is not a release version`},
+		// The target is read as the orchestrator reads it (agentversion.ParseTarget):
+		// JavaScript's trim() removes U+FEFF and keeps U+0085, Go's TrimSpace the reverse.
+		{name: "target trimmed of U+FEFF", args: append([]string{"-strict", "-target", "\ufeff0.20.0"}, readme[:4]...), wantStatus: 1, wantFile: "want.txt"},
+		{name: "target with U+0085 refused", args: append([]string{"-strict", "-target", "\u00850.20.0"}, readme[:4]...), wantStatus: 2, wantStderr: `-target "\u00850.20.0" is not a release version`},
+		{name: "a v alone is no target", args: append([]string{"-target", "v"}, readme[:4]...), wantStatus: 2, wantStderr: `-target "v" is not a release version`},
 		{name: "unreadable config", args: []string{"-config", td + "missing.yaml"}, wantStatus: 2, wantStderr: "missing.yaml: no such file or directory"},
 		{name: "unreadable dir", args: []string{"-config", td + "clean.yaml", "-dir", td + "missing.d"}, wantStatus: 2, wantStderr: "missing.d: no such file or directory"},
 		{name: "bad yaml names file and line", args: []string{"-config", td + "bad.yaml"}, wantStatus: 2, wantStderr: td + "bad.yaml: yaml: line 5: cannot unmarshal !!str `linux` into []string"},
