@@ -1,0 +1,452 @@
+// cases.js lists the corpus: every case is a name and the bytes of a file
+// (a string is written as UTF-8; a Buffer as it is).
+'use strict';
+
+const B = (...parts) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
+
+const scalerConfig = `version: 1
+globalMaxAgents: 50
+defaults:
+  resources:
+    cpus: 2
+    memory: 4g
+scalers:
+  - name: docker-linux
+    type: container
+    maxAgents: 4
+    labelSets:
+      - labels: [docker, linux]
+        image: ghcr.io/kici-dev/kici-agent:0.20.0
+        imagePullPolicy: IfNotPresent
+      - labels:
+          - Docker
+          - "GPU"
+        image: 'ghcr.io/kici-dev/kici-agent@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef'
+        env:
+          FOO: "bar"
+          EMPTY: ""
+  - name: metal # a comment
+    type: bare-metal
+    labelSets:
+      - labels: [metal]
+        binaryPath: /usr/local/bin/kici-agent
+`;
+
+module.exports = function cases() {
+  const c = [];
+  const add = (name, src) => c.push({ name, src });
+
+  // Documents and streams.
+  add('empty', '');
+  add('only spaces', '   ');
+  add('only newline', '\n');
+  add('only comment', '# nothing here\n');
+  add('comments and blank lines', '\n# a\n\n   # b\n');
+  add('doc start only', '---\n');
+  add('doc start and end', '---\n...\n');
+  add('doc end only', '...\n');
+  add('doc start value', '--- 1\n');
+  add('doc start then map', '---\na: 1\n');
+  add('doc start then map then end', '---\na: 1\n...\n');
+  add('doc end then comment', 'a: 1\n... # done\n');
+  add('two documents', 'a: 1\n---\nb: 2\n');
+  add('two documents, second empty', 'a: 1\n---\n');
+  add('two documents after end', 'a: 1\n...\n---\nb: 2\n');
+  add('doc end then content', 'a: 1\n...\nb: 2\n');
+  add('three documents', '---\n1\n---\n2\n---\n3\n');
+  add('doc start followed by block map on same line', '--- a: 1\n');
+  add('doc start followed by seq on same line', '--- - a\n');
+  add('doc start followed by flow', '--- [a, b]\n');
+  add('doc start with comment', '--- # c\na: 1\n');
+  add('dashes inside a scalar', 'a: ---\n');
+  add('four dashes', '----\n');
+  add('doc start without newline at end', '---');
+  add('dots in plain', 'a: b...\n');
+
+  // Directives.
+  add('yaml 1.2 directive', '%YAML 1.2\n---\na: yes\n');
+  add('yaml 1.1 directive bool', '%YAML 1.1\n---\na: yes\nb: on\nc: n\n');
+  add('yaml 1.1 directive ints', '%YAML 1.1\n---\na: 017\nb: 0b101\nc: 1_000\nd: 190:20:30\ne: 0x1F\n');
+  add('yaml 1.1 directive floats', '%YAML 1.1\n---\na: 1.5e3\nb: 1_0.5\nc: .inf\nd: .NaN\ne: 190:20:30.15\n');
+  add('yaml 1.1 merge', '%YAML 1.1\n---\nbase: &b {x: 1, y: 2}\nd:\n  <<: *b\n  y: 3\n');
+  add('yaml 1.1 null and strings', '%YAML 1.1\n---\na: ~\nb: Null\nc: hello\n');
+  add('yaml 1.3 directive', '%YAML 1.3\n---\na: 1\n');
+  add('yaml directive without doc start', '%YAML 1.2\na: 1\n');
+  add('yaml directive only', '%YAML 1.2\n');
+  add('yaml directive twice', '%YAML 1.2\n%YAML 1.2\n---\na: 1\n');
+  add('yaml directive bad version', '%YAML x\n---\na: 1\n');
+  add('yaml directive extra part', '%YAML 1.2 1.1\n---\na: 1\n');
+  add('tag directive', '%TAG !e! tag:example.com,2000:\n---\na: !e!foo x\n');
+  add('tag directive for !!', '%TAG !! tag:example.com,2000:\n---\na: !!str 1\n');
+  add('tag directive one part', '%TAG !e!\n---\na: 1\n');
+  add('unknown directive', '%FOO bar\n---\na: 1\n');
+  add('directive with comment', '%YAML 1.2 # c\n---\na: 1\n');
+  add('directive after document', 'a: 1\n%YAML 1.2\n---\nb: 2\n');
+  add('percent plain', 'a: %x\n');
+  add('percent start plain', '%x\n');
+
+  // Null.
+  add('null forms', 'a: null\nb: Null\nc: NULL\nd: ~\ne:\nf: nuLL\n');
+  add('null document', 'null\n');
+  add('tilde document', '~\n');
+  add('empty value then key', 'a:\nb: 1\n');
+
+  // Bool.
+  add('bool forms', 'a: true\nb: True\nc: TRUE\nd: false\ne: False\nf: FALSE\ng: tRUE\n');
+  add('yaml 1.1 bools are strings', 'a: yes\nb: no\nc: on\nd: off\ne: y\nf: n\ng: Yes\nh: NO\ni: Y\n');
+
+  // Int.
+  add('ints', 'a: 0\nb: 1\nc: -1\nd: +1\ne: -0\nf: +0\ng: 007\nh: 017\n');
+  add('octal', 'a: 0o17\nb: 0o0\nc: 0o8\nd: -0o17\ne: 0O17\n');
+  add('hex', 'a: 0x1F\nb: 0x1f\nc: 0X1F\nd: -0x1F\ne: 0xG\nf: 0x\n');
+  add('big ints', 'a: 9007199254740992\nb: 9007199254740993\nc: 123456789012345678901234567890\nd: -9007199254740993\ne: 0x20000000000001\nf: 0o400000000000000001\n');
+  add('huge int', 'a: ' + '9'.repeat(400) + '\n');
+  add('int with underscores', 'a: 1_000\nb: 0b101\n');
+
+  // Float.
+  add('floats', 'a: 1.5\nb: -1.5\nc: .5\nd: 5.\ne: +.5\nf: 1.0\ng: 0.1\nh: 1.50\n');
+  add('exp floats', 'a: 1e3\nb: 1E3\nc: 1e-3\nd: -1.5e+3\ne: .5e2\nf: 1.e2\ng: 1e\nh: e3\n');
+  add('inf and nan', 'a: .inf\nb: -.inf\nc: +.inf\nd: .Inf\ne: .INF\nf: .nan\ng: .NaN\nh: .NAN\ni: .nAn\nj: -.nan\n');
+  add('float extremes', 'a: 1e308\nb: 1e309\nc: 5e-324\nd: 1e-400\ne: 2.2250738585072014e-308\nf: 0.30000000000000004\ng: 123456789.123456789\n');
+  add('float to string keys', '1e21: a\n1e-7: b\n0.000001: c\n1.5: d\n-0: e\n.inf: f\n-.inf: g\n100: h\n');
+  add('not numbers', 'a: 1.2.3\nb: 1,000\nc: 0x\nd: 1_000\ne: 12e\nf: "1"\ng: 1 2\n');
+
+  // Strings.
+  add('plain strings', 'a: hello world\nc: a#b\nd: x # comment\ne: -dash\nf: ?q\ng: :c\n');
+  add('plain multi line', 'a: one\n  two\n\n  three\n\n\n  four\nb: x\n');
+  add('plain multi line top', 'one\ntwo\n  three\n');
+  add('plain with trailing spaces', 'a: x   \nb: y\t\n');
+  add('plain multi line with comment end', 'a: one\n  two # c\nb: x\n');
+  add('plain reserved starts', 'a: @x\n');
+  add('plain backtick', 'a: `x\n');
+  add('plain starting with comma', 'a: ,x\n');
+  add('plain starting with percent', 'a: %x\n');
+  add('plain with unicode', 'a: héllo wörld ✓ 😀\n');
+  add('plain with tabs inside', 'a: x\ty\n');
+  add('single quoted', "a: 'it''s'\nb: ''\nc: ' x '\nd: 'a\n  b\n\n  c'\n");
+  add('single quoted unclosed', "a: 'abc\n");
+  add('single quoted crlf', "a: 'x\r\n  y'\r\n");
+  add('double quoted', 'a: "x"\nb: ""\nc: " x "\nd: "a\n  b\n\n  c"\n');
+  add('double quoted escapes', 'a: "\\0\\a\\b\\e\\f\\n\\r\\t\\v\\N\\_\\L\\P\\ \\"\\/\\\\\\\t."\n');
+  add('double quoted hex escapes', 'a: "\\x41\\u00e9\\U0001F600\\u2028"\n');
+  add('double quoted surrogate escapes', 'a: "\\ud83d\\ude00"\nb: "\\ud800"\nc: "x\\udc00y"\n');
+  add('double quoted bad escape', 'a: "\\q"\n');
+  add('double quoted short hex', 'a: "\\x4"\n');
+  add('double quoted bad hex', 'a: "\\xZZ"\n');
+  add('double quoted too big code point', 'a: "\\U00110000"\n');
+  add('double quoted escaped newline', 'a: "one \\\n   two"\n');
+  add('double quoted escaped crlf', 'a: "one \\\r\n   two"\r\n');
+  add('double quoted trailing spaces before newline', 'a: "one   \n   two"\n');
+  add('double quoted unclosed', 'a: "abc\n');
+  add('double quoted escaped quote at end', 'a: "abc\\"\n');
+  add('double quoted unindented', 'a:\n  b: "x\ny"\n');
+  add('quoted key', '"a b": 1\n\'c\': 2\n');
+  add('quoted then text', 'a: "x" y\n');
+  add('double quoted crlf folding', 'a: "x\r\n\r\n  y"\r\n');
+
+  // Block scalars.
+  add('literal', 'a: |\n  one\n  two\n\n  three\nb: x\n');
+  add('literal strip', 'a: |-\n  one\n\n\nb: x\n');
+  add('literal keep', 'a: |+\n  one\n\n\nb: x\n');
+  add('literal keep at end', 'a: |+\n  one\n\n\n');
+  add('literal clip at end no newline', 'a: |\n  one');
+  add('folded', 'a: >\n  one\n  two\n\n  three\n    more\n  four\nb: x\n');
+  add('folded strip', 'a: >-\n  one\n  two\n');
+  add('folded keep', 'a: >+\n  one\n\n');
+  add('literal indentation indicator', 'a: |2\n    one\n  two\n');
+  add('literal indentation and chomping', 'a: |2-\n    one\n  two\n\n');
+  add('literal chomping then indentation', 'a: |-2\n    one\n');
+  add('literal indicator 1 top', '|1\n one\n');
+  add('literal zero indicator', 'a: |0\n  x\n');
+  add('literal with comment header', 'a: | # c\n  one\n');
+  add('literal header bad char', 'a: |x\n  one\n');
+  add('literal empty', 'a: |\nb: 1\n');
+  add('literal empty keep', 'a: |+\n\nb: 1\n');
+  add('literal empty keep end', 'a: |+\n\n\n');
+  add('literal leading blank lines', 'a: |\n\n  one\n');
+  add('literal more indented leading empty line', 'a: |\n    \n  one\n');
+  add('literal top level', '|\n one\n two\n');
+  add('literal top level zero indent', '|\none\ntwo\n');
+  add('literal crlf', 'a: |\r\n  one\r\n  two\r\n');
+  add('folded crlf', 'a: >\r\n  one\r\n  two\r\n\r\n  three\r\n');
+  add('literal with tab content', 'a: |\n  \tx\n');
+  add('folded with tab line', 'a: >\n  x\n  \ty\n  z\n');
+  add('literal less indented line', 'a: |\n    one\n  two\n');
+  add('literal in seq', '- |\n  x\n- >-\n  y\n');
+  add('literal in seq zero indent', '- |\nx\n');
+  add('literal trailing tab', 'a: |\n  x\n\t\n');
+  add('literal keep trailing spaces', 'a: |+\n  x\n   \n');
+  add('block scalar as key', '? |\n  k\n: v\n');
+
+  // Block collections.
+  add('simple map', 'a: 1\nb: two\n');
+  add('nested map', 'a:\n  b:\n    c: 1\n  d: 2\ne: 3\n');
+  add('simple seq', '- a\n- b\n');
+  add('seq of maps', '- a: 1\n  b: 2\n- c: 3\n');
+  add('seq in map not indented', 'a:\n- 1\n- 2\nb: 3\n');
+  add('seq in map indented', 'a:\n  - 1\n  - 2\n');
+  add('nested seqs', '- - a\n  - b\n- - c\n');
+  add('empty seq items', '-\n- \n-  # c\n');
+  add('map with empty values', 'a:\nb:\nc:\n');
+  add('bad indentation', 'a: 1\n b: 2\n');
+  add('bad indentation less', 'a:\n    b: 1\n  c: 2\n');
+  add('seq item without dash', '- a\nb\n');
+  add('seq bad indent', '- a\n  - b\n');
+  add('map and seq at same level', 'a: 1\n- b\n');
+  add('compact nested mapping', 'a: b: c\n');
+  add('seq on same line as key', 'a: - b\n');
+  add('map value on next line', 'a:\n  1\n');
+  add('implicit key multi line', 'a\nb: 1\n');
+  add('key without value', 'a\n');
+  add('key without colon in map', 'a: 1\nb\n');
+  add('explicit key', '? a\n: 1\n');
+  add('explicit key no value', '? a\n');
+  add('explicit key multi', '? a\n? b\n: 2\n');
+  add('explicit key seq', '? - a\n  - b\n: 1\n');
+  add('explicit key map', '? a: 1\n  b: 2\n: v\n');
+  add('empty key', ': 1\n');
+  add('empty key in nested', 'a:\n  : 1\n');
+  add('colon without space', 'a:1\n');
+  add('colon at end', 'a:\n');
+  add('url value', 'a: http://x.y/z?q=1#f\n');
+  add('key with spaces', 'a b c: 1\n');
+  add('long implicit key', 'k'.repeat(1030) + ': 1\n');
+  add('long implicit key 1024', 'k'.repeat(1024) + ': 1\n');
+  add('long implicit key 1025', 'k'.repeat(1025) + ': 1\n');
+  add('long implicit unicode key', 'é'.repeat(600) + ': 1\n');
+  add('block seq as implicit key', '- a\n: b\n');
+  add('deep block', 'a:\n  b:\n    c:\n      d:\n        e:\n          f: 1\n');
+  add('dedent back to root', 'a:\n  b: 1\nc:\n  - d\n  - e: f\n    g: h\n');
+  add('trailing comments', 'a: 1 # one\n# between\nb: 2 # two\n# end\n');
+  add('comment without space', 'a: 1# not a comment\nb: "x"# bad\n');
+  add('comment after quoted without space', 'a: "x"#c\n');
+  add('indented comment', 'a:\n  # c\n  b: 1\n');
+  add('comment lines in seq', '- a\n  # c\n- b\n');
+
+  // Duplicate keys.
+  add('duplicate key', 'a: 1\na: 2\n');
+  add('duplicate null keys', '~: 1\nnull: 2\n');
+  add('duplicate empty and null key', ': 1\n~: 2\n');
+  add('duplicate numbers', '1: a\n01: b\n');
+  add('duplicate number and string', '1: a\n"1": b\n');
+  add('duplicate float and int', '1.0: a\n1: b\n');
+  add('duplicate zero and minus zero', '0: a\n-0: b\n');
+  add('duplicate nan', '.nan: a\n.nan: b\n');
+  add('duplicate bool', 'true: a\nTrue: b\n');
+  add('duplicate in flow', '{a: 1, a: 2}\n');
+  add('duplicate collection keys', '[a]: 1\n[a]: 2\n');
+  add('duplicate alias key', 'x: &a k\n*a : 1\nk: 2\n');
+  add('duplicate quoted and plain', 'a: 1\n"a": 2\n');
+  add('duplicate key deep', 'a:\n  b: 1\n  b: 2\n');
+
+  // Special keys.
+  add('merge key is ordinary', 'base: &b {x: 1}\nd:\n  <<: *b\n  y: 2\n');
+  add('merge key plain', '<<: 1\n');
+  add('merge key twice', '<<: 1\n<<: 2\n');
+  add('proto key', '__proto__: 1\nconstructor: 2\ntoString: 3\nhasOwnProperty: 4\n');
+  add('proto key with map', '__proto__:\n  polluted: yes\n');
+  add('array index keys', 'b: 1\n10: x\n2: y\na: 2\n1: z\n4294967294: big\n4294967295: notindex\n-1: neg\n');
+  add('number keys', '1: a\n1.5: b\n0x10: c\n0o10: d\n1e2: e\n');
+  add('bool and null keys', 'true: a\nfalse: b\nnull: c\n');
+  add('empty key string', '"": 1\n');
+  add('collection key flow seq', '[a, b]: 1\n');
+  add('collection key flow map', '{a: 1, "b": [x]}: 2\n');
+  add('collection key block seq', '? - a\n  - b\n: 1\n');
+  add('collection key block map', '? a: 1\n  b: [2, 3]\n: v\n');
+  add('collection key empty seq', '[]: 1\n');
+  add('collection key empty map', '{}: 1\n');
+  add('collection key nested', '[[a, b], {c: d}]: 1\n');
+  add('collection key with quotes', '["a", \'b\', "c d"]: 1\n');
+  add('collection key with numbers', '[0x1F, 0o17, 1e3, 1.50, .inf, -0, 017]: 1\n');
+  add('collection key with null and bool', '[~, null, Null, true, False]: 1\n');
+  add('collection key with empty item', '[~, , true]: 1\n');
+  add('collection key with tags', '[!!str 1, !!int "2", !foo x]: 1\n');
+  add('collection key with anchors', '[&x a, *x]: 1\n');
+  add('collection key with comment', '? [a, #c\n  b]\n: 1\n');
+  add('collection key long', '[' + 'aaaaaaaaaaaaaaaaaaaa, '.repeat(5) + 'b]: 1\n');
+  add('collection key long scalar', '[' + 'a'.repeat(40) + ' ' + 'b'.repeat(57) + ']: 1\n');
+  add('collection key block scalar', '? - |\n    x\n    y\n: 1\n');
+  add('collection key multiline string', '? - "a\\nb"\n: 1\n');
+  add('collection key special strings', '? - "a: b"\n  - "#x"\n  - " lead"\n  - "true"\n  - "1"\n  - ""\n  - "\\t"\n: 1\n');
+  add('alias of collection as key', 'x: &a [1, 2]\n*a : 3\n');
+  add('alias of scalar as key', 'x: &a k\n*a : 3\n');
+  add('alias as flow key', 'x: &a k\ny: {*a : 3}\n');
+
+  // Flow collections.
+  add('flow seq', '[a, b, c]\n');
+  add('flow map', '{a: 1, b: 2}\n');
+  add('flow nested', '{a: [1, {b: c}], d: {}}\n');
+  add('flow empty', 'a: []\nb: {}\n');
+  add('flow trailing comma', '[a, b,]\n');
+  add('flow map trailing comma', '{a: 1,}\n');
+  add('flow leading comma', '[, a]\n');
+  add('flow double comma', '[a,, b]\n');
+  add('flow multi line', 'a: [\n  1,\n  2\n]\n');
+  add('flow multi line map', 'a: {\n  b: 1,\n  c: 2\n  }\n');
+  add('flow not indented', 'a: [\n1]\n');
+  add('flow end at indent', 'a:\n  - [\n    x\n  ]\n');
+  add('flow unclosed', '[a, b\n');
+  add('flow unclosed map', '{a: 1\n');
+  add('flow wrong close', '[a}\n');
+  add('flow extra close', '[a]]\n');
+  add('flow close at root', ']\n');
+  add('flow seq with pair', '[a: 1, b]\n');
+  add('flow seq with explicit pair', '[? a : 1]\n');
+  add('flow map with empty value', '{a, b: }\n');
+  add('flow map with empty key', '{: 1}\n');
+  add('flow json style', '{"a":1,"b":[true,null]}\n');
+  add('flow adjacent value', '{"a":b}\n');
+  add('flow plain colon', '{a:b}\n');
+  add('flow plain url', '[http://x.y]\n');
+  add('flow missing comma', '[a b]\n');
+  add('flow map missing comma', '{a: 1 b: 2}\n');
+  add('flow comment', '[a, # c\n b]\n');
+  add('flow block in flow', '[- a]\n');
+  add('flow with multi line plain', '[a\n b, c]\n');
+  add('flow key multi line in seq', '[a\n : b]\n');
+  add('flow then text', '[a] b\n');
+  add('flow as key then value', '[a]: [b]\n');
+  add('flow map as key on one line', '{a: b}: c\n');
+  add('flow doc markers inside', '[\n---\n]\n');
+  add('flow quoted keys', '{"a": 1, \'b\': 2}\n');
+  add('flow with tags and anchors', '[!!str 1, &a 2, *a]\n');
+  add('flow map long key', '[' + 'k'.repeat(1030) + ': v]\n');
+
+  // Tabs.
+  add('tab indentation', 'a:\n\tb: 1\n');
+  add('tab before seq', '-\ta\n');
+  add('tab after key', 'a:\t1\n');
+  add('tab in seq indent', '- a\n\t- b\n');
+  add('tab only line', 'a: 1\n\t\nb: 2\n');
+  add('tab before comment', 'a: 1\n\t# c\n');
+  add('tab at doc start', '\ta: 1\n');
+  add('tab before flow', '\t[a]\n');
+  add('tab indent in flow', '[\n\ta]\n');
+  add('tab after dash', '- \ta\n');
+  add('tab in value indent', 'a:\n  b:\n\t c: 1\n');
+
+  // Anchors, aliases, tags.
+  add('anchor and alias', 'a: &x 1\nb: *x\n');
+  add('alias to map', 'a: &x {k: v}\nb: *x\nc: *x\n');
+  add('alias to seq', 'a: &x [1]\nb: *x\n');
+  add('alias undefined', 'a: *x\n');
+  add('alias before anchor', 'a: *x\nb: &x 1\n');
+  add('anchor redefined', 'a: &x 1\nb: *x\nc: &x 2\nd: *x\n');
+  add('alias circular seq', '&a [*a]\n');
+  add('alias circular map', '&a {x: *a}\n');
+  add('alias circular block', '&a\nx: *a\n');
+  add('alias with props', 'a: &x 1\nb: !!str *x\n');
+  add('alias with anchor', 'a: &x 1\nb: &y *x\n');
+  add('anchor empty', 'a: & 1\n');
+  add('alias empty', 'a: *\n');
+  add('anchor on empty value', 'a: &x\nb: *x\n');
+  add('anchor on block map', 'a: &x\n  b: 1\nc: *x\n');
+  add('anchor on seq same line', 'a: &x - 1\n');
+  add('anchor two', 'a: &x &y 1\n');
+  add('anchor ending colon', 'a: &x: 1\n');
+  add('alias ending colon', 'a: &x: 1\nb: *x:\n');
+  add('anchor unicode', 'a: &ä 1\nb: *ä\n');
+  add('alias count fine', 'a: &a [1]\nb: [' + Array(50).fill('*a').join(', ') + ']\n');
+  add('alias count excessive', 'a: &a [1]\nb: [' + Array(101).fill('*a').join(', ') + ']\n');
+  add('alias billion laughs', 'a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n');
+  add('alias scalar many', 'a: &a x\nb: [' + Array(150).fill('*a').join(', ') + ']\n');
+  add('alias empty seq many', 'a: &a []\nb: [' + Array(150).fill('*a').join(', ') + ']\n');
+  add('tag str', 'a: !!str 1\nb: !!str true\nc: !!str\nd: !!str ~\n');
+  add('tag int', 'a: !!int "3"\nb: !!int 0x1F\nc: !!int x\nd: !!int 1.5\n');
+  add('tag float', 'a: !!float 1\nb: !!float "2.5"\nc: !!float x\nd: !!float .inf\n');
+  add('tag bool', 'a: !!bool "true"\nb: !!bool yes\nc: !!bool 1\n');
+  add('tag null', 'a: !!null ""\nb: !!null x\nc: !!null ~\n');
+  add('tag non specific', 'a: ! 1\nb: ! true\nc: !\n');
+  add('tag unknown', 'a: !foo x\nb: !foo 1\nc: !foo [1]\nd: !foo {x: 1}\n');
+  add('tag unknown secondary', 'a: !!foo x\n');
+  add('tag verbatim', 'a: !<tag:yaml.org,2002:str> 1\nb: !<!foo> x\n');
+  add('tag verbatim bad', 'a: !<!> 1\n');
+  add('tag verbatim unclosed', 'a: !<tag:yaml.org,2002:str 1\n');
+  add('tag percent escape', 'a: !!%73tr 1\n');
+  add('tag bad percent', '%TAG !e! tag:e,2000:\n---\na: !e!%ff x\n');
+  add('tag no suffix', 'a: !!\n');
+  add('tag undefined handle', 'a: !e!x 1\n');
+  add('tag map on seq', 'a: !!map [1]\n');
+  add('tag seq on map', 'a: !!seq {x: 1}\n');
+  add('tag seq on seq', 'a: !!seq [1]\nb: !!map {x: 1}\n');
+  add('tag str on map', 'a: !!str {x: 1}\n');
+  add('tag int on seq', 'a: !!int [1]\n');
+  add('tag map on scalar', 'a: !!map x\n');
+  add('tag binary', 'a: !!binary aGVsbG8=\n');
+  add('tag timestamp', 'a: !!timestamp 2001-12-14\n');
+  add('tag set', 'a: !!set {x, y}\n');
+  add('tag omap', 'a: !!omap [x: 1, y: 2]\n');
+  add('tag pairs', 'a: !!pairs [x: 1, x: 2]\n');
+  add('tag then seq same line', 'a: !!seq - x\n');
+  add('tag on block seq', 'a: !!seq\n- x\n');
+  add('tag two', 'a: !!str !!int 1\n');
+  add('tag and anchor order', 'a: !!str &x 1\nb: *x\n');
+  add('tag without space', 'a: !!str"x"\n');
+  add('anchor without space', 'a: &x"y"\n');
+  add('props on key', '&k a: &v 1\n!!str b: 2\n');
+  add('props before indicator', '&x - a\n');
+  add('date-like string', 'a: 2001-12-14\nb: 2001-12-14t21:59:43.10-05:00\n');
+
+  // Document-level and misc errors.
+  add('unexpected flow end', '}\n');
+  add('unexpected seq ind', 'a: [-]\n');
+  add('question mark plain', 'a: ?x\n');
+  add('block seq after doc start inline', '--- - a\n- b\n');
+  add('only dash', '-\n');
+  add('only colon', ':\n');
+  add('only question', '?\n');
+  add('at sign', '@\n');
+  add('control characters', 'a: x\x01y\nb: \x7f\n');
+  add('nul byte', 'a: x\x00y\n');
+  add('carriage return alone', 'a: 1\rb: 2\n');
+  add('unicode line separator', 'a: x\u2028y\n');
+  add('next line char', 'a: x\u0085y\n');
+
+  // Encodings and line ends.
+  add('bom', '\ufeffa: 1\n');
+  add('bom only', '\ufeff');
+  add('bom and doc start', '\ufeff---\na: 1\n');
+  add('bom in middle', 'a: 1\n\ufeffb: 2\n');
+  add('bom in value', 'a: \ufeffx\n');
+  add('bom before comment', '\ufeff# c\na: 1\n');
+  add('bom twice', '\ufeff\ufeffa: 1\n');
+  add('crlf', 'a: 1\r\nb:\r\n  - x\r\n  - "y"\r\n  - \'z\'\r\nc: |\r\n  l\r\n');
+  add('crlf plain multi line', 'a: one\r\n  two\r\n\r\n  three\r\n');
+  add('crlf comments', 'a: 1 # c\r\n# d\r\nb: 2\r\n');
+  add('bom and crlf', '\ufeffa: x\r\nb: "y"\r\n');
+  add('invalid utf8 byte', B('a: x', [0xff], 'y\n'));
+  add('invalid utf8 truncated', B('a: x', [0xe2, 0x82], 'y\n'));
+  add('invalid utf8 at end', B('a: x', [0xe2, 0x82]));
+  add('invalid utf8 surrogate', B('a: ', [0xed, 0xa0, 0x80], '\n'));
+  add('invalid utf8 overlong', B('a: ', [0xc0, 0xaf], '\n'));
+  add('invalid utf8 in key', B([0xff], ': 1\n'));
+  add('invalid utf8 in quoted', B('a: "', [0xf0, 0x9f, 0x98], '"\n'));
+  add('invalid utf8 in escape join', B('a: "x', [0xe2], '\\\n  ', [0x82, 0xac], '"\n'));
+  add('invalid utf8 in block', B('a: |\n  ', [0x80, 0x81], '\n'));
+  add('invalid utf8 in comment', B('a: 1 # ', [0xff], '\n'));
+  add('literal replacement char', 'a: \ufffd\n');
+  add('four byte utf8', 'a: 😀\n😀: b\n');
+
+  // Shapes.
+  add('scaler config', scalerConfig);
+  add('scaler config crlf', scalerConfig.replace(/\n/g, '\r\n'));
+  add('scaler config bom', '\ufeff' + scalerConfig);
+  add('scalar document', 'hello\n');
+  add('number document', '42');
+  add('quoted document', '"x"\n');
+  add('seq document with comments', '# c\n- a # x\n# d\n- b\n');
+  add('deep flow 100', '['.repeat(100) + ']'.repeat(100) + '\n');
+  add('deep block 100', Array.from({ length: 100 }, (_, i) => ' '.repeat(i) + 'k:').join('\n') + ' v\n');
+  add('deep seq 100', Array.from({ length: 100 }, (_, i) => ' '.repeat(2 * i) + '-').join('\n') + ' v\n');
+  add('many keys', Array.from({ length: 300 }, (_, i) => `k${i}: ${i}`).join('\n') + '\n');
+  add('long line', 'a: ' + 'x'.repeat(5000) + '\n');
+  add('indented root map', '  a: 1\n  b: 2\n');
+  add('indented root map bad', '  a: 1\nb: 2\n');
+  add('key ending in spaces before colon', 'a   : 1\n');
+  add('values with colons', 'a: b:c\nd: "e: f"\ng: h :i\n');
+  add('question and dash plain', 'a: -\nb: ?\n');
+  add('seq of empty maps', '- {}\n- []\n-\n');
+  add('map in seq same line then more', '- a: 1\n  b:\n    - c\n');
+  add('windows path', 'a: C:\\Users\\x\nb: "C:\\\\Users"\n');
+  return c;
+};
