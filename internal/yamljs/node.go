@@ -3,6 +3,8 @@
 // the JavaScript value that parse() returns, with the position of every node.
 package yamljs
 
+import "strconv"
+
 // Kind is the JavaScript type a [Node] reads as.
 type Kind uint8
 
@@ -14,7 +16,47 @@ const (
 	String             // a string
 	Seq                // an array
 	Map                // a plain object
+
+	// The kinds below come only from the tags yaml knows beyond the core
+	// schema (!!binary, !!timestamp, !!set, !!omap, !!merge) and from a
+	// %YAML 1.1 document, where plain scalars may resolve to them.
+
+	Bytes      // a Buffer (!!binary): Bytes holds it
+	Date       // a Date (!!timestamp): Num holds its time value, ms since 1970 UTC
+	Set        // a Set (!!set): Items holds its members
+	OrderedMap // a Map (!!omap): Pairs, each with its key as a value in KeyNode
+	Symbol     // a Symbol (!!merge used as a value): Str holds its description
 )
+
+// String returns the kind's name: "null", "bool", "number", "string",
+// "array", "object", "Buffer", "Date", "Set", "Map", "symbol".
+func (k Kind) String() string {
+	switch k {
+	case Null:
+		return "null"
+	case Bool:
+		return "bool"
+	case Number:
+		return "number"
+	case String:
+		return "string"
+	case Seq:
+		return "array"
+	case Map:
+		return "object"
+	case Bytes:
+		return "Buffer"
+	case Date:
+		return "Date"
+	case Set:
+		return "Set"
+	case OrderedMap:
+		return "Map"
+	case Symbol:
+		return "symbol"
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
 
 // Pos is a place in the source.
 type Pos struct {
@@ -42,9 +84,10 @@ const (
 type Node struct {
 	Kind  Kind
 	Bool  bool    // Bool
-	Num   float64 // Number
-	Str   string  // String
-	Items []*Node // Seq
+	Num   float64 // Number; Date
+	Str   string  // String (a lone surrogate from a \u escape is in WTF-8); Symbol
+	Bytes []byte  // Bytes
+	Items []*Node // Seq; Set
 	// Pairs are a Map's entries in JavaScript's own-key order: the keys
 	// that are array indices ("0", "17") first, in ascending numeric order,
 	// then the others in source order.
@@ -56,8 +99,11 @@ type Node struct {
 	// value) it is where the value would start.
 	Pos Pos
 	// End is where a scalar's source text ends (exclusive), so that the
-	// text is src[Pos.Offset:End.Offset]. For a collection it is the end
-	// of its last entry.
+	// text is src[Pos.Offset:End.Offset]: a quoted scalar's closing
+	// quote included, a block scalar's last line break included. For a
+	// collection it is where yaml ends its value: a flow collection's
+	// closing bracket, or the end of a block collection's last entry, the
+	// comment and line break after that entry included.
 	End   Pos
 	Style Style // a scalar's style; Plain for the others
 }
@@ -67,4 +113,7 @@ type Pair struct {
 	Key    string // the key as a JavaScript property name
 	KeyPos Pos    // where the key's text starts
 	Value  *Node
+	// KeyNode is the key as a value, in an OrderedMap only (a JavaScript
+	// Map's keys are values, not property names); nil elsewhere.
+	KeyNode *Node
 }

@@ -318,7 +318,7 @@ function run(name, buf) {
   if (doc.warnings.length > 0) out.warnings = doc.warnings.map((w) => w.code);
   if (doc.contents === null) {
     if (value !== null) throw new Error(name + ': an empty document is not null');
-    out.value = { t: 'null', p: pos(doc.range[0]), e: pos(doc.range[0]) };
+    out.value = { t: 'null', s: 'plain', p: pos(doc.range[0]), e: pos(doc.range[0]) };
     return out;
   }
   out.value = encoder(doc, pos)(doc.contents, value);

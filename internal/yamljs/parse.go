@@ -1,0 +1,57 @@
+package yamljs
+
+// Parse returns the JavaScript value that the npm package yaml's parse()
+// returns for src (read as fs.readFile(path, 'utf-8') reads a file), as a
+// tree of Nodes with their positions in src, or a [*SyntaxError] when
+// parse() throws. An empty document, or one of comments only, is a Null
+// node.
+func Parse(src []byte) (*Node, error) {
+	s := newSource(src)
+	doc := compose(s)
+	if len(doc.errors) > 0 {
+		return nil, s.syntaxError(doc.errors)
+	}
+	if doc.contents == nil {
+		at := s.pos(0)
+		return &Node{Kind: Null, Pos: at, End: at}, nil
+	}
+	cv := newConverter(doc, s)
+	js, err := cv.toJS(doc.contents)
+	if err != nil {
+		p := Problem{Code: err.code, Message: err.message}
+		if err.at != nil {
+			p.Pos, p.End = s.pos(err.at.rng[0]), s.pos(err.at.rng[1])
+		}
+		return nil, &SyntaxError{Problems: []Problem{p}}
+	}
+	return js, nil
+}
+
+// compose reads the text to its first document; a second one is an error
+// of the first, as parse() makes it.
+func compose(s *source) *document {
+	var first *document
+	comp := newComposer(s.text, func(d *document) bool {
+		if first == nil {
+			first = d
+			return true
+		}
+		first.errors = append(first.errors, problem{start: d.rng[0], end: d.rng[1], code: string(ErrMultipleDocs),
+			message: "Source contains multiple documents; please use YAML.parseAllDocuments()"})
+		return false
+	})
+	p := newParser(comp.next)
+	newLexer(s.text, p.next).run()
+	p.end()
+	comp.end(len(s.text))
+	return first
+}
+
+func (s *source) syntaxError(probs []problem) *SyntaxError {
+	e := &SyntaxError{Problems: make([]Problem, len(probs))}
+	for i, p := range probs {
+		end := min(p.end, len(s.text))
+		e.Problems[i] = Problem{Pos: s.pos(p.start), End: s.pos(max(end, p.start)), Code: Code(p.code), Message: p.message}
+	}
+	return e
+}
