@@ -43,6 +43,7 @@ func (c *composer) composeCollection(ctx *composeCtx, tok *cst, p props) *ynode 
 	if tag == nil {
 		if kt := ctx.doc.schema.knownTags[tagName]; kt != nil {
 			if kt.collection == expType {
+				ctx.doc.schema.use(kt)
 				tag = kt
 			} else {
 				want := kt.collection

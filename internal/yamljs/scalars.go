@@ -74,6 +74,7 @@ func (c *composer) scalarTagByName(sch *schema, value, tagName string, tagTok to
 		}
 	}
 	if kt := sch.knownTags[tagName]; kt != nil && kt.collection == "" {
+		sch.use(kt)
 		return kt
 	}
 	if tagName == tagStr {

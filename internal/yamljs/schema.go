@@ -29,6 +29,10 @@ type tagDef struct {
 	resolve     func(string) (scalarValue, int, string)
 	resolveColl func(*ynode, func(string))
 	collClass   collKind
+	// identify tells whether a value is of this tag, stringify writes a
+	// scalar of it; nil stringify writes it as a string.
+	identify  func(scalarValue) bool
+	stringify func(cv *converter, n *ynode, ctx *strCtx) string
 }
 
 // schema is a set of tags: the core schema of YAML 1.2, or yaml's 1.1
@@ -68,14 +72,30 @@ func schemaFor(d *directives) *schema {
 }
 
 func strTag() *tagDef {
-	return &tagDef{tag: tagStr, def: defTrue, resolve: func(s string) (scalarValue, int, string) {
-		return scalarValue{kind: String, str: s}, 0, ""
-	}}
+	return &tagDef{tag: tagStr, def: defTrue,
+		resolve: func(s string) (scalarValue, int, string) {
+			return scalarValue{kind: String, str: s}, 0, ""
+		},
+		identify: func(v scalarValue) bool { return v.kind == String },
+		stringify: func(cv *converter, n *ynode, ctx *strCtx) string {
+			c := *ctx
+			c.actualString = true
+			return cv.stringifyString(scalarString(n.val), n.style, &c)
+		},
+	}
 }
 
 func nullTag() *tagDef {
 	return &tagDef{tag: "tag:yaml.org,2002:null", def: defTrue, test: isNullString,
-		resolve: func(string) (scalarValue, int, string) { return scalarValue{kind: Null}, 0, "" }}
+		resolve:  func(string) (scalarValue, int, string) { return scalarValue{kind: Null}, 0, "" },
+		identify: func(v scalarValue) bool { return v.kind == Null },
+		stringify: func(_ *converter, n *ynode, _ *strCtx) string {
+			if isNullString(n.source) {
+				return n.source
+			}
+			return "null"
+		},
+	}
 }
 
 func isNullString(s string) bool {
@@ -97,21 +117,31 @@ func coreSchema() *schema {
 		}
 	}
 	tags := append(collectionTags(), str, nullTag(),
-		&tagDef{tag: "tag:yaml.org,2002:bool", def: defTrue, test: isCoreBool,
+		&tagDef{tag: tagBool, def: defTrue, test: isCoreBool,
 			resolve: func(s string) (scalarValue, int, string) {
 				return scalarValue{kind: Bool, b: s[0] == 't' || s[0] == 'T'}, 0, ""
-			}},
-		&tagDef{tag: tagInt, def: defTrue, format: "OCT", test: isCoreOct, resolve: intRes(2, 8)},
-		&tagDef{tag: tagInt, def: defTrue, test: isCoreInt, resolve: intRes(0, 10)},
-		&tagDef{tag: tagInt, def: defTrue, format: "HEX", test: isCoreHex, resolve: intRes(2, 16)},
-		&tagDef{tag: tagFloat, def: defTrue, test: isNaNInf, resolve: resolveNaNInf},
-		&tagDef{tag: tagFloat, def: defTrue, format: "EXP", test: isCoreExp, resolve: resolveFloat(false)},
-		&tagDef{tag: tagFloat, def: defTrue, test: isCoreFloat, resolve: resolveFloat(true)},
+			},
+			identify:  isBoolValue,
+			stringify: coreBoolStringify,
+		},
+		&tagDef{tag: tagInt, def: defTrue, format: "OCT", test: isCoreOct, resolve: intRes(2, 8),
+			identify: isNonNegInt, stringify: intStringify(8, "0o", false)},
+		&tagDef{tag: tagInt, def: defTrue, test: isCoreInt, resolve: intRes(0, 10),
+			identify: isIntValue, stringify: stringifyNumber},
+		&tagDef{tag: tagInt, def: defTrue, format: "HEX", test: isCoreHex, resolve: intRes(2, 16),
+			identify: isNonNegInt, stringify: intStringify(16, "0x", false)},
+		&tagDef{tag: tagFloat, def: defTrue, test: isNaNInf, resolve: resolveNaNInf,
+			identify: isNumberValue, stringify: stringifyNumber},
+		&tagDef{tag: tagFloat, def: defTrue, format: "EXP", test: isCoreExp, resolve: resolveFloat(false),
+			identify: isNumberValue, stringify: stringifyExp},
+		&tagDef{tag: tagFloat, def: defTrue, test: isCoreFloat, resolve: resolveFloat(true),
+			identify: isNumberValue, stringify: stringifyNumber},
 	)
 	return &schema{tags: tags, str: str, knownTags: knownTags()}
 }
 
 const (
+	tagBool  = "tag:yaml.org,2002:bool"
 	tagInt   = "tag:yaml.org,2002:int"
 	tagFloat = "tag:yaml.org,2002:float"
 )
