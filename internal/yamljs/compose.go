@@ -1,6 +1,9 @@
 package yamljs
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // The composer turns yaml's syntax tree into its document model (ynode):
 // scalars resolved by the schema's tags, collections, aliases, with every
@@ -109,7 +112,32 @@ func (c *composer) err(start, end int, code, msg string) {
 	c.errors = append(c.errors, problem{start: start, end: end, code: code, message: msg})
 }
 
-func (c *composer) errAt(off int, code, msg string) { c.err(off, off+1, code, msg) }
+// errAt reports at one character: yaml's [off, off+1] counts a UTF-16
+// code unit, so the end is after the whole character at off.
+func (c *composer) errAt(off int, code, msg string) { c.err(off, off+charLen(c.text, off), code, msg) }
+
+// advanceUnits returns the offset n UTF-16 code units after off; a
+// character that the count ends inside is passed.
+func advanceUnits(text string, off, n int) int {
+	for n > 0 && off < len(text) {
+		r, size := utf8.DecodeRuneInString(text[off:])
+		off += size
+		n--
+		if r >= 0x10000 {
+			n--
+		}
+	}
+	return off
+}
+
+// charLen is the length in bytes of the character at off, 1 past the end.
+func charLen(text string, off int) int {
+	if off < 0 || off >= len(text) || text[off] < utf8.RuneSelf {
+		return 1
+	}
+	_, n := utf8.DecodeRuneInString(text[off:])
+	return n
+}
 
 func (c *composer) errTok(t token, code, msg string) {
 	c.err(t.offset, t.offset+len(t.source), code, msg)
@@ -121,13 +149,16 @@ func (c *composer) errCst(n *cst, code, msg string) {
 	switch n.typ {
 	case tBlockMap, tBlockSeq, tFlowCollection, tDocument:
 		c.errAt(n.offset, code, msg)
+	case tBlockScalar:
+		// yaml adds the length of the content to the header's offset.
+		c.err(n.offset, advanceUnits(c.text, n.offset, utf16Len(n.source)), code, msg)
 	default:
 		c.err(n.offset, n.offset+len(n.source), code, msg)
 	}
 }
 
 func (c *composer) warnAt(off int, code, msg string) {
-	c.warnings = append(c.warnings, problem{start: off, end: off + 1, code: code, message: msg})
+	c.warnings = append(c.warnings, problem{start: off, end: off + charLen(c.text, off), code: code, message: msg})
 }
 
 func (c *composer) warnTok(t token, code, msg string) {

@@ -86,6 +86,17 @@ func (l *lexer) ch(i int) int {
 	return -1
 }
 
+// unitAfter is JavaScript's charAt(1): the UTF-16 code unit after the one
+// at pos. The character at pos may take several bytes, and a character
+// beyond U+FFFF takes two code units, the second of which is not empty.
+func (l *lexer) unitAfter() int {
+	n := charLen(l.src, l.pos)
+	if n == 4 {
+		return 0xdc00
+	}
+	return l.ch(l.pos + n)
+}
+
 func isEmpty(c int) bool {
 	return c == -1 || c == ' ' || c == '\n' || c == '\r' || c == '\t'
 }
@@ -227,7 +238,7 @@ func (l *lexer) parseLineStart() lexState {
 		return lexStream
 	}
 	l.indentValue = l.pushSpaces(false)
-	if l.indentNext > l.indentValue && !isEmpty(l.ch(l.pos+1)) {
+	if l.indentNext > l.indentValue && !isEmpty(l.unitAfter()) {
 		l.indentNext = l.indentValue
 	}
 	return l.parseBlockStart()

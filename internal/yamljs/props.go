@@ -191,6 +191,16 @@ func (c *composer) resolveProps(tokens []token, pc propsCtx) props {
 	return p
 }
 
+// after is yaml's offset + tok.source.length: tok's end when tok starts at
+// offset; else, as yaml counts in UTF-16 code units, that many code units
+// past offset.
+func (c *composer) after(offset int, tok token) int {
+	if tok.offset == offset {
+		return offset + len(tok.source)
+	}
+	return advanceUnits(c.text, offset, utf16Len(tok.source))
+}
+
 // commentText is a comment's text without its "#", or " " when empty.
 func commentText(source string) string {
 	if len(source) <= 1 {
@@ -229,7 +239,7 @@ func (c *composer) resolveEnd(end []token, offset int, reqSpace bool) (string, i
 		default:
 			c.errTok(tok, "UNEXPECTED_TOKEN", "Unexpected "+tok.typ.String()+" at node end")
 		}
-		offset += len(tok.source)
+		offset = c.after(offset, tok)
 	}
 	return comment, offset
 }

@@ -359,6 +359,12 @@ func toUnits(s string) []uint16 {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 && i+2 < len(s) && s[i] == 0xed && s[i+1] >= 0xa0 && s[i+1] <= 0xbf {
+			// A lone surrogate, which a \u escape leaves in WTF-8.
+			u = append(u, uint16(0xd000|rune(s[i+1]&0x3f)<<6|rune(s[i+2]&0x3f)))
+			i += 3
+			continue
+		}
 		u = utf16.AppendRune(u, r)
 		i += size
 	}

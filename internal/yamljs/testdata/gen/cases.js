@@ -448,5 +448,196 @@ module.exports = function cases() {
   add('seq of empty maps', '- {}\n- []\n-\n');
   add('map in seq same line then more', '- a: 1\n  b:\n    - c\n');
   add('windows path', 'a: C:\\Users\\x\nb: "C:\\\\Users"\n');
+
+  // Numbers at the edge of float64.
+  add('int rounding', 'a: 9007199254740993\nb: 9007199254740995\nc: 0x20000000000003\nd: 0o400000000000000003\ne: 18446744073709551615\nf: 0x10000000000000000\ng: 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF\n');
+  add('float rounding', 'a: 0.1e1\nb: 1.7976931348623157e308\nc: 1.7976931348623159e308\nd: 4.9e-324\ne: 2.4703282292062327e-324\nf: 2.4703282292062328e-324\n');
+  add('number strings as keys', '1e21: a\n1e-7: b\n123456789012345680000: c\n0.1: d\n100e-2: e\n5e-7: f\n');
+
+  // Nesting.
+  add('deep flow 800', '['.repeat(800) + ']'.repeat(800) + '\n');
+  add('deep block 700', Array.from({ length: 700 }, (_, i) => ' '.repeat(i) + 'k:').join('\n') + ' v\n');
+  add('deep flow map 300', '{a: '.repeat(300) + 'x' + '}'.repeat(300) + '\n');
+
+  // Keys named by their YAML text.
+  add('key seq of numbers formats', '[1.0, 1e3, -0, 1.50, 0.5e1, .5, 5., +1, 0o0, 0x0]: x\n');
+  add('key seq of tagged oddities', '[!!float 1, !!int x, !!bool x, !!null x, !!str, !!float .inf, !!int 0x1F]: x\n');
+  add('key seq of nan inf', '[.nan, .inf, -.inf, .NaN, +.inf]: x\n');
+  add('key binary', '!!binary aGVsbG8=: x\n');
+  add('key binary in seq', '[!!binary aGVsbG8=]: x\n');
+  add('key timestamp in seq', '[!!timestamp 2001-12-14, !!timestamp 2001-12-14t21:59:43.10-05:00]: x\n');
+  add('key timestamp scalar', '!!timestamp 2001-12-14 21:59:43.1: x\n');
+  add('key strings needing quotes', '[" lead", "trail ", "a: b", "- x", "? y", "#c", "&a", "*b", "!t", "|", ">", "\'q", "%p", "@r", "`s", "x #y", "tab\\there", "\\u0001", "-", "?", "x:", "", "--- a", "... b"]: 1\n');
+  add('key strings that read as others', '["1", "true", "null", "~", "0x1F", "1e3", ".inf", "", "False", "0o7", "-1"]: 1\n');
+  add('key strings with quotes', '["it\'s", \'say "hi"\', "both \'\\"", \'single\']: 1\n');
+  add('key long double quoted', '["' + 'word '.repeat(30) + 'end"]: 1\n');
+  add('key long double quoted with newlines', '["first line of text\\nsecond line of the text\\n\\nthird line of the text here"]: 1\n');
+  add('key long single quoted', "['" + 'word '.repeat(30) + "end']: 1\n");
+  add('key long plain no spaces', '[' + 'x'.repeat(120) + ']: 1\n');
+  add('key long unicode', '[' + 'é'.repeat(30) + ' ' + 'ü'.repeat(30) + ' ' + '😀'.repeat(30) + ']: 1\n');
+  add('key flow map in seq', '[{a: 1}, {b: [c, d]}, {}]: x\n');
+  add('key flow map null values', '{a, b, c}: x\n');
+  add('key flow map mixed values', '{a, b: 1, ? c}: x\n');
+  add('key flow map with collection keys', '{[a]: 1, {b: c}: 2}: x\n');
+  add('key seq with pairs', '[a: 1, b: [2], {c: d}: e]: x\n');
+  add('key seq with comments everywhere', '? [ # one\n  a, # two\n  # three\n  b\n  ]\n: x\n');
+  add('key map with comments', '? { # one\n  a: 1, # two\n  b: 2 # three\n  }\n: x\n');
+  add('key block map with comments', '? # before\n  a: 1 # after a\n  # between\n  b: 2\n: x\n');
+  add('key block seq with blank lines', '? - a\n\n  - b\n: x\n');
+  add('key with anchors and aliases', 'base: &b [1]\n? [&x a, *x, *b, &y {k: *x}]\n: x\n');
+  add('key with tags', '%TAG !e! tag:example.com,2000:\n---\n[!e!foo a, !<tag:x.y,2000:z> b, !local c, !!map {}, !!seq [], ! d, ![] e]: x\n');
+  add('key with set and omap', '[!!set {a, b}, !!omap [a: 1], !!pairs [a: 1, a: 2]]: x\n');
+  add('key with merge', '[!!merge <<]: x\n');
+  add('key with block scalars', '? - |\n    literal\n  - >\n    folded\n    text\n  - |+\n    keep\n\n  - |-\n    strip\n: x\n');
+  add('key with empty values', '? [a: , : b, :]\n: x\n');
+  add('key with null forms', '[~, null, Null, NULL, !!null "", !!null ~]: x\n');
+  add('key with bool forms', '[true, True, TRUE, false, !!bool "false", !!bool "True"]: x\n');
+  add('key nested deep', '[[[[[[a]]]]], {b: {c: {d: [e]}}}]: x\n');
+  add('key surrogate string', '"\\ud800": 1\n"\\udc00x": 2\n');
+  add('key seq with surrogate', '["\\ud800", "\\ud83d\\ude00"]: 1\n');
+  add('key with anchor name bad', '[&a\u00a0b x]: 1\n');
+  add('key with alias name bad', 'x: &a\u00a0b 1\n[*a\u00a0b]: 2\n');
+  add('key seq with spaces before', '? [\n\n  a,\n\n  b\n  ]\n: x\n');
+  add('alias key to seq implicit', 'a: &s [1, 2]\n? *s\n: x\n');
+  add('key double quoted escapes', '["\\0\\a\\b\\e\\f\\v\\N\\_\\L\\P\\x7f\\x85\\t"]: 1\n');
+  add('key with doc marker text', '["--- x", "...", "%x"]: 1\n');
+
+  // Tags beyond the core schema.
+  add('binary block', 'a: !!binary |\n  R0lGODlhDAAMAIQAAP//9/X\n  17unp5WZmZgAAAOfn515eXv\n');
+  add('binary odd', 'a: !!binary "aGVsbG8"\nb: !!binary "a"\nc: !!binary "aGV=sbG8="\nd: !!binary "-_-_"\ne: !!binary ""\n');
+  add('timestamps', 'a: !!timestamp 2001-12-14t21:59:43.10-05:00\nb: !!timestamp 2001-12-14 21:59:43.10 -5\nc: !!timestamp 2001-12-15 2:59:43.10\nd: !!timestamp 2002-12-14\ne: !!timestamp 0050-01-01\nf: !!timestamp 2001-13-45\ng: !!timestamp 2001-01-01T00:00:00+05:30\nh: !!timestamp 2001-01-01 1:2:3.123456Z\n');
+  add('timestamp bad', 'a: !!timestamp 2001-1-1x\n');
+  add('set with values', 'a: !!set {x: 1}\n');
+  add('set on seq', 'a: !!set [x]\n');
+  add('set block', 'a: !!set\n  ? x\n  ? y\n  ? 1\n');
+  add('set duplicate values', 'a: !!set {1, "1", ~}\n');
+  add('omap block', 'a: !!omap\n  - x: 1\n  - y: 2\n');
+  add('omap duplicate', 'a: !!omap [x: 1, x: 2]\n');
+  add('omap with two pairs in item', 'a: !!omap\n  - x: 1\n    y: 2\n');
+  add('omap non map item', 'a: !!omap [x, y: 2]\n');
+  add('pairs on map', 'a: !!pairs {x: 1}\n');
+  add('merge core seq', 'a: &a {x: 1, y: 2}\nb: &b {y: 3, z: 4}\nc:\n  !!merge <<: [*a, *b]\n  w: 5\n');
+  add('merge core override', 'a: &a {x: 1}\nc:\n  x: 0\n  !!merge <<: *a\n');
+  add('merge core scalar', 'a: &a 1\nc:\n  !!merge <<: *a\n');
+  add('merge core inline map', 'c:\n  !!merge <<: {x: 1, [k]: 2, ~: 3, 1: 4}\n');
+  add('merge core nested', 'a: &a {x: 1}\nb: &b {!!merge <<: *a, y: 2}\nc: {!!merge <<: *b}\n');
+  add('merge value symbol', 'a: !!merge <<\nb: [!!merge <<]\n');
+  add('merge quoted in 1.1', '%YAML 1.1\n---\na: &a {x: 1}\nb: {"<<": *a}\nc: {<<: *a}\n');
+  add('yaml 1.1 everything', '%YAML 1.1\n---\nbools: [y, Y, yes, Yes, YES, n, N, no, No, NO, on, On, ON, off, Off, OFF, true, false]\nints: [0b1_0, -0b11, 0_17, -017, 08, 1_000, -1_0, 0x_1F, 190:20:30, -1:30]\nfloats: [1_0.5, 1.5e3, .5e-2, 1:30.5, ., 1., 6.8523015e+5, 685.230_15e+03]\nts: [2001-12-14, 2001-12-14t21:59:43.10-05:00]\nnulls: [~, null, ""]\n');
+  add('yaml 1.1 keys', '%YAML 1.1\n---\n? [yes, off, 0b11, 017, 1_000, 190:20:30, 1.5e3, 2001-12-14, 1_0.50, <<]\n: x\nyes: 1\n017: 2\n');
+  add('yaml 1.1 then 1.2', '%YAML 1.1\n---\na: yes\n...\n%YAML 1.2\n---\nb: yes\n');
+  add('yaml 1.1 merge chain', '%YAML 1.1\n---\na: &a {x: 1}\nb: &b {<<: *a, y: 2}\nc:\n  <<: [*b, {z: 3}]\n  x: 0\n');
+  add('yaml 1.1 merge bad', '%YAML 1.1\n---\na: {<<: [1]}\n');
+
+  // Alias expansion.
+  add('alias count nested', 'a: &a [1, 2]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n');
+  add('alias count nested over', 'a: &a [1, 2]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n');
+  add('alias of map many', 'a: &a {x: 1}\nb: [' + Array(99).fill('*a').join(', ') + ']\n');
+  add('alias of map too many', 'a: &a {x: 1}\nb: [' + Array(100).fill('*a').join(', ') + ']\n');
+
+  // Streams and markers.
+  add('doc end twice', 'a: 1\n...\n...\n');
+  add('doc start twice', '---\n---\n');
+  add('block scalar doc', '--- |\n  x\n...\n');
+  add('folded doc', '--- >-\n  a\n  b\n');
+  add('doc end with content after', 'a\n... x\n');
+  add('bom then directive', '\ufeff%YAML 1.2\n---\na: 1\n');
+  add('tag handle primary', '%TAG ! tag:example.com,2000:\n---\na: !foo x\n');
+  add('directive comment no space', '%YAML 1.2#c\n---\na: 1\n');
+  add('crlf flow', 'a: [\r\n  1,\r\n  2\r\n]\r\nb: {x: 1,\r\n  y: 2}\r\n');
+  add('crlf quoted escapes', 'a: "x\\\r\n  y \r\n  z"\r\n');
+  add('crlf block keep', 'a: |+\r\n  x\r\n\r\nb: 1\r\n');
+  add('cr in plain', 'a: x\ry\n');
+
+  // Generated: fragments joined at random, for breadth.
+  for (const r of randomCases(1500, 12345)) add(r.name, r.src);
+  for (const r of structuredCases(500, 777)) add(r.name, r.src);
   return c;
 };
+
+const frags = ['a', 'b', 'key', '1', '0x1F', '~', 'true', ':', ': ', '- ', '-', '? ', '?', ',', ', ', '[', ']', '{', '}',
+  '"', '"x"', "'", "'y'", '#c', ' #c', '&a ', '*a', '*a ', '!!str ', '!t ', '|', '>', '|-', '>+2', '\n', '\n', '\n', '\n  ',
+  '\n    ', ' ', '  ', '\t', '---', '...', '%YAML 1.2', '\r\n', '\\', '"\\n"', 'x y', '<<', '@', '`', '%', '\ufeff', 'é', '😀'];
+
+// randomCases joins n random runs of fragments, from a seeded generator so
+// that the corpus is the same on every run.
+function randomCases(n, seed) {
+  const rand = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const k = 1 + Math.floor(rand() * 14);
+    let s = '';
+    for (let j = 0; j < k; j++) s += frags[Math.floor(rand() * frags.length)];
+    out.push({ name: 'random ' + i, src: s });
+  }
+  return out;
+}
+
+function prng(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const scalars = ['a', 'hello world', '1', '-0', '0x1F', '0o17', '017', '1.50', '1e3', '.inf', '.nan', 'true', 'False', '~', 'null', '',
+  '"dq"', '"esc\\t\\u00e9\\x41"', "'sq''s'", '"multi\n  line"', 'plain\n  multi', 'yes', '<<', 'é✓', '😀', '"\\ud83d\\ude00"',
+  'a: b', '!!str 1', '!!int "2"', '! x', '!foo y', 'http://x/y?z#f', '- x', '[]', '{}'];
+
+// structuredCases builds n documents of nested maps and sequences, block
+// and flow, with random scalars, anchors, aliases, comments and line ends.
+function structuredCases(n, seed) {
+  const rand = prng(seed);
+  const pick = (a) => a[Math.floor(rand() * a.length)];
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const anchors = [];
+    const scalar = () => {
+      let s = pick(scalars);
+      if (s.startsWith('- ') || s === 'a: b') s = '"' + s + '"';
+      if (rand() < 0.1 && anchors.length) return '*' + pick(anchors);
+      if (rand() < 0.1) {
+        const a = 'a' + anchors.length;
+        anchors.push(a);
+        return '&' + a + ' ' + s;
+      }
+      return s;
+    };
+    const flow = (d) => {
+      if (d > 2 || rand() < 0.4) return scalar().replace(/\n/g, ' ');
+      if (rand() < 0.5) return '[' + Array.from({ length: Math.floor(rand() * 4) }, () => flow(d + 1)).join(', ') + ']';
+      return '{' + Array.from({ length: Math.floor(rand() * 4) }, (_, k) => 'k' + k + ': ' + flow(d + 1)).join(', ') + '}';
+    };
+    const block = (d, ind) => {
+      const pad = ' '.repeat(ind);
+      const r = rand();
+      if (d > 3 || r < 0.25) return ' ' + (rand() < 0.5 ? flow(d) : scalar().replace(/\n/g, '\n' + pad + '  ')) + '\n';
+      if (r < 0.35) return ' |' + pick(['', '-', '+']) + '\n' + pad + '  line one\n' + pad + '  line two\n';
+      const items = 1 + Math.floor(rand() * 3);
+      let s = rand() < 0.2 ? ' # c\n' : '\n';
+      const seq = rand() < 0.4;
+      for (let k = 0; k < items; k++) {
+        s += pad + (seq ? '-' : 'k' + k + ':') + block(d + 1, ind + 2);
+        if (rand() < 0.1) s += pad + '# comment\n';
+        if (rand() < 0.05) s += '\n';
+      }
+      return s;
+    };
+    let doc = 'root:' + block(0, 2);
+    if (rand() < 0.2) doc = doc.replace(/\n/g, '\r\n');
+    if (rand() < 0.1) doc = '\ufeff' + doc;
+    if (rand() < 0.1) doc = '---\n' + doc;
+    out.push({ name: 'structured ' + i, src: doc });
+  }
+  return out;
+}
+
+module.exports.randomCases = randomCases;
+module.exports.structuredCases = structuredCases;

@@ -67,7 +67,9 @@ function decodeUTF8(buf) {
     }
     if (!ok) cp = 0xfffd;
     const s = String.fromCodePoint(cp);
-    for (let k = 0; k < s.length; k++) at.push(start);
+    // The second code unit of a pair is inside the character: it maps to
+    // the character's end.
+    for (let k = 0; k < s.length; k++) at.push(k === 0 ? start : i);
     text += s;
   }
   at.push(buf.length);
@@ -241,8 +243,8 @@ function encoder(doc, pos) {
         continue;
       }
       const prop = keyOf(doc, pair);
-      if (res.has(prop)) res.get(prop).value = pair.value;
-      else res.set(prop, { key: pair.key, value: pair.value });
+      if (res.has(prop)) Object.assign(res.get(prop), { value: pair.value, valueKey: pair.key });
+      else res.set(prop, { key: pair.key, value: pair.value, valueKey: pair.key });
     }
     return res;
   }
@@ -258,8 +260,8 @@ function encoder(doc, pos) {
         continue;
       }
       const jsKey = jsKeyOf(doc, pair);
-      if (res.has(jsKey)) res.get(jsKey).value = pair.value;
-      else res.set(jsKey, { key: pair.key, value: pair.value });
+      if (res.has(jsKey)) Object.assign(res.get(jsKey), { value: pair.value, valueKey: pair.key });
+      else res.set(jsKey, { key: pair.key, value: pair.value, valueKey: pair.key });
     }
     return res;
   }
@@ -278,10 +280,11 @@ function encoder(doc, pos) {
       throw new Error('keys differ: ' + JSON.stringify(keys) + ' ' + JSON.stringify([...props.keys()]));
     }
     const pairs = keys.map((k) => {
-      const { key, value } = props.get(k);
+      const { key, value, valueKey } = props.get(k);
       // A key without a value (`? a`) has no value node: its null is placed
-      // where the key ends.
-      const val = value === null ? { t: 'null', s: 'plain', p: pos(key.range[1]), e: pos(key.range[1]) } : enc(value, v[k]);
+      // where the key of the pair that set it ends.
+      const at = valueKey.range[1];
+      const val = value === null ? { t: 'null', s: 'plain', p: pos(at), e: pos(at) } : enc(value, v[k]);
       return [k, pos(key.range[0]), val];
     });
     return span(node, { t: 'map', id: ids.get(v), pairs });
@@ -326,9 +329,19 @@ function run(name, buf) {
 }
 
 function main() {
+  // node gen.js --random N SEED OUT writes N generated cases to OUT
+  // instead, for a wider comparison than the committed corpus.
+  const args = process.argv.slice(2);
+  let list = cases();
+  let file = path.join(__dirname, '..', 'corpus.json');
+  if (args[0] === '--random' || args[0] === '--structured') {
+    const make = args[0] === '--random' ? cases.randomCases : cases.structuredCases;
+    list = make(Number(args[1]), Number(args[2]));
+    file = args[3];
+  }
   const seen = new Set();
   const results = [];
-  for (const c of cases()) {
+  for (const c of list) {
     if (seen.has(c.name)) throw new Error('duplicate case name ' + c.name);
     seen.add(c.name);
     const buf = Buffer.isBuffer(c.src) ? c.src : Buffer.from(c.src, 'utf8');
@@ -339,7 +352,6 @@ function main() {
       throw e;
     }
   }
-  const file = path.join(__dirname, '..', 'corpus.json');
   const body = results.map((r) => JSON.stringify(r)).join(',\n');
   const version = require('yaml/package.json').version;
   fs.writeFileSync(file, `{"yaml":${JSON.stringify(version)},"cases":[\n${body}\n]}\n`);
