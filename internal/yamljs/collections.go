@@ -63,7 +63,7 @@ func (c *composer) composeCollection(ctx *composeCtx, tok *cst, p props) *ynode 
 	if tag.resolveColl != nil {
 		tag.resolveColl(coll, func(msg string) { c.errTok(*tagTok, "TAG_RESOLVE_FAILED", msg) })
 	}
-	coll.tag = tagName
+	coll.ext().tag = tagName
 	return coll
 }
 
@@ -87,15 +87,16 @@ func (c *composer) resolveCollection(ctx *composeCtx, tok *cst, tagName string, 
 	}
 	switch {
 	case tagOK && (tagName == "!" || tagName == own):
-		coll.tag = own
+		coll.ext().tag = own
 	case tagOK && tagName != "":
-		coll.tag = tagName
+		coll.ext().tag = tagName
 	}
 	return coll
 }
 
-func newCollection(kind ykind, tag *tagDef) *ynode {
-	n := &ynode{kind: kind}
+func (c *composer) newCollection(kind ykind, tag *tagDef) *ynode {
+	n := c.newNode(kind)
+	n.ext()
 	if tag != nil {
 		n.coll = tag.collClass
 	}
@@ -104,7 +105,7 @@ func newCollection(kind ykind, tag *tagDef) *ynode {
 
 //kicikit:long yaml's resolveBlockMap: each entry's key properties, key, value properties and value, with the checks between them
 func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode {
-	m := newCollection(yMap, tag)
+	m := c.newCollection(yMap, tag)
 	ctx.atRoot = false
 	offset := bm.offset
 	commentEnd := -1
@@ -159,7 +160,7 @@ func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode
 				c.err(keyNode.rng[0], keyNode.rng[1], "MISSING_CHAR", "Implicit map keys need to be followed by map values")
 			}
 			if valueProps.comment != "" {
-				keyNode.comment = joinComment(keyNode.comment, valueProps.comment)
+				keyNode.ext().comment = joinComment(keyNode.comment, valueProps.comment)
 			}
 			m.pairs = append(m.pairs, ypair{key: keyNode})
 			keys.add(keyNode)
@@ -220,7 +221,7 @@ func (c *composer) longerThan(a, b, n int) bool {
 }
 
 func (c *composer) resolveBlockSeq(ctx *composeCtx, bs *cst, tag *tagDef) *ynode {
-	seq := newCollection(ySeq, tag)
+	seq := c.newCollection(ySeq, tag)
 	ctx.atRoot = false
 	ctx.atKey = false
 	offset := bs.offset
@@ -267,7 +268,7 @@ func isBlock(t *cst) bool {
 func (c *composer) resolveFlowCollection(ctx *composeCtx, fc *cst, tag *tagDef) *ynode {
 	isMap := fc.x.fcStart.source == "{"
 	fcName := "flow sequence"
-	coll := newCollection(ySeq, tag)
+	coll := c.newCollection(ySeq, tag)
 	if isMap {
 		fcName = "flow map"
 		coll.kind = yMap
@@ -358,7 +359,7 @@ loop:
 	} else {
 		prev = coll.items[len(coll.items)-1]
 	}
-	prev.comment = joinComment(prev.comment, prevItemComment)
+	prev.ext().comment = joinComment(prev.comment, prevItemComment)
 	if len(prevItemComment)+1 <= len(p.comment) {
 		p.comment = p.comment[len(prevItemComment)+1:]
 	} else {
@@ -417,7 +418,7 @@ func (c *composer) flowPair(ctx *composeCtx, coll *ynode, it *cstItem, p props, 
 	case valueProps.found != nil:
 		valueNode = c.composeEmptyNode(ctx, valueProps.end, it.sep, -1, valueProps)
 	case valueProps.comment != "":
-		keyNode.comment = joinComment(keyNode.comment, valueProps.comment)
+		keyNode.ext().comment = joinComment(keyNode.comment, valueProps.comment)
 	}
 	pair := ypair{key: keyNode, value: valueNode}
 	if isMap {
@@ -427,7 +428,8 @@ func (c *composer) flowPair(ctx *composeCtx, coll *ynode, it *cstItem, p props, 
 		coll.pairs = append(coll.pairs, pair)
 		keys.add(keyNode)
 	} else {
-		m := &ynode{kind: yMap, flow: true, pairs: []ypair{pair}}
+		m := c.newCollection(yMap, nil)
+		m.flow, m.pairs = true, []ypair{pair}
 		endNode := keyNode
 		if valueNode != nil {
 			endNode = valueNode
@@ -509,7 +511,7 @@ func keyOf(n *ynode) (scalarKey, bool) {
 	if n.kind != yScalar {
 		return scalarKey{}, false
 	}
-	v := n.val
+	v := n.val()
 	switch v.kind {
 	case Null:
 		return scalarKey{kind: Null}, true

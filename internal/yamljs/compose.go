@@ -28,29 +28,61 @@ const (
 	collPairs          // !!pairs: a seq of pairs read as one-key objects
 )
 
-// ynode is a node of yaml's document model.
+// ynode is a node of yaml's document model. It embeds the Node it
+// converts to, so that a scalar's value is built once; its rarer parts
+// (properties, children, comments) are in yext.
 type ynode struct {
-	kind   ykind
-	rng    [3]int // start, end of the value, end of the node (trailing comment included)
-	anchor string
-	tag    string // the resolved tag, "" when none
-	// A scalar.
-	val     scalarValue
-	style   Style
-	source  string // the scalar's string before its tag resolved it
+	Node                 // a scalar's value and style; the JavaScript value once converted
+	kind        ykind    //
+	flow        bool     // a flow collection
+	spaceBefore bool     // a blank line before it, which a stringified key shows
+	converted   bool     // Node was handed out: converting again makes a new one
+	ownExt      bool     // yext is this node's own, not the shared empty one
+	coll        collKind //
+	*yext
+	rng [3]int // start, end of the value, end of the node (trailing comment included)
+}
+
+// yext holds what most scalars lack.
+type yext struct {
+	anchor  string
+	tag     string // the resolved tag, "" when none
+	source  string // a scalar's text before its tag resolved it, when its value is no string
 	format  string // "HEX", "OCT", "EXP", "BIN", "TIME" or ""
 	minFrac int    // a float's fraction digits, when its source ends in 0
-	// A collection.
-	flow  bool
-	coll  collKind
-	items []*ynode // a sequence's
-	pairs []ypair  // a map's, or a sequence's read as pairs
-	// An alias: the anchor it names.
-	alias string
+	items   []*ynode
+	pairs   []ypair // a map's, or a sequence's read as pairs
+	alias   string  // an alias's anchor name
 	// Comments, which a collection used as a key shows.
 	comment       string
 	commentBefore string
-	spaceBefore   bool
+}
+
+// ext returns n's own yext, for writing.
+func (n *ynode) ext() *yext {
+	if !n.ownExt {
+		e := *n.yext
+		n.yext = &e
+		n.ownExt = true
+	}
+	return n.yext
+}
+
+// text is a scalar's source text (its value before tag resolution).
+func (n *ynode) text() string {
+	if n.Kind == String {
+		return n.Str
+	}
+	return n.source
+}
+
+// val is a scalar's value.
+func (n *ynode) val() scalarValue {
+	return scalarValue{kind: n.Kind, b: n.Bool, num: n.Num, str: n.Str}
+}
+
+func (n *ynode) setVal(v scalarValue) {
+	n.Kind, n.Bool, n.Num, n.Str = v.kind, v.b, v.num, v.str
 }
 
 // ypair is an entry of a map; value nil is JavaScript's null (`? a`).
@@ -60,11 +92,10 @@ type ypair struct {
 
 // scalarValue is the JavaScript value of a scalar.
 type scalarValue struct {
-	kind  Kind
-	b     bool
-	num   float64
-	str   string
-	bytes []byte
+	kind Kind
+	b    bool
+	num  float64
+	str  string // a string's, a Buffer's bytes, a Symbol's description
 }
 
 // problem is one error or warning yaml reports, at text offsets.
@@ -92,6 +123,9 @@ type composeCtx struct {
 }
 
 type composer struct {
+	nodes        []ynode // allocated in chunks
+	sawAlias     bool
+	noExt        *yext // the shared empty yext
 	text         string
 	doc          *document
 	atDirectives bool
@@ -105,7 +139,18 @@ type composer struct {
 }
 
 func newComposer(text string, onDoc func(*document) bool) *composer {
-	return &composer{text: text, directives: newDirectives(), onDoc: onDoc}
+	return &composer{text: text, directives: newDirectives(), onDoc: onDoc, noExt: &yext{}}
+}
+
+// newNode allocates a node, in chunks: a large file has millions.
+func (c *composer) newNode(kind ykind) *ynode {
+	if len(c.nodes) == cap(c.nodes) {
+		c.nodes = make([]ynode, 0, chunk)
+	}
+	c.nodes = c.nodes[:len(c.nodes)+1]
+	n := &c.nodes[len(c.nodes)-1]
+	n.kind, n.yext = kind, c.noExt
+	return n
 }
 
 func (c *composer) err(start, end int, code, msg string) {
@@ -304,7 +349,7 @@ func (c *composer) composeNode(ctx *composeCtx, tok *cst, p props) *ynode {
 	case tScalar, tSingleQuoted, tDoubleQuoted, tBlockScalar:
 		n = c.composeScalar(ctx, tok, p.tag)
 		if p.anchor != nil {
-			n.anchor = p.anchor.source[1:]
+			n.ext().anchor = p.anchor.source[1:]
 		}
 	case tBlockMap, tBlockSeq, tFlowCollection:
 		if c.depth >= maxDepth {
@@ -315,7 +360,7 @@ func (c *composer) composeNode(ctx *composeCtx, tok *cst, p props) *ynode {
 		n = c.composeCollection(ctx, tok, p)
 		c.depth--
 		if p.anchor != nil {
-			n.anchor = p.anchor.source[1:]
+			n.ext().anchor = p.anchor.source[1:]
 		}
 	default:
 		msg := "Unsupported token (type: " + tok.typ.String() + ")"
@@ -335,9 +380,9 @@ func (c *composer) composeNode(ctx *composeCtx, tok *cst, p props) *ynode {
 	}
 	if p.comment != "" {
 		if tok.typ == tScalar && tok.source == "" {
-			n.comment = p.comment
+			n.ext().comment = p.comment
 		} else {
-			n.commentBefore = p.comment
+			n.ext().commentBefore = p.comment
 		}
 	}
 	return n
@@ -349,7 +394,7 @@ func (c *composer) composeEmptyNode(ctx *composeCtx, offset int, before []token,
 	tok := &cst{typ: tScalar, offset: emptyScalarPosition(offset, before, pos), indent: -1}
 	n := c.composeScalar(ctx, tok, p.tag)
 	if p.anchor != nil {
-		n.anchor = p.anchor.source[1:]
+		n.ext().anchor = p.anchor.source[1:]
 		if n.anchor == "" {
 			c.errTok(*p.anchor, "BAD_ALIAS", "Anchor cannot be an empty string")
 		}
@@ -358,7 +403,7 @@ func (c *composer) composeEmptyNode(ctx *composeCtx, offset int, before []token,
 		n.spaceBefore = true
 	}
 	if p.comment != "" {
-		n.comment = p.comment
+		n.ext().comment = p.comment
 		n.rng[2] = p.end
 	}
 	return n
@@ -397,7 +442,14 @@ func (c *composer) composeAlias(tok *cst) *ynode {
 	}
 	valueEnd := tok.offset + len(tok.source)
 	comment, end := c.resolveEnd(tok.end, valueEnd, true)
-	return &ynode{kind: yAlias, alias: name, rng: [3]int{tok.offset, valueEnd, end}, comment: comment}
+	n := c.newNode(yAlias)
+	c.sawAlias = true
+	n.rng = [3]int{tok.offset, valueEnd, end}
+	n.ext().alias = name
+	if comment != "" {
+		n.comment = comment
+	}
+	return n
 }
 
 // containsNewline reports whether a key's tokens hold a line break.

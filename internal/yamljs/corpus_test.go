@@ -103,7 +103,7 @@ func (e *encoder) enc(n *Node) map[string]any {
 	case Symbol:
 		return scalar("symbol", n.Str)
 	case Bytes:
-		return scalar("bytes", base64.StdEncoding.EncodeToString(n.Bytes))
+		return scalar("bytes", base64.StdEncoding.EncodeToString([]byte(n.Str)))
 	case Date:
 		return scalar("date", NumberString(n.Num))
 	case Seq, Set:

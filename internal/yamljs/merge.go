@@ -16,10 +16,10 @@ func (cv *converter) isMergeKey(key *ynode) bool {
 	if key.kind != yScalar {
 		return false
 	}
-	if key.val.kind == Symbol {
+	if key.Kind == Symbol {
 		return true
 	}
-	return cv.doc.schema.merge && key.style == Plain && key.val.kind == String && key.val.str == "<<"
+	return cv.doc.schema.merge && key.Style == Plain && key.Kind == String && key.Str == "<<"
 }
 
 // merge is yaml's addMergeToJSMap into a plain object: each map the value
@@ -190,8 +190,8 @@ func jsString(n *Node, seen map[*Node]bool) string {
 		delete(seen, n)
 		return strings.Join(parts, ",")
 	case Bytes:
-		parts := make([]string, len(n.Bytes))
-		for i, c := range n.Bytes {
+		parts := make([]string, len(n.Str))
+		for i, c := range []byte(n.Str) {
 			parts[i] = strconv.Itoa(int(c))
 		}
 		return strings.Join(parts, ",")
@@ -207,8 +207,7 @@ func jsString(n *Node, seen map[*Node]bool) string {
 
 // set is yaml's YAMLSet.toJSON: a JavaScript Set of the map's keys.
 func (cv *converter) set(n *ynode) (*Node, *jsError) {
-	js := &Node{Kind: Set}
-	cv.place(js, n)
+	js := cv.fresh(n, Set)
 	cv.created(js)
 	for _, p := range n.pairs {
 		if cv.isMergeKey(p.key) {
@@ -255,8 +254,7 @@ func (cv *converter) mergeIntoSet(set *Node, value *ynode) *jsError {
 
 // omap is yaml's YAMLOMap.toJSON: a JavaScript Map of the pairs.
 func (cv *converter) omap(n *ynode) (*Node, *jsError) {
-	js := &Node{Kind: OrderedMap}
-	cv.place(js, n)
+	js := cv.fresh(n, OrderedMap)
 	cv.created(js)
 	for _, p := range n.pairs {
 		k, err := cv.toJS(p.key)
@@ -285,8 +283,7 @@ func (cv *converter) omap(n *ynode) (*Node, *jsError) {
 
 // pairsSeq is a sequence of pairs (!!pairs): an array of one-key objects.
 func (cv *converter) pairsSeq(n *ynode) (*Node, *jsError) {
-	js := &Node{Kind: Seq}
-	cv.place(js, n)
+	js := cv.fresh(n, Seq)
 	cv.created(js)
 	for _, p := range n.pairs {
 		obj := &Node{Kind: Map}

@@ -21,7 +21,7 @@ const (
 	// schema (!!binary, !!timestamp, !!set, !!omap, !!merge) and from a
 	// %YAML 1.1 document, where plain scalars may resolve to them.
 
-	Bytes      // a Buffer (!!binary): Bytes holds it
+	Bytes      // a Buffer (!!binary): Str holds its bytes
 	Date       // a Date (!!timestamp): Num holds its time value, ms since 1970 UTC
 	Set        // a Set (!!set): Items holds its members
 	OrderedMap // a Map (!!omap): Pairs, each with its key as a value in KeyNode
@@ -83,10 +83,10 @@ const (
 // object for it.
 type Node struct {
 	Kind  Kind
+	Style Style   // a scalar's style; Plain for the others
 	Bool  bool    // Bool
 	Num   float64 // Number; Date
-	Str   string  // String (a lone surrogate from a \u escape is in WTF-8); Symbol
-	Bytes []byte  // Bytes
+	Str   string  // String (a lone surrogate from a \u escape is in WTF-8); Symbol; Bytes
 	Items []*Node // Seq; Set
 	// Pairs are a Map's entries in JavaScript's own-key order: the keys
 	// that are array indices ("0", "17") first, in ascending numeric order,
@@ -104,8 +104,7 @@ type Node struct {
 	// collection it is where yaml ends its value: a flow collection's
 	// closing bracket, or the end of a block collection's last entry, the
 	// comment and line break after that entry included.
-	End   Pos
-	Style Style // a scalar's style; Plain for the others
+	End Pos
 }
 
 // Pair is one entry of a Map.

@@ -7,7 +7,7 @@ package yamljs
 // node.
 func Parse(src []byte) (*Node, error) {
 	s := newSource(src)
-	doc := compose(s)
+	doc, aliases := compose(s)
 	if len(doc.errors) > 0 {
 		return nil, s.syntaxError(doc.errors)
 	}
@@ -15,7 +15,7 @@ func Parse(src []byte) (*Node, error) {
 		at := s.pos(0)
 		return &Node{Kind: Null, Pos: at, End: at}, nil
 	}
-	cv := newConverter(doc, s)
+	cv := newConverter(doc, s, aliases)
 	js, err := cv.toJS(doc.contents)
 	if err != nil {
 		p := Problem{Code: err.code, Message: err.message}
@@ -28,8 +28,9 @@ func Parse(src []byte) (*Node, error) {
 }
 
 // compose reads the text to its first document; a second one is an error
-// of the first, as parse() makes it.
-func compose(s *source) *document {
+// of the first, as parse() makes it. It reports whether the text holds an
+// alias.
+func compose(s *source) (*document, bool) {
 	var first *document
 	comp := newComposer(s.text, func(d *document) bool {
 		if first == nil {
@@ -44,7 +45,7 @@ func compose(s *source) *document {
 	newLexer(s.text, p.next).run()
 	p.end()
 	comp.end(len(s.text))
-	return first
+	return first, comp.sawAlias
 }
 
 func (s *source) syntaxError(probs []problem) *SyntaxError {

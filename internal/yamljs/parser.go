@@ -104,11 +104,10 @@ var tokenTypeByFirst = [256]tokType{
 
 // token is a source token: one lexical token with its place.
 type token struct {
-	typ     tokType
-	offset  int
-	indent  int
-	source  string
-	message string // an error token's
+	typ    tokType
+	offset int
+	indent int
+	source string
 }
 
 // cst is a node of the syntax tree: a flow scalar or alias (type, place,
@@ -125,12 +124,13 @@ type cst struct {
 
 // cstExt holds the parts of a collection, block scalar, document or error.
 type cstExt struct {
-	message string  // an error's
-	start   []token // a document's
-	fcStart token   // a flow collection's opening bracket
-	items   []*cstItem
-	value   *cst    // a document's
-	props   []token // a block scalar's header and the tokens after it
+	message  string  // an error's
+	start    []token // a document's
+	fcStart  token   // a flow collection's opening bracket
+	items    []*cstItem
+	value    *cst     // a document's
+	props    []token  // a block scalar's header and the tokens after it
+	propMsgs []string // the messages of the error tokens in props, in order
 }
 
 // cstItem is an entry of a collection. A nil slice is an absent part; an
@@ -274,10 +274,45 @@ type parser struct {
 	source    string
 	typ       tokType
 	out       func(*cst)
+	toks      []token
+	items     []cstItem
+	nodes     []cst
 }
 
 func newParser(out func(*cst)) *parser {
 	return &parser{atNewLine: true, out: out}
+}
+
+// The parser allocates its tokens, items and nodes in chunks: a large
+// file has millions, and one allocation each would dominate its time.
+const chunk = 512
+
+// one returns a token list holding t, with room for two more.
+func (p *parser) one(t token) []token {
+	if len(p.toks)+3 > cap(p.toks) {
+		p.toks = make([]token, 0, 4*chunk)
+	}
+	n := len(p.toks)
+	p.toks = p.toks[:n+3]
+	s := p.toks[n : n+1 : n+3]
+	s[0] = t
+	return s
+}
+
+func (p *parser) item(it cstItem) *cstItem {
+	if len(p.items) == cap(p.items) {
+		p.items = make([]cstItem, 0, chunk)
+	}
+	p.items = append(p.items, it)
+	return &p.items[len(p.items)-1]
+}
+
+func (p *parser) node() *cst {
+	if len(p.nodes) == cap(p.nodes) {
+		p.nodes = make([]cst, 0, chunk)
+	}
+	p.nodes = p.nodes[:len(p.nodes)+1]
+	return &p.nodes[len(p.nodes)-1]
 }
 
 // next advances the parser by one lexical token.
@@ -292,7 +327,7 @@ func (p *parser) next(source string) {
 	t := tokenTypeOf(source)
 	switch t {
 	case tNone:
-		p.popError(token{typ: tError, offset: p.offset, message: "Not a YAML token: " + source, source: source})
+		p.popError(token{typ: tError, offset: p.offset, source: source}, "Not a YAML token: "+source)
 		p.offset += len(source)
 		return
 	case tScalar:
@@ -373,8 +408,8 @@ func (p *parser) step() {
 }
 
 // popError closes err, an error token, into the construction on top.
-func (p *parser) popError(err token) {
-	p.popToken(&cst{typ: tError, offset: err.offset, source: err.source, x: &cstExt{message: err.message}})
+func (p *parser) popError(err token, message string) {
+	p.popToken(&cst{typ: tError, offset: err.offset, source: err.source, x: &cstExt{message: message}})
 }
 
 func (p *parser) pop() {
@@ -407,11 +442,12 @@ func (p *parser) popToken(tok *cst) {
 	case tDocument:
 		top.x.value = tok
 	case tBlockScalar:
-		top.x.props = append(top.x.props, token{typ: tok.typ, offset: tok.offset, source: tok.source, message: tok.message()})
+		top.x.props = append(top.x.props, token{typ: tok.typ, offset: tok.offset, source: tok.source})
+		top.x.propMsgs = append(top.x.propMsgs, tok.message())
 	case tBlockMap:
 		it := top.lastItem()
 		if it.value != nil {
-			top.pushItem(&cstItem{start: []token{}, key: tok, sep: []token{}})
+			top.pushItem(p.item(cstItem{start: []token{}, key: tok, sep: []token{}}))
 			p.onKeyLine = true
 			return
 		} else if it.sep != nil {
@@ -424,7 +460,7 @@ func (p *parser) popToken(tok *cst) {
 	case tBlockSeq:
 		it := top.lastItem()
 		if it.value != nil {
-			top.pushItem(&cstItem{start: []token{}, value: tok})
+			top.pushItem(p.item(cstItem{start: []token{}, value: tok}))
 		} else {
 			it.value = tok
 		}
@@ -432,7 +468,7 @@ func (p *parser) popToken(tok *cst) {
 		it := top.lastItem()
 		switch {
 		case it == nil || it.value != nil:
-			top.pushItem(&cstItem{start: []token{}, key: tok, sep: []token{}})
+			top.pushItem(p.item(cstItem{start: []token{}, key: tok, sep: []token{}}))
 		case it.sep != nil:
 			it.value = tok
 		default:
@@ -473,7 +509,7 @@ func (p *parser) moveTrailingEmpty(top, tok *cst) {
 	if top.typ == tDocument {
 		top.end = last.start
 	} else {
-		top.pushItem(&cstItem{start: last.start})
+		top.pushItem(p.item(cstItem{start: last.start}))
 	}
 	tok.x.items = tok.x.items[:len(tok.x.items)-1]
 }
@@ -535,11 +571,11 @@ func (p *parser) scalar(scalar *cst) {
 		sep = append(scalar.end, p.sourceToken())
 		scalar.end = nil
 	} else {
-		sep = []token{p.sourceToken()}
+		sep = p.one(p.sourceToken())
 	}
 	p.onKeyLine = true
 	p.stack[len(p.stack)-1] = &cst{typ: tBlockMap, offset: scalar.offset, indent: scalar.indent,
-		x: &cstExt{items: []*cstItem{{start: start, key: scalar, sep: sep}}}}
+		x: &cstExt{items: []*cstItem{p.item(cstItem{start: start, key: scalar, sep: sep})}}}
 }
 
 func (p *parser) blockScalar(scalar *cst) {
@@ -566,7 +602,7 @@ func (p *parser) blockMapNewline(m *cst, it *cstItem) {
 		if n := len(it.value.end); n > 0 && it.value.end[n-1].typ == tComment {
 			it.value.end = append(it.value.end, p.sourceToken())
 		} else {
-			m.pushItem(&cstItem{start: []token{p.sourceToken()}})
+			m.pushItem(p.item(cstItem{start: p.one(p.sourceToken())}))
 		}
 	case it.sep != nil:
 		it.sep = append(it.sep, p.sourceToken())
@@ -580,7 +616,7 @@ func (p *parser) blockMapNewline(m *cst, it *cstItem) {
 func (p *parser) collSpace(c *cst, it *cstItem, isMap bool) {
 	switch {
 	case it.value != nil:
-		c.pushItem(&cstItem{start: []token{p.sourceToken()}})
+		c.pushItem(p.item(cstItem{start: p.one(p.sourceToken())}))
 	case isMap && it.sep != nil:
 		it.sep = append(it.sep, p.sourceToken())
 	default:
@@ -624,7 +660,7 @@ func (p *parser) blockMap(m *cst) {
 			switch {
 			case atNextItem || it.value != nil:
 				start = append(start, p.sourceToken())
-				m.pushItem(&cstItem{start: start})
+				m.pushItem(p.item(cstItem{start: start}))
 				p.onKeyLine = true
 			case it.sep != nil:
 				it.sep = append(it.sep, p.sourceToken())
@@ -639,10 +675,10 @@ func (p *parser) blockMap(m *cst) {
 				it.explicitKey = true
 			case atNextItem || it.value != nil:
 				start = append(start, p.sourceToken())
-				m.pushItem(&cstItem{start: start, explicitKey: true})
+				m.pushItem(p.item(cstItem{start: start, explicitKey: true}))
 			default:
 				p.stack = append(p.stack, &cst{typ: tBlockMap, offset: p.offset, indent: p.indent,
-					x: &cstExt{items: []*cstItem{{start: []token{p.sourceToken()}, explicitKey: true}}}})
+					x: &cstExt{items: []*cstItem{p.item(cstItem{start: p.one(p.sourceToken()), explicitKey: true})}}})
 			}
 			p.onKeyLine = true
 			return
@@ -654,7 +690,7 @@ func (p *parser) blockMap(m *cst) {
 			fs := p.flowScalar()
 			switch {
 			case atNextItem || it.value != nil:
-				m.pushItem(&cstItem{start: start, key: fs, sep: []token{}})
+				m.pushItem(p.item(cstItem{start: start, key: fs, sep: []token{}}))
 				p.onKeyLine = true
 			case it.sep != nil:
 				p.stack = append(p.stack, fs)
@@ -667,12 +703,12 @@ func (p *parser) blockMap(m *cst) {
 			if bv := p.startBlockValue(m); bv != nil {
 				if bv.typ == tBlockSeq {
 					if !it.explicitKey && it.sep != nil && !includesToken(it.sep, tNewline) {
-						p.popError(token{typ: tError, offset: p.offset, source: p.source,
-							message: "Unexpected block-seq-ind on same line with key"})
+						p.popError(token{typ: tError, offset: p.offset, source: p.source},
+							"Unexpected block-seq-ind on same line with key")
 						return
 					}
 				} else if atMapIndent {
-					m.pushItem(&cstItem{start: start})
+					m.pushItem(p.item(cstItem{start: start}))
 				}
 				p.stack = append(p.stack, bv)
 				return
@@ -711,7 +747,7 @@ func splitEmptyLines(it *cstItem, indent int) []token {
 
 func (p *parser) newImplicitNullKeyMap(start []token) *cst {
 	return &cst{typ: tBlockMap, offset: p.offset, indent: p.indent,
-		x: &cstExt{items: []*cstItem{{start: start, sep: []token{p.sourceToken()}}}}}
+		x: &cstExt{items: []*cstItem{p.item(cstItem{start: start, sep: p.one(p.sourceToken())})}}}
 }
 
 //kicikit:long yaml's handling of ":" in a block map: one case per state of the entry it ends
@@ -720,13 +756,13 @@ func (p *parser) blockMapValueInd(m *cst, it *cstItem, start []token, atNextItem
 		switch {
 		case it.sep == nil:
 			if includesToken(it.start, tNewline) {
-				it.key, it.sep = nil, []token{p.sourceToken()}
+				it.key, it.sep = nil, p.one(p.sourceToken())
 			} else {
 				st := firstKeyStartProps(&it.start)
 				p.stack = append(p.stack, p.newImplicitNullKeyMap(st))
 			}
 		case it.value != nil:
-			m.pushItem(&cstItem{start: []token{}, sep: []token{p.sourceToken()}})
+			m.pushItem(p.item(cstItem{start: []token{}, sep: p.one(p.sourceToken())}))
 		case includesToken(it.sep, tMapValueInd):
 			p.stack = append(p.stack, p.newImplicitNullKeyMap(start))
 		case isFlowToken(it.key) && !includesToken(it.sep, tNewline):
@@ -734,7 +770,7 @@ func (p *parser) blockMapValueInd(m *cst, it *cstItem, start []token, atNextItem
 			key, sep := it.key, append(it.sep, p.sourceToken())
 			it.key, it.sep = nil, nil
 			p.stack = append(p.stack, &cst{typ: tBlockMap, offset: p.offset, indent: p.indent,
-				x: &cstExt{items: []*cstItem{{start: st, key: key, sep: sep}}}})
+				x: &cstExt{items: []*cstItem{p.item(cstItem{start: st, key: key, sep: sep})}}})
 		case len(start) > 0:
 			// Not at the next item after all.
 			sep := make([]token, 0, len(it.sep)+len(start)+1)
@@ -747,9 +783,9 @@ func (p *parser) blockMapValueInd(m *cst, it *cstItem, start []token, atNextItem
 	}
 	switch {
 	case it.sep == nil:
-		it.key, it.sep = nil, []token{p.sourceToken()}
+		it.key, it.sep = nil, p.one(p.sourceToken())
 	case it.value != nil || atNextItem:
-		m.pushItem(&cstItem{start: start, sep: []token{p.sourceToken()}})
+		m.pushItem(p.item(cstItem{start: start, sep: p.one(p.sourceToken())}))
 	case includesToken(it.sep, tMapValueInd):
 		p.stack = append(p.stack, p.newImplicitNullKeyMap([]token{}))
 	default:
@@ -765,7 +801,7 @@ func (p *parser) blockSequence(seq *cst) {
 			if n := len(it.value.end); n > 0 && it.value.end[n-1].typ == tComment {
 				it.value.end = append(it.value.end, p.sourceToken())
 			} else {
-				seq.pushItem(&cstItem{start: []token{p.sourceToken()}})
+				seq.pushItem(p.item(cstItem{start: p.one(p.sourceToken())}))
 			}
 		} else {
 			it.start = append(it.start, p.sourceToken())
@@ -782,7 +818,7 @@ func (p *parser) blockSequence(seq *cst) {
 	case tSeqItemInd:
 		if p.indent == seq.indent {
 			if it.value != nil || includesToken(it.start, tSeqItemInd) {
-				seq.pushItem(&cstItem{start: []token{p.sourceToken()}})
+				seq.pushItem(p.item(cstItem{start: p.one(p.sourceToken())}))
 			} else {
 				it.start = append(it.start, p.sourceToken())
 			}
@@ -827,7 +863,7 @@ func (p *parser) flowCollection(fc *cst) {
 			sep = append(sep, p.sourceToken())
 			p.onKeyLine = true
 			p.stack[len(p.stack)-1] = &cst{typ: tBlockMap, offset: fc.offset, indent: fc.indent,
-				x: &cstExt{items: []*cstItem{{start: start, key: fc, sep: sep}}}}
+				x: &cstExt{items: []*cstItem{p.item(cstItem{start: start, key: fc, sep: sep})}}}
 		} else {
 			p.lineEnd(fc)
 		}
@@ -839,7 +875,7 @@ func (p *parser) flowCollectionItem(fc *cst, it *cstItem) {
 	switch p.typ {
 	case tComma, tExplicitKeyInd:
 		if it == nil || it.sep != nil {
-			fc.pushItem(&cstItem{start: []token{p.sourceToken()}})
+			fc.pushItem(p.item(cstItem{start: p.one(p.sourceToken())}))
 		} else {
 			it.start = append(it.start, p.sourceToken())
 		}
@@ -847,17 +883,17 @@ func (p *parser) flowCollectionItem(fc *cst, it *cstItem) {
 	case tMapValueInd:
 		switch {
 		case it == nil || it.value != nil:
-			fc.pushItem(&cstItem{start: []token{}, sep: []token{p.sourceToken()}})
+			fc.pushItem(p.item(cstItem{start: []token{}, sep: p.one(p.sourceToken())}))
 		case it.sep != nil:
 			it.sep = append(it.sep, p.sourceToken())
 		default:
-			it.key, it.sep = nil, []token{p.sourceToken()}
+			it.key, it.sep = nil, p.one(p.sourceToken())
 		}
 		return
 	case tSpace, tComment, tNewline, tAnchor, tTag:
 		switch {
 		case it == nil || it.value != nil:
-			fc.pushItem(&cstItem{start: []token{p.sourceToken()}})
+			fc.pushItem(p.item(cstItem{start: p.one(p.sourceToken())}))
 		case it.sep != nil:
 			it.sep = append(it.sep, p.sourceToken())
 		default:
@@ -868,7 +904,7 @@ func (p *parser) flowCollectionItem(fc *cst, it *cstItem) {
 		fs := p.flowScalar()
 		switch {
 		case it == nil || it.value != nil:
-			fc.pushItem(&cstItem{start: []token{}, key: fs, sep: []token{}})
+			fc.pushItem(p.item(cstItem{start: []token{}, key: fs, sep: []token{}}))
 		case it.sep != nil:
 			p.stack = append(p.stack, fs)
 		default:
@@ -888,7 +924,9 @@ func (p *parser) flowCollectionItem(fc *cst, it *cstItem) {
 }
 
 func (p *parser) flowScalar() *cst {
-	return &cst{typ: p.typ, offset: p.offset, indent: p.indent, source: p.source}
+	c := p.node()
+	c.typ, c.offset, c.indent, c.source = p.typ, p.offset, p.indent, p.source
+	return c
 }
 
 func (p *parser) startBlockValue(parent *cst) *cst {
@@ -896,19 +934,19 @@ func (p *parser) startBlockValue(parent *cst) *cst {
 	case tAlias, tScalar, tSingleQuoted, tDoubleQuoted:
 		return p.flowScalar()
 	case tBlockScalarHeader:
-		return &cst{typ: tBlockScalar, offset: p.offset, indent: p.indent, x: &cstExt{props: []token{p.sourceToken()}}}
+		return &cst{typ: tBlockScalar, offset: p.offset, indent: p.indent, x: &cstExt{props: p.one(p.sourceToken())}}
 	case tFlowMapStart, tFlowSeqStart:
 		return &cst{typ: tFlowCollection, offset: p.offset, indent: p.indent, end: []token{},
 			x: &cstExt{fcStart: p.sourceToken()}}
 	case tSeqItemInd:
 		return &cst{typ: tBlockSeq, offset: p.offset, indent: p.indent,
-			x: &cstExt{items: []*cstItem{{start: []token{p.sourceToken()}}}}}
+			x: &cstExt{items: []*cstItem{p.item(cstItem{start: p.one(p.sourceToken())})}}}
 	case tExplicitKeyInd:
 		p.onKeyLine = true
 		start := firstKeyStartProps(prevProps(parent))
 		start = append(start, p.sourceToken())
 		return &cst{typ: tBlockMap, offset: p.offset, indent: p.indent,
-			x: &cstExt{items: []*cstItem{{start: start, explicitKey: true}}}}
+			x: &cstExt{items: []*cstItem{p.item(cstItem{start: start, explicitKey: true})}}}
 	case tMapValueInd:
 		p.onKeyLine = true
 		start := firstKeyStartProps(prevProps(parent))

@@ -36,7 +36,11 @@ func (c *composer) composeScalar(ctx *composeCtx, tok *cst, tagTok *token) *ynod
 	default:
 		tag = sch.str
 	}
-	n := &ynode{kind: yScalar, rng: rng, source: value, style: style, comment: comment, format: tag.format}
+	n := c.newNode(yScalar)
+	n.rng, n.Style = rng, style
+	if comment != "" || tag.format != "" {
+		n.ext().comment, n.format = comment, tag.format
+	}
 	v, minFrac, err := tag.resolve(value)
 	if err != "" {
 		at := token{offset: tok.offset, source: tok.source}
@@ -46,9 +50,15 @@ func (c *composer) composeScalar(ctx *composeCtx, tok *cst, tagTok *token) *ynod
 		c.errTok(at, "TAG_RESOLVE_FAILED", err)
 		v = scalarValue{kind: String, str: value}
 	}
-	n.val, n.minFrac = v, minFrac
+	n.setVal(v)
+	if v.kind != String && value != "" {
+		n.ext().source = value
+	}
+	if minFrac != 0 {
+		n.ext().minFrac = minFrac
+	}
 	if tagOK && tagName != "" {
-		n.tag = tagName
+		n.ext().tag = tagName
 	}
 	return n
 }
@@ -586,6 +596,7 @@ func (c *composer) blockScalarHeader(tok *cst) blockHeader {
 		c.errAt(errAt, "UNEXPECTED_TOKEN", "Block scalar header includes extra characters: "+src)
 	}
 	hasSpace := false
+	msgs := tok.x.propMsgs
 	for _, t := range props[1:] {
 		switch t.typ {
 		case tSpace:
@@ -600,7 +611,8 @@ func (c *composer) blockScalarHeader(tok *cst) blockHeader {
 			h.length += len(t.source)
 			h.comment = t.source[1:]
 		case tError:
-			c.errTok(t, "UNEXPECTED_TOKEN", t.message)
+			c.errTok(t, "UNEXPECTED_TOKEN", msgs[0])
+			msgs = msgs[1:]
 			h.length += len(t.source)
 		default:
 			c.errTok(t, "UNEXPECTED_TOKEN", "Unexpected token in block scalar header: "+t.typ.String())

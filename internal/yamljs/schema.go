@@ -38,6 +38,7 @@ type tagDef struct {
 // schema is a set of tags: the core schema of YAML 1.2, or yaml's 1.1
 // schema under a %YAML 1.1 directive.
 type schema struct {
+	core      bool // the core schema, whose tags' tests all need coreStart
 	tags      []*tagDef
 	str       *tagDef
 	knownTags map[string]*tagDef
@@ -55,6 +56,9 @@ func (s *schema) collectionTag(name, expType string) *tagDef {
 
 // tagByTest is the first default tag whose test matches value, else !!str.
 func (s *schema) tagByTest(value string, atKey bool) *tagDef {
+	if s.core && value != "" && !coreStart(value[0]) {
+		return s.str // no core tag but !!str matches: a quick answer for most strings
+	}
 	for _, t := range s.tags {
 		if (t.def == defTrue || (atKey && t.def == defKey)) && t.test != nil && t.test(value) {
 			return t
@@ -80,7 +84,7 @@ func strTag() *tagDef {
 		stringify: func(cv *converter, n *ynode, ctx *strCtx) string {
 			c := *ctx
 			c.actualString = true
-			return cv.stringifyString(scalarString(n.val), n.style, &c)
+			return cv.stringifyString(scalarString(n.val()), n.Style, &c)
 		},
 	}
 }
@@ -90,8 +94,8 @@ func nullTag() *tagDef {
 		resolve:  func(string) (scalarValue, int, string) { return scalarValue{kind: Null}, 0, "" },
 		identify: func(v scalarValue) bool { return v.kind == Null },
 		stringify: func(_ *converter, n *ynode, _ *strCtx) string {
-			if isNullString(n.source) {
-				return n.source
+			if isNullString(n.text()) {
+				return n.text()
 			}
 			return "null"
 		},
@@ -137,7 +141,17 @@ func coreSchema() *schema {
 		&tagDef{tag: tagFloat, def: defTrue, test: isCoreFloat, resolve: resolveFloat(true),
 			identify: isNumberValue, stringify: stringifyNumber},
 	)
-	return &schema{tags: tags, str: str, knownTags: knownTags()}
+	return &schema{core: true, tags: tags, str: str, knownTags: knownTags()}
+}
+
+// coreStart reports whether a plain scalar starting with c may match a core
+// schema test other than !!str's: null, bool, int or float.
+func coreStart(c byte) bool {
+	switch c {
+	case '~', 'n', 'N', 't', 'T', 'f', 'F', '+', '-', '.':
+		return true
+	}
+	return isDec(c)
 }
 
 const (

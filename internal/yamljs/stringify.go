@@ -39,7 +39,7 @@ func (cv *converter) stringifyObjectKey(key *ynode, jsKey *Node) (string, *jsErr
 	case yScalar:
 		// Scalar.toString(): String() of its value.
 		if jsKey.Kind == Bytes {
-			return strings.ToValidUTF8(string(jsKey.Bytes), "\ufffd"), nil
+			return strings.ToValidUTF8(jsKey.Str, "\ufffd"), nil
 		}
 		return jsString(jsKey, map[*Node]bool{}), nil
 	}
@@ -334,7 +334,7 @@ func (cv *converter) stringifyPair(p ypair, ctx *strCtx, onComment func()) (stri
 	key, value := p.key, p.value
 	keyComment := key.comment
 	explicitKey := key.kind == yMap || key.kind == ySeq || key.kind == yAlias ||
-		(key.kind == yScalar && (key.style == Literal || key.style == Folded))
+		(key.kind == yScalar && (key.Style == Literal || key.Style == Folded))
 	kctx := *ctx
 	kctx.allNullValues = false
 	kctx.implicitKey = !explicitKey && !ctx.allNullValues

@@ -46,7 +46,7 @@ func binaryTag() *tagDef {
 	return &tagDef{tag: "tag:yaml.org,2002:binary", def: defFalse,
 		identify: func(v scalarValue) bool { return v.kind == Bytes },
 		resolve: func(s string) (scalarValue, int, string) {
-			return scalarValue{kind: Bytes, bytes: decodeBase64Node(s)}, 0, ""
+			return scalarValue{kind: Bytes, str: string(decodeBase64Node(s))}, 0, ""
 		},
 		stringify: stringifyBinary,
 	}
@@ -99,7 +99,7 @@ func setTag() *tagDef {
 			}
 			for _, p := range n.pairs {
 				v := p.value
-				if v != nil && !(v.kind == yScalar && v.val.kind == Null && v.commentBefore == "" && v.comment == "" && v.tag == "") {
+				if v != nil && !(v.kind == yScalar && v.Kind == Null && v.commentBefore == "" && v.comment == "" && v.tag == "") {
 					onError("Set items must all have null values")
 					n.coll = collPlain
 					return
@@ -123,7 +123,7 @@ func omapTag() *tagDef {
 				if p.key.kind != yScalar {
 					continue
 				}
-				v := p.key.val
+				v := p.key.val()
 				dup := false
 				for _, s := range seen {
 					if sameValueZeroScalar(s, v) {
@@ -160,7 +160,7 @@ func sameValueZeroScalar(a, b scalarValue) bool {
 
 // scalarString is String() of a scalar's value.
 func scalarString(v scalarValue) string {
-	return jsString(&Node{Kind: v.kind, Bool: v.b, Num: v.num, Str: v.str, Bytes: v.bytes}, nil)
+	return jsString(&Node{Kind: v.kind, Bool: v.b, Num: v.num, Str: v.str}, nil)
 }
 
 // resolvePairs makes each item of a sequence a pair: a one-pair map its
@@ -179,42 +179,49 @@ func resolvePairs(n *ynode, onError func(string)) {
 		if len(it.pairs) > 1 {
 			onError("Each pair must have its own sequence indicator")
 		}
-		pair := ypair{key: &ynode{kind: yScalar, rng: it.rng, style: Plain}}
+		pair := ypair{key: &ynode{kind: yScalar, rng: it.rng, Node: Node{Style: Plain}, yext: &yext{source: "null"}, ownExt: true}}
 		if len(it.pairs) > 0 {
 			pair = it.pairs[0]
 		}
 		if it.commentBefore != "" {
-			pair.key.commentBefore = joinComment(it.commentBefore, pair.key.commentBefore)
+			pair.key.ext().commentBefore = joinComment(it.commentBefore, pair.key.commentBefore)
 		}
 		if it.comment != "" {
 			cn := pair.value
 			if cn == nil {
 				cn = pair.key
 			}
-			cn.comment = joinComment(it.comment, cn.comment)
+			cn.ext().comment = joinComment(it.comment, cn.comment)
 		}
 		pairs = append(pairs, pair)
 	}
-	n.items, n.pairs = nil, pairs
+	n.ext().items, n.pairs = nil, pairs
 }
 
-var timestampPattern = `^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})` +
+const timestampPattern = `^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})` +
 	`(?:(?:t|T|[ \t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\.[0-9]+)?)` +
 	`(?:[ \t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$`
 
 func timestampTag() *tagDef {
-	re := regexp.MustCompile(timestampPattern)
-	return &tagDef{tag: "tag:yaml.org,2002:timestamp", def: defTrue, test: re.MatchString,
+	// Compiled when first used: most documents never name a timestamp.
+	var re *regexp.Regexp
+	match := func(s string) []string {
+		if re == nil {
+			re = regexp.MustCompile(timestampPattern)
+		}
+		return re.FindStringSubmatch(s)
+	}
+	return &tagDef{tag: "tag:yaml.org,2002:timestamp", def: defTrue, test: func(s string) bool { return match(s) != nil },
 		identify: func(v scalarValue) bool { return v.kind == Date },
 		resolve: func(s string) (scalarValue, int, string) {
-			m := re.FindStringSubmatch(s)
+			m := match(s)
 			if m == nil {
 				return scalarValue{}, 0, "!!timestamp expects a date, starting with yyyy-mm-dd"
 			}
 			return scalarValue{kind: Date, num: timestampValue(m)}, 0, ""
 		},
 		stringify: func(_ *converter, n *ynode, _ *strCtx) string {
-			s := isoString(n.val.num)
+			s := isoString(n.Num)
 			s = strings.TrimSuffix(s, "T00:00:00.000Z")
 			return strings.TrimSuffix(s, ".000Z")
 		},
@@ -292,11 +299,11 @@ func dateString(ms float64) string {
 // stringifyBinary is yaml's binary stringify in a flow context: base64,
 // quoted.
 func stringifyBinary(cv *converter, n *ynode, ctx *strCtx) string {
-	if n.val.kind != Bytes {
+	if n.Kind != Bytes {
 		return ""
 	}
-	str := base64.StdEncoding.EncodeToString(n.val.bytes)
-	style := n.style
+	str := base64.StdEncoding.EncodeToString([]byte(n.Str))
+	style := n.Style
 	if style != DoubleQuoted {
 		width := max(lineWidth-len(ctx.indent), minContentWidth)
 		var lines []string

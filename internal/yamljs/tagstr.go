@@ -38,10 +38,10 @@ func jsTruthy(v scalarValue) bool {
 // coreBoolStringify writes a bool as its source when that reads as the
 // same value, else "true" or "false".
 func coreBoolStringify(_ *converter, n *ynode, _ *strCtx) string {
-	v := jsTruthy(n.val)
-	if n.source != "" && isCoreBool(n.source) {
-		if sv := n.source[0] == 't' || n.source[0] == 'T'; sv == v && n.val.kind == Bool {
-			return n.source
+	v := jsTruthy(n.val())
+	if n.text() != "" && isCoreBool(n.text()) {
+		if sv := n.text()[0] == 't' || n.text()[0] == 'T'; sv == v && n.Kind == Bool {
+			return n.text()
 		}
 	}
 	if v {
@@ -54,13 +54,13 @@ func coreBoolStringify(_ *converter, n *ynode, _ *strCtx) string {
 // value's truth tests it.
 func bool11Stringify(isTrue, isFalse func(string) bool) func(*converter, *ynode, *strCtx) string {
 	return func(_ *converter, n *ynode, _ *strCtx) string {
-		v := jsTruthy(n.val)
+		v := jsTruthy(n.val())
 		test := isFalse
 		if v {
 			test = isTrue
 		}
-		if n.source != "" && test(n.source) {
-			return n.source
+		if n.text() != "" && test(n.text()) {
+			return n.text()
 		}
 		if v {
 			return "true"
@@ -91,7 +91,7 @@ func numberOf(v scalarValue) float64 {
 
 // stringifyNumber is yaml's stringifyNumber.
 func stringifyNumber(_ *converter, n *ynode, _ *strCtx) string {
-	num := numberOf(n.val)
+	num := numberOf(n.val())
 	switch {
 	case math.IsNaN(num):
 		return ".nan"
@@ -102,14 +102,14 @@ func stringifyNumber(_ *converter, n *ynode, _ *strCtx) string {
 	}
 	var s string
 	switch {
-	case n.val.kind == Number && n.val.num == 0 && math.Signbit(n.val.num):
+	case n.Kind == Number && n.Num == 0 && math.Signbit(n.Num):
 		s = "-0"
-	case n.val.kind == Number:
-		s = NumberString(n.val.num)
-	case n.val.kind == String:
-		s = jsonString(n.val.str)
-	case n.val.kind == Bool:
-		s = scalarString(n.val)
+	case n.Kind == Number:
+		s = NumberString(n.Num)
+	case n.Kind == String:
+		s = jsonString(n.Str)
+	case n.Kind == Bool:
+		s = scalarString(n.val())
 	default:
 		s = "null"
 	}
@@ -128,7 +128,7 @@ func stringifyNumber(_ *converter, n *ynode, _ *strCtx) string {
 }
 
 func stringifyExp(cv *converter, n *ynode, ctx *strCtx) string {
-	if num := numberOf(n.val); !math.IsInf(num, 0) && !math.IsNaN(num) {
+	if num := numberOf(n.val()); !math.IsInf(num, 0) && !math.IsNaN(num) {
 		return toExponential(num)
 	}
 	return stringifyNumber(cv, n, ctx)
@@ -138,7 +138,7 @@ func stringifyExp(cv *converter, n *ynode, ctx *strCtx) string {
 // negative ones too, with the sign before the prefix.
 func intStringify(radix int, prefix string, yaml11 bool) func(*converter, *ynode, *strCtx) string {
 	return func(cv *converter, n *ynode, ctx *strCtx) string {
-		v := n.val
+		v := n.val()
 		if !isIntValue(v) || (!yaml11 && v.num < 0) {
 			return stringifyNumber(cv, n, ctx)
 		}
@@ -172,7 +172,7 @@ func (s *schema) tagObject(n *ynode) *tagDef {
 	}
 	var match []*tagDef
 	for _, t := range s.tags {
-		if t.identify != nil && t.identify(n.val) {
+		if t.identify != nil && t.identify(n.val()) {
 			match = append(match, t)
 		}
 	}
@@ -206,7 +206,7 @@ func (cv *converter) stringifyScalar(n *ynode, ctx *strCtx) string {
 	if t != nil && t.stringify != nil {
 		return t.stringify(cv, n, ctx)
 	}
-	return cv.stringifyString(scalarString(n.val), n.style, ctx)
+	return cv.stringifyString(scalarString(n.val()), n.Style, ctx)
 }
 
 // yaml11Schema is yaml's YAML 1.1 schema: more bools, ints in base 2, 8
@@ -335,7 +335,7 @@ func parseFloatPrefix(s string) float64 {
 
 // stringifySexagesimal writes a number in base 60, as yaml's 1.1 schema.
 func stringifySexagesimal(cv *converter, n *ynode, ctx *strCtx) string {
-	value := numberOf(n.val)
+	value := numberOf(n.val())
 	if math.IsNaN(value) || math.IsInf(value, 0) {
 		return stringifyNumber(cv, n, ctx)
 	}

@@ -18,6 +18,7 @@ type source struct {
 	text  string
 	fixes []fix // in text order; empty when text is src
 	lines []int // byte offsets of the line starts in src
+	line  int   // the index in lines of the last position asked for
 }
 
 // fix is one replaced subsequence: at text offset at, U+FFFD stands for n
@@ -138,6 +139,19 @@ func (s *source) pos(at int) Pos {
 	if off < 0 {
 		off = 0
 	}
-	line := sort.Search(len(s.lines), func(i int) bool { return s.lines[i] > off }) - 1
+	// Positions are mostly asked for in order: look near the last one.
+	line := s.line
+	if off < s.lines[line] {
+		line = sort.Search(len(s.lines), func(i int) bool { return s.lines[i] > off }) - 1
+	} else {
+		for line+1 < len(s.lines) && s.lines[line+1] <= off {
+			line++
+			if line-s.line > 8 {
+				line = sort.Search(len(s.lines), func(i int) bool { return s.lines[i] > off }) - 1
+				break
+			}
+		}
+	}
+	s.line = line
 	return Pos{Offset: off, Line: line + 1, Column: off - s.lines[line] + 1}
 }

@@ -31,9 +31,11 @@ type converter struct {
 	depth    int
 }
 
-func newConverter(doc *document, src *source) *converter {
+func newConverter(doc *document, src *source, aliases bool) *converter {
 	cv := &converter{doc: doc, src: src, anchors: map[*ynode]*anchorData{}}
-	cv.targets = resolveAliases(doc.contents)
+	if aliases {
+		cv.targets = resolveAliases(doc.contents)
+	}
 	return cv
 }
 
@@ -138,15 +140,29 @@ func (cv *converter) value(n *ynode) (*Node, *jsError) {
 }
 
 func (cv *converter) scalar(n *ynode) *Node {
-	v := n.val
-	js := &Node{Kind: v.kind, Bool: v.b, Num: v.num, Str: v.str, Bytes: v.bytes, Style: n.style}
+	if !n.converted {
+		n.converted = true
+		cv.place(&n.Node, n)
+	}
+	return &n.Node
+}
+
+// fresh returns the Node a collection converts to: its own the first time,
+// a new one after, as JavaScript makes a new object each time.
+func (cv *converter) fresh(n *ynode, kind Kind) *Node {
+	js := &n.Node
+	if n.converted {
+		js = &Node{}
+	}
+	n.converted = true
+	js.Kind = kind
 	cv.place(js, n)
 	return js
 }
 
 func (cv *converter) seq(n *ynode) (*Node, *jsError) {
-	js := &Node{Kind: Seq, Items: make([]*Node, 0, len(n.items))}
-	cv.place(js, n)
+	js := cv.fresh(n, Seq)
+	js.Items = make([]*Node, 0, len(n.items))
 	cv.created(js)
 	for _, it := range n.items {
 		v, err := cv.toJS(it)
@@ -228,8 +244,7 @@ func (cv *converter) aliasCount(n *ynode, onPath map[*ynode]bool) int {
 
 // object is yaml's YAMLMap.toJSON into a plain object.
 func (cv *converter) object(n *ynode) (*Node, *jsError) {
-	js := &Node{Kind: Map}
-	cv.place(js, n)
+	js := cv.fresh(n, Map)
 	cv.created(js)
 	b := newPropBuilder(len(n.pairs))
 	for _, p := range n.pairs {
