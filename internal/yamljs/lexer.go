@@ -17,7 +17,9 @@ const (
 	bom         = "\ufeff"
 )
 
-// lexState is the lexer's next state.
+// lexState is the lexer's next state. yaml's scalar states are entered
+// from these, never returned to: with the whole text at hand, a scalar is
+// always read to its end.
 type lexState uint8
 
 const (
@@ -26,9 +28,6 @@ const (
 	lexBlockStart
 	lexDoc
 	lexFlow
-	lexQuoted
-	lexBlockScalar
-	lexPlain
 )
 
 type lexer struct {
@@ -67,14 +66,8 @@ func (l *lexer) step(s lexState) lexState {
 		return l.parseBlockStart()
 	case lexDoc:
 		return l.parseDocument()
-	case lexFlow:
-		return l.parseFlowCollection()
-	case lexQuoted:
-		return l.parseQuotedScalar()
-	case lexBlockScalar:
-		return l.parseBlockScalar()
 	default:
-		return l.parsePlainScalar()
+		return l.parseFlowCollection()
 	}
 }
 

@@ -24,8 +24,8 @@ func (cv *converter) isMergeKey(key *ynode) bool {
 
 // merge is yaml's addMergeToJSMap into a plain object: each map the value
 // names adds the properties the object lacks.
-func (cv *converter) merge(b *propBuilder, value *ynode) *jsError {
-	sources, err := cv.mergeSources(value)
+func (cv *converter) merge(b *propBuilder, p ypair) *jsError {
+	sources, err := cv.mergeSources(p)
 	if err != nil {
 		return err
 	}
@@ -49,7 +49,8 @@ func (cv *converter) merge(b *propBuilder, value *ynode) *jsError {
 
 // mergeSources returns the maps a merge key's value names: the value, or
 // each item of a sequence, aliases resolved.
-func (cv *converter) mergeSources(value *ynode) ([]*ynode, *jsError) {
+func (cv *converter) mergeSources(p ypair) ([]*ynode, *jsError) {
+	value := p.value
 	src, err := cv.resolveValue(value)
 	if err != nil {
 		return nil, err
@@ -65,7 +66,11 @@ func (cv *converter) mergeSources(value *ynode) ([]*ynode, *jsError) {
 			return nil, err
 		}
 		if m == nil || m.kind != yMap {
-			return nil, &jsError{at: value, code: ErrMergeSource, message: "Merge sources must be maps or map aliases"}
+			at := value
+			if at == nil {
+				at = p.key
+			}
+			return nil, &jsError{at: at, code: ErrMergeSource, message: "Merge sources must be maps or map aliases"}
 		}
 		out = append(out, m)
 	}
@@ -100,7 +105,7 @@ func (cv *converter) mapEntries(n *ynode) ([]jsEntry, *jsError) {
 	}
 	for _, p := range n.pairs {
 		if cv.isMergeKey(p.key) {
-			sources, err := cv.mergeSources(p.value)
+			sources, err := cv.mergeSources(p)
 			if err != nil {
 				return nil, err
 			}
@@ -190,11 +195,7 @@ func jsString(n *Node, seen map[*Node]bool) string {
 		delete(seen, n)
 		return strings.Join(parts, ",")
 	case Bytes:
-		parts := make([]string, len(n.Str))
-		for i, c := range []byte(n.Str) {
-			parts[i] = strconv.Itoa(int(c))
-		}
-		return strings.Join(parts, ",")
+		return bufferString(n.Str)
 	case Date:
 		return dateString(n.Num)
 	case Set:
@@ -205,6 +206,13 @@ func jsString(n *Node, seen map[*Node]bool) string {
 	return "[object Object]"
 }
 
+// bufferString is Node's Buffer.prototype.toString(): the bytes decoded
+// as UTF-8, each maximal invalid run one U+FFFD.
+func bufferString(b string) string {
+	text, _ := decodeWHATWG([]byte(b))
+	return text
+}
+
 // set is yaml's YAMLSet.toJSON: a JavaScript Set of the map's keys.
 func (cv *converter) set(n *ynode) (*Node, *jsError) {
 	js := cv.fresh(n, Set)
@@ -212,7 +220,7 @@ func (cv *converter) set(n *ynode) (*Node, *jsError) {
 	for _, p := range n.pairs {
 		if cv.isMergeKey(p.key) {
 			// Merging into a Set adds each source's keys.
-			if err := cv.mergeIntoSet(js, p.value); err != nil {
+			if err := cv.mergeIntoSet(js, p); err != nil {
 				return nil, err
 			}
 			continue
@@ -235,8 +243,8 @@ func addToSet(set, k *Node) {
 	set.Items = append(set.Items, k)
 }
 
-func (cv *converter) mergeIntoSet(set *Node, value *ynode) *jsError {
-	sources, err := cv.mergeSources(value)
+func (cv *converter) mergeIntoSet(set *Node, p ypair) *jsError {
+	sources, err := cv.mergeSources(p)
 	if err != nil {
 		return err
 	}

@@ -185,17 +185,6 @@ func isFlowToken(c *cst) bool {
 	return false
 }
 
-func isScalarToken(c *cst) bool {
-	if c == nil {
-		return false
-	}
-	switch c.typ {
-	case tScalar, tSingleQuoted, tDoubleQuoted, tBlockScalar:
-		return true
-	}
-	return false
-}
-
 // prevProps returns the token list a new block value's properties are in.
 func prevProps(parent *cst) *[]token {
 	switch parent.typ {

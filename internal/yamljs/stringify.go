@@ -38,9 +38,6 @@ func (cv *converter) stringifyObjectKey(key *ynode, jsKey *Node) (string, *jsErr
 	switch key.kind {
 	case yScalar:
 		// Scalar.toString(): String() of its value.
-		if jsKey.Kind == Bytes {
-			return strings.ToValidUTF8(jsKey.Str, "\ufffd"), nil
-		}
 		return jsString(jsKey, map[*Node]bool{}), nil
 	}
 	ctx := &strCtx{anchors: map[string]bool{}, doc: cv.doc}
@@ -62,9 +59,8 @@ func (cv *converter) aliasString(n *ynode, ctx *strCtx) (string, *jsError) {
 		return "", &jsError{at: n, code: ErrUnresolvedAlias,
 			message: "Unresolved alias (the anchor must be set before the alias): " + n.alias}
 	}
-	if ctx.implicitKey {
-		return "*" + n.alias + " ", nil
-	}
+	// yaml writes "*a " as an implicit key, but an alias is always an
+	// explicit key in a flow collection ("? *a").
 	return "*" + n.alias, nil
 }
 
@@ -127,8 +123,9 @@ func jsonString(s string) string {
 func jsonQuote(s string) string { return jsonString(s) }
 
 // stringify is yaml's stringify of a node (or a pair, through
-// stringifyPair).
-func (cv *converter) stringify(n *ynode, ctx *strCtx, onComment func()) (string, *jsError) {
+// stringifyPair). In a flow context no scalar takes its comment along (only
+// block scalars do), so yaml's onComment callbacks never fire here.
+func (cv *converter) stringify(n *ynode, ctx *strCtx) (string, *jsError) {
 	if n.kind == yAlias {
 		return cv.aliasString(n, ctx)
 	}
@@ -282,13 +279,12 @@ func (cv *converter) flowCollection(n *ynode, ctx *strCtx, start, end string) (s
 		if comment != "" {
 			reqNewline = true
 		}
-		onComment := func() { comment = "" }
 		var str string
 		var err *jsError
 		if it.node != nil {
-			str, err = cv.stringify(it.node, &itemCtx, onComment)
+			str, err = cv.stringify(it.node, &itemCtx)
 		} else {
-			str, err = cv.stringifyPair(*it.pair, &itemCtx, onComment)
+			str, err = cv.stringifyPair(*it.pair, &itemCtx)
 		}
 		if err != nil {
 			return "", err
@@ -330,7 +326,7 @@ func (cv *converter) flowCollection(n *ynode, ctx *strCtx, start, end string) (s
 }
 
 //kicikit:long yaml's stringifyPair, in a flow context: the key, the separator and the value with their comments
-func (cv *converter) stringifyPair(p ypair, ctx *strCtx, onComment func()) (string, *jsError) {
+func (cv *converter) stringifyPair(p ypair, ctx *strCtx) (string, *jsError) {
 	key, value := p.key, p.value
 	keyComment := key.comment
 	explicitKey := key.kind == yMap || key.kind == ySeq || key.kind == yAlias ||
@@ -339,15 +335,11 @@ func (cv *converter) stringifyPair(p ypair, ctx *strCtx, onComment func()) (stri
 	kctx.allNullValues = false
 	kctx.implicitKey = !explicitKey && !ctx.allNullValues
 	kctx.indent = ctx.indent + indentStep
-	keyCommentDone := false
-	str, err := cv.stringify(key, &kctx, func() { keyCommentDone = true })
+	str, err := cv.stringify(key, &kctx)
 	if err != nil {
 		return "", err
 	}
 	if ctx.allNullValues || value == nil {
-		if keyCommentDone && onComment != nil {
-			onComment()
-		}
 		switch {
 		case str == "":
 			return "?", nil
@@ -355,9 +347,6 @@ func (cv *converter) stringifyPair(p ypair, ctx *strCtx, onComment func()) (stri
 			return "? " + str, nil
 		}
 		return str, nil
-	}
-	if keyCommentDone {
-		keyComment = ""
 	}
 	if explicitKey {
 		if keyComment != "" {
@@ -370,15 +359,13 @@ func (cv *converter) stringifyPair(p ypair, ctx *strCtx, onComment func()) (stri
 			str += lineComment(str, kctx.indent, commentString(keyComment))
 		}
 	}
-	vsb, vcb, valueComment := value.spaceBefore, value.commentBefore, value.comment
-	_ = valueComment
+	vsb, vcb := value.spaceBefore, value.commentBefore
 	kctx.implicitKey = false
 	if !explicitKey && keyComment == "" && value.kind == yScalar {
 		kctx.indentAtStart = utf16Len(str) + 1
 		kctx.hasIndentAtStart = true
 	}
-	valueCommentDone := false
-	valueStr, err := cv.stringify(value, &kctx, func() { valueCommentDone = true })
+	valueStr, err := cv.stringify(value, &kctx)
 	if err != nil {
 		return "", err
 	}
@@ -400,11 +387,7 @@ func (cv *converter) stringifyPair(p ypair, ctx *strCtx, onComment func()) (stri
 	case valueStr == "" || strings.HasPrefix(valueStr, "\n"):
 		ws = ""
 	}
-	str += ws + valueStr
-	if valueCommentDone && onComment != nil {
-		onComment()
-	}
-	return str, nil
+	return str + ws + valueStr, nil
 }
 
 // hasPropsLine reports whether a multi-line collection's text starts with

@@ -259,7 +259,7 @@ func (cv *converter) object(n *ynode) (*Node, *jsError) {
 // addPair is yaml's addPairToJSMap for a plain object.
 func (cv *converter) addPair(b *propBuilder, p ypair) *jsError {
 	if cv.isMergeKey(p.key) {
-		return cv.merge(b, p.value)
+		return cv.merge(b, p)
 	}
 	jsKey, err := cv.toJS(p.key)
 	if err != nil {

@@ -502,6 +502,66 @@ module.exports = function cases() {
   add('key double quoted escapes', '["\\0\\a\\b\\e\\f\\v\\N\\_\\L\\P\\x7f\\x85\\t"]: 1\n');
   add('key with doc marker text', '["--- x", "...", "%x"]: 1\n');
 
+  add('key plain multi line in seq', '? [a\n\n  b, c\n  d]\n: x\n');
+  add('key single quoted multi line', "? ['a\n\n  b', 'c\n  d']\n: x\n");
+  add('key block scalar with quotes', '? - |\n    a \n    "b"\n  - |\n    it\'s\n    "q"\n: x\n');
+  add('key comments on values', '? {a: 1, # one\n   # two\n   b: 2}\n: x\n');
+  add('key comment multi line before item', '? [a,\n  # one\n  # two\n\n  b]\n: x\n');
+  add('key value with props and newline', '? {a: &x [b, # c\n  d], e: !!seq [f, # g\n  h], i: &y !!map {j: k, # l\n  m: n}}\n: x\n');
+  add('key value collections multi line', '? {a: [b, # c\n  d], e: {f: g, # h\n  i: j}}\n: x\n');
+  add('key control characters', '["\\x01", "\\x7f", "\\x85\\x9f", "\\x1b\\0"]: 1\n');
+  add('key long quoted no spaces', '["' + 'x'.repeat(100) + '"]: 1\n');
+  add('key long quoted escapes', '["' + 'ab\\t'.repeat(40) + '"]: 1\n');
+  add('key long key then value', '? {' + 'k'.repeat(70) + ': ' + 'word '.repeat(20) + '}\n: x\n');
+  add('key long string then long value', '? {' + 'k'.repeat(30) + ': "' + 'word '.repeat(20) + '"}\n: x\n');
+  add('key negative exp', '[-1e3, -1.5e-7, 1E+2]: x\n');
+  add('key number strings tagged', '[!!float "0x10", !!float " 1.5 ", !!int "1e3", !!float "Infinity", !!float "-Infinity", !!int "0b101", !!int "0o17", !!float "", !!float "1_0", !!float ".5", !!float "5.", !!float "+.5", !!float "1e", !!float "abc", !!int "-0"]: x\n');
+  add('key bool tagged strings', '[!!bool x, !!bool "", !!bool 0, !!null "null"]: x\n');
+  add('key plain needing quotes', '["a:", "a #b", "a\\t#b", "- a", "? a", "a\\n b", "a :b", "x\\n", ": a"]: 1\n');
+  add('omap duplicate kinds', 'a: !!omap [1: a, "1": b, ~: c, true: d, .nan: e, .nan: f, [x]: g]\n');
+  add('omap duplicate null', 'a: !!omap [~: a, null: b]\n');
+  add('set merge', 'a: !!set {!!merge << }\n');
+  add('pairs odd items', 'a: !!pairs [x, {y: 1}, {z: 2, w: 3}]\n');
+  add('pairs with comments', 'a: !!pairs\n  # one\n  - x: 1 # two\n  - {y: 2} # three\n');
+  add('pairs on scalar', 'a: !!pairs x\n');
+  add('explicit keys in states', '? a\n? b\n: c\n? d\n:\n: e\n');
+  add('explicit key then implicit', '? a\n: b\nc: d\n? [e]: f\n');
+  add('explicit key on same line value', '? a : b\n');
+  add('explicit empty key', '?\n: a\n');
+  add('explicit key with comment', '? a # c\n: b # d\n');
+  add('explicit key map value indent', '? a\n: b: c\n  d: e\n');
+  add('yaml 1.1 stringify', '%YAML 1.1\n---\n? [190:20:30, -1:30, 1:30.5, 100000:00, -0b11, -017, -0x1F, 0b0, !!bool "yes", !!bool "x", y, n, 2001-12-14, 2001-12-14t21:59:43.10-05:00, !!binary "aGk="]\n: x\n');
+  add('yaml 1.1 sets and merges', '%YAML 1.1\n---\na: &a {x: 1}\nb: !!set {? *a , <<: }\n');
+
+  add('key with key comments', '? {a # c\n  : b, ? d # e\n  , f # g\n  : h}\n: x\n');
+  add('key with value comments and blank lines', '? {a:\n\n    b, c: # d\n    e, f:\n\n    # g\n    h}\n: x\n');
+  add('key seq with comment after last', '? [a, b # c\n  ]\n: x\n');
+  add('key explicit keys with comments', '? {? [a] # c\n  : b, ? {d: e} # f\n  }\n: x\n');
+  add('key flow map with empty values', '? {a: , b: , : c}\n: x\n');
+
+  // Errors thrown while building the value, from inside each construction.
+  add('throw alias in seq', 'a: [1, *x]\n');
+  add('throw alias in map value', 'a: {b: *x}\n');
+  add('throw alias as key', 'a: {*x : 1}\n');
+  add('throw alias in key collection', '[*x]: 1\n');
+  add('throw alias in omap key', 'a: !!omap [*x : 1]\n');
+  add('throw alias in omap value', 'a: !!omap [k: *x]\n');
+  add('throw alias in set', 'a: !!set {? *x }\n');
+  add('throw alias in pairs', 'a: !!pairs [k: *x]\n');
+  add('throw alias in merge', 'a: {!!merge <<: *x}\n');
+  add('throw alias in merge seq', 'a: {!!merge <<: [*x]}\n');
+  add('throw alias in merge source key', 'a: {!!merge <<: {*x : 1}}\n');
+  add('throw alias in merge source value', 'a: {!!merge <<: {k: *x}}\n');
+  add('throw alias in nested merge', 'a: {!!merge <<: {!!merge <<: *x}}\n');
+  add('throw alias count in key', 'a: &a [1]\n? [' + Array(101).fill('*a').join(', ') + ']\n: x\n');
+  add('throw alias count in merge', 'a: &a {x: 1}\nb: [' + Array(99).fill('*a').join(', ') + ']\nc: {!!merge <<: [*a, *a]}\n');
+  add('throw merge source in set', 'a: !!set {!!merge << : }\n');
+  add('merge into set', 'a: &a {x: 1, y: 2}\nb: !!set {? !!merge << }\n');
+  add('merge seq of aliases', 'a: &a {x: 1}\nb: &b {y: 2}\nc: {!!merge <<: [*a, *b, {z: 3}], w: 4}\n');
+  add('merge nested in source', 'a: &a {x: 1}\nb: &b {!!merge <<: *a, y: 2, x: 0}\nc: {!!merge <<: *b}\nd: {!!merge <<: {!!merge <<: *b, q: 1}}\n');
+  add('merge keys of all kinds', 'c: {!!merge <<: {~: a, true: b, 1.5: c, [x, [y]]: d, {k: v}: e, "s": f, !!binary aGk=: g, !!timestamp 2001-01-01: h, [~, 1]: i}}\n');
+  add('alias counts nested anchors', 'a: &a [1]\nb: &b [*a, *a]\nc: &c {k: *b, l: *a}\nd: [*c, *c, *b, *a]\ne: &e []\nf: [*e, *e]\n');
+
   // Tags beyond the core schema.
   add('binary block', 'a: !!binary |\n  R0lGODlhDAAMAIQAAP//9/X\n  17unp5WZmZgAAAOfn515eXv\n');
   add('binary odd', 'a: !!binary "aGVsbG8"\nb: !!binary "a"\nc: !!binary "aGV=sbG8="\nd: !!binary "-_-_"\ne: !!binary ""\n');

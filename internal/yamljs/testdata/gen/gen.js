@@ -145,19 +145,18 @@ function keyOf(doc, pair) {
 }
 
 // jsKeyOf returns the value parse() gives the key of pair when it reads the
-// pair into a JavaScript Map, as it does for the maps a merge key names.
+// pair into a JavaScript Map, as it does for the maps a merge key names:
+// the key's own value, its inner maps plain objects.
 function jsKeyOf(doc, pair) {
   const ctx = {
     anchors: new Map(),
     doc,
     keep: true,
-    mapAsMap: true,
+    mapAsMap: false,
     mapKeyWarned: true,
     maxAliasCount: -1,
   };
-  const one = new YAML.Pair(pair.key, null).toJSON(null, ctx);
-  if (one.size !== 1) throw new Error('a pair gave ' + one.size + ' keys');
-  return [...one.keys()][0];
+  return YAML.isNode(pair.key) ? pair.key.toJSON(null, ctx) : pair.key;
 }
 
 function encoder(doc, pos) {
