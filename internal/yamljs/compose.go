@@ -132,7 +132,6 @@ type composer struct {
 	errors       []problem
 	warnings     []problem
 	directives   *directives
-	docs         int
 	depth        int
 	onDoc        func(*document) bool // false: stop
 	stopped      bool
@@ -217,15 +216,7 @@ func (c *composer) next(tok *cst) {
 	}
 	switch tok.typ {
 	case tDirective:
-		c.directives.add(tok.source, func(off int, msg string, warning bool) {
-			start := tok.offset + off
-			if warning {
-				c.warnings = append(c.warnings, problem{start: start, end: tok.offset + len(tok.source), code: "BAD_DIRECTIVE", message: msg})
-				return
-			}
-			c.err(start, tok.offset+len(tok.source), "BAD_DIRECTIVE", msg)
-		})
-		c.atDirectives = true
+		c.directive(tok)
 	case tDocument:
 		doc := c.composeDoc(tok)
 		if c.atDirectives && !doc.docStart {
@@ -239,16 +230,7 @@ func (c *composer) next(tok *cst) {
 		c.atDirectives = false
 	case tBOM, tSpace, tComment, tNewline:
 	case tError:
-		msg := tok.message()
-		if tok.source != "" {
-			msg += ": " + jsonQuote(tok.source)
-		}
-		e := problem{start: tok.offset, end: tok.offset + len(tok.source), code: "UNEXPECTED_TOKEN", message: msg}
-		if c.atDirectives || c.doc == nil {
-			c.errors = append(c.errors, e)
-		} else {
-			c.doc.errors = append(c.doc.errors, e)
-		}
+		c.parseError(tok)
 	case tDocEnd:
 		if c.doc == nil {
 			c.err(tok.offset, tok.offset+len(tok.source), "UNEXPECTED_TOKEN", "Unexpected doc-end without preceding document")
@@ -259,6 +241,35 @@ func (c *composer) next(tok *cst) {
 		c.doc.rng[2] = end
 	default:
 		c.errCst(tok, "UNEXPECTED_TOKEN", "Unsupported token "+tok.typ.String())
+	}
+}
+
+// directive reads a directive line into the stream's directives.
+func (c *composer) directive(tok *cst) {
+	end := tok.offset + len(tok.source)
+	c.directives.add(tok.source, func(off int, msg string, warning bool) {
+		p := problem{start: tok.offset + off, end: end, code: "BAD_DIRECTIVE", message: msg}
+		if warning {
+			c.warnings = append(c.warnings, p)
+		} else {
+			c.errors = append(c.errors, p)
+		}
+	})
+	c.atDirectives = true
+}
+
+// parseError reports an error the parser found between documents, with
+// the current document's errors when there is one.
+func (c *composer) parseError(tok *cst) {
+	msg := tok.message()
+	if tok.source != "" {
+		msg += ": " + jsonQuote(tok.source)
+	}
+	e := problem{start: tok.offset, end: tok.offset + len(tok.source), code: "UNEXPECTED_TOKEN", message: msg}
+	if c.atDirectives || c.doc == nil {
+		c.errors = append(c.errors, e)
+	} else {
+		c.doc.errors = append(c.doc.errors, e)
 	}
 }
 

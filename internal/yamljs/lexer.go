@@ -307,20 +307,27 @@ func (l *lexer) flowSpaces() int {
 	}
 }
 
+// flowEndsEarly reports whether a flow collection's line, at indent (-1
+// when it continues the previous line), is not indented enough or is a
+// document marker, which ends the collection (an error).
+func (l *lexer) flowEndsEarly(indent int, line string) bool {
+	if (indent == -1 || indent >= l.indentNext || strings.HasPrefix(line, "#")) &&
+		(indent != 0 || !(strings.HasPrefix(line, "---") || strings.HasPrefix(line, "...")) || !isEmpty(charAt(line, 3))) {
+		return false
+	}
+	// A closing bracket at the indent of the opening one is allowed,
+	// though the grammar wants it more indented.
+	return indent != l.indentNext-1 || l.flowLevel != 1 ||
+		!(strings.HasPrefix(line, "]") || strings.HasPrefix(line, "}"))
+}
+
 func (l *lexer) parseFlowCollection() lexState {
 	indent := l.flowSpaces()
 	line := l.getLine()
-	if (indent != -1 && indent < l.indentNext && !strings.HasPrefix(line, "#")) ||
-		(indent == 0 && (strings.HasPrefix(line, "---") || strings.HasPrefix(line, "...")) && isEmpty(charAt(line, 3))) {
-		// A closing bracket at the indent of the opening one is allowed,
-		// though the grammar wants it more indented.
-		atFlowEndMarker := indent == l.indentNext-1 && l.flowLevel == 1 &&
-			(strings.HasPrefix(line, "]") || strings.HasPrefix(line, "}"))
-		if !atFlowEndMarker {
-			l.flowLevel = 0
-			l.emit(ctlFlowEnd)
-			return l.parseLineStart()
-		}
+	if l.flowEndsEarly(indent, line) {
+		l.flowLevel = 0
+		l.emit(ctlFlowEnd)
+		return l.parseLineStart()
 	}
 	n := 0
 	for charAt(line, n) == ',' {
@@ -329,6 +336,11 @@ func (l *lexer) parseFlowCollection() lexState {
 		l.flowKey = false
 	}
 	n += l.pushIndicators()
+	return l.flowToken(line, n)
+}
+
+// flowToken lexes the token at line[n] in a flow collection.
+func (l *lexer) flowToken(line string, n int) lexState {
 	switch charAt(line, n) {
 	case -1:
 		return lexFlow
@@ -644,21 +656,30 @@ func (l *lexer) pushIndicators() int {
 			n += l.pushSpaces(true)
 			continue
 		case '-', '?', ':':
-			inFlow := l.flowLevel > 0
-			c1 := l.ch(l.pos + 1)
-			if isEmpty(c1) || (inFlow && isFlowIndicator(c1)) {
-				if !inFlow {
-					l.indentNext = l.indentValue + 1
-				} else if l.flowKey {
-					l.flowKey = false
-				}
-				n += l.pushCount(1)
-				n += l.pushSpaces(true)
+			if k := l.pushIndicator(); k > 0 {
+				n += k
 				continue
 			}
 		}
 		return n
 	}
+}
+
+// pushIndicator pushes a "-", "?" or ":" that white space (or, in a flow
+// collection, a flow indicator) follows, and the white space after it; 0
+// when the character is not one.
+func (l *lexer) pushIndicator() int {
+	inFlow := l.flowLevel > 0
+	c1 := l.ch(l.pos + 1)
+	if !isEmpty(c1) && !(inFlow && isFlowIndicator(c1)) {
+		return 0
+	}
+	if !inFlow {
+		l.indentNext = l.indentValue + 1
+	} else if l.flowKey {
+		l.flowKey = false
+	}
+	return l.pushCount(1) + l.pushSpaces(true)
 }
 
 func (l *lexer) pushTag() int {

@@ -25,23 +25,16 @@ func (cv *converter) isMergeKey(key *ynode) bool {
 // merge is yaml's addMergeToJSMap into a plain object: each map the value
 // names adds the properties the object lacks.
 func (cv *converter) merge(b *propBuilder, p ypair) *jsError {
-	sources, err := cv.mergeSources(p)
-	if err != nil {
+	var entries jsEntries
+	if err := cv.mergeEntries(&entries, p); err != nil {
 		return err
 	}
-	for _, src := range sources {
-		entries, err := cv.mapEntries(src)
-		if err != nil {
-			return err
+	for _, e := range entries {
+		if e.key.Kind == Symbol {
+			continue // a symbol property, which Object.keys leaves out
 		}
-		for _, e := range entries {
-			if e.key.Kind == Symbol {
-				continue // a symbol property, which Object.keys leaves out
-			}
-			name := propertyKey(e.key)
-			if !b.has(name) {
-				b.set(name, e.keyPos, e.value, nil)
-			}
+		if name := propertyKey(e.key); !b.has(name) {
+			b.set(name, e.keyPos, e.value, nil)
 		}
 	}
 	return nil
@@ -94,31 +87,11 @@ type jsEntry struct {
 // mapEntries is yaml's YAMLMap.toJSON into a JavaScript Map, which a merge
 // reads its sources into: keys stay values.
 func (cv *converter) mapEntries(n *ynode) ([]jsEntry, *jsError) {
-	var entries []jsEntry
-	find := func(k *Node) int {
-		for i := range entries {
-			if sameValueZero(entries[i].key, k) {
-				return i
-			}
-		}
-		return -1
-	}
+	var entries jsEntries
 	for _, p := range n.pairs {
 		if cv.isMergeKey(p.key) {
-			sources, err := cv.mergeSources(p)
-			if err != nil {
+			if err := cv.mergeEntries(&entries, p); err != nil {
 				return nil, err
-			}
-			for _, src := range sources {
-				sub, err := cv.mapEntries(src)
-				if err != nil {
-					return nil, err
-				}
-				for _, e := range sub {
-					if find(e.key) < 0 {
-						entries = append(entries, e)
-					}
-				}
 			}
 			continue
 		}
@@ -130,7 +103,7 @@ func (cv *converter) mapEntries(n *ynode) ([]jsEntry, *jsError) {
 		if err != nil {
 			return nil, err
 		}
-		if i := find(k); i >= 0 {
+		if i := entries.find(k); i >= 0 {
 			entries[i].value = v
 		} else {
 			entries = append(entries, jsEntry{key: k, keyPos: cv.pos(p.key.rng[0]), value: v})
@@ -139,26 +112,49 @@ func (cv *converter) mapEntries(n *ynode) ([]jsEntry, *jsError) {
 	return entries, nil
 }
 
+// jsEntries are the entries of a JavaScript Map, in insertion order.
+type jsEntries []jsEntry
+
+// find returns the index of the entry for key k, -1 for none.
+func (es jsEntries) find(k *Node) int {
+	for i := range es {
+		if sameValueZero(es[i].key, k) {
+			return i
+		}
+	}
+	return -1
+}
+
+// mergeEntries adds the entries of the maps a merge pair names that the
+// Map lacks.
+func (cv *converter) mergeEntries(entries *jsEntries, p ypair) *jsError {
+	sources, err := cv.mergeSources(p)
+	if err != nil {
+		return err
+	}
+	for _, src := range sources {
+		sub, err := cv.mapEntries(src)
+		if err != nil {
+			return err
+		}
+		for _, e := range sub {
+			if entries.find(e.key) < 0 {
+				*entries = append(*entries, e)
+			}
+		}
+	}
+	return nil
+}
+
 // sameValueZero is JavaScript's SameValueZero, by which a Map finds keys:
 // primitives by value (NaN equal to itself), objects by identity.
 func sameValueZero(a, b *Node) bool {
 	if a == b {
 		return true
 	}
-	if a.Kind != b.Kind {
-		return false
-	}
-	switch a.Kind {
-	case Null:
-		return true
-	case Bool:
-		return a.Bool == b.Bool
-	case Number:
-		return a.Num == b.Num || (a.Num != a.Num && b.Num != b.Num)
-	case String:
-		return a.Str == b.Str
-	}
-	return false
+	va := scalarValue{kind: a.Kind, b: a.Bool, num: a.Num, str: a.Str}
+	vb := scalarValue{kind: b.Kind, b: b.Bool, num: b.Num, str: b.Str}
+	return sameValueZeroScalar(va, vb)
 }
 
 // propertyKey is JavaScript's ToPropertyKey of a value that is not a
@@ -244,18 +240,12 @@ func addToSet(set, k *Node) {
 }
 
 func (cv *converter) mergeIntoSet(set *Node, p ypair) *jsError {
-	sources, err := cv.mergeSources(p)
-	if err != nil {
+	var entries jsEntries
+	if err := cv.mergeEntries(&entries, p); err != nil {
 		return err
 	}
-	for _, src := range sources {
-		entries, err := cv.mapEntries(src)
-		if err != nil {
-			return err
-		}
-		for _, e := range entries {
-			addToSet(set, e.key)
-		}
+	for _, e := range entries {
+		addToSet(set, e.key)
 	}
 	return nil
 }

@@ -20,12 +20,7 @@ func NumberString(f float64) string {
 	case f == 0:
 		return "0"
 	}
-	sign := ""
-	if f < 0 {
-		sign = "-"
-		f = -f
-	}
-	digits, exp := shortestDigits(f)
+	sign, digits, exp := decimal(f)
 	k := len(digits)
 	n := exp + 1 // the decimal point is after n digits
 	var b strings.Builder
@@ -48,14 +43,19 @@ func NumberString(f float64) string {
 	return b.String()
 }
 
-// shortestDigits returns the shortest digits that read back as f (> 0) and
-// the decimal exponent of the first one.
-func shortestDigits(f float64) (string, int) {
+// decimal returns the sign of f (finite, not 0), the shortest digits that
+// read back as its magnitude, and the decimal exponent of the first one.
+func decimal(f float64) (string, string, int) {
+	sign := ""
+	if f < 0 {
+		sign = "-"
+		f = -f
+	}
 	s := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±xx
 	e := strings.IndexByte(s, 'e')
 	exp, _ := strconv.Atoi(s[e+1:])
 	digits := strings.Replace(s[:e], ".", "", 1)
-	return digits, exp
+	return sign, digits, exp
 }
 
 // expForm writes digits as d.ddde+x, as JavaScript does.
@@ -76,11 +76,6 @@ func toExponential(f float64) string {
 	if f == 0 {
 		return "0e+0"
 	}
-	sign := ""
-	if f < 0 {
-		sign = "-"
-		f = -f
-	}
-	digits, exp := shortestDigits(f)
+	sign, digits, exp := decimal(f)
 	return sign + expForm(digits, exp)
 }

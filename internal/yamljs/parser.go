@@ -44,21 +44,82 @@ const (
 	tError
 )
 
-// typeNames are the names yaml gives the types, which its messages show.
-var typeNames = [...]string{
-	tNone: "", tBOM: "byte-order-mark", tDocMode: "doc-mode", tFlowErrorEnd: "flow-error-end",
-	tScalar: "scalar", tDocStart: "doc-start", tDocEnd: "doc-end", tNewline: "newline",
-	tSeqItemInd: "seq-item-ind", tExplicitKeyInd: "explicit-key-ind", tMapValueInd: "map-value-ind",
-	tFlowMapStart: "flow-map-start", tFlowMapEnd: "flow-map-end", tFlowSeqStart: "flow-seq-start",
-	tFlowSeqEnd: "flow-seq-end", tComma: "comma", tSpace: "space", tComment: "comment",
-	tDirectiveLine: "directive-line", tAlias: "alias", tAnchor: "anchor", tTag: "tag",
-	tSingleQuoted: "single-quoted-scalar", tDoubleQuoted: "double-quoted-scalar",
-	tBlockScalarHeader: "block-scalar-header", tBlockScalar: "block-scalar", tBlockMap: "block-map",
-	tBlockSeq: "block-seq", tFlowCollection: "flow-collection", tDocument: "document",
-	tDirective: "directive", tError: "error",
+// String returns the name yaml gives the type, which its messages show.
+func (t tokType) String() string {
+	switch t {
+	case tBOM:
+		return "byte-order-mark"
+	case tDocMode:
+		return "doc-mode"
+	case tFlowErrorEnd:
+		return "flow-error-end"
+	case tScalar:
+		return "scalar"
+	case tDocStart:
+		return "doc-start"
+	case tDocEnd:
+		return "doc-end"
+	case tNewline:
+		return "newline"
+	case tSeqItemInd:
+		return "seq-item-ind"
+	case tExplicitKeyInd:
+		return "explicit-key-ind"
+	case tMapValueInd:
+		return "map-value-ind"
+	case tFlowMapStart:
+		return "flow-map-start"
+	case tFlowMapEnd:
+		return "flow-map-end"
+	case tFlowSeqStart:
+		return "flow-seq-start"
+	case tFlowSeqEnd:
+		return "flow-seq-end"
+	}
+	return t.nodeName()
 }
 
-func (t tokType) String() string { return typeNames[t] }
+// nodeName is String for the token types that do not start a line of
+// yaml's syntax and for syntax tree nodes.
+func (t tokType) nodeName() string {
+	switch t {
+	case tComma:
+		return "comma"
+	case tSpace:
+		return "space"
+	case tComment:
+		return "comment"
+	case tDirectiveLine:
+		return "directive-line"
+	case tAlias:
+		return "alias"
+	case tAnchor:
+		return "anchor"
+	case tTag:
+		return "tag"
+	case tSingleQuoted:
+		return "single-quoted-scalar"
+	case tDoubleQuoted:
+		return "double-quoted-scalar"
+	case tBlockScalarHeader:
+		return "block-scalar-header"
+	case tBlockScalar:
+		return "block-scalar"
+	case tBlockMap:
+		return "block-map"
+	case tBlockSeq:
+		return "block-seq"
+	case tFlowCollection:
+		return "flow-collection"
+	case tDocument:
+		return "document"
+	case tDirective:
+		return "directive"
+	case tError:
+		return "error"
+	}
+	return ""
+}
 
 // tokenTypeOf is the type of a lexical token, tNone for none.
 func tokenTypeOf(s string) tokType {
@@ -94,12 +155,33 @@ func tokenTypeOf(s string) tokType {
 	case ",":
 		return tComma
 	}
-	return tokenTypeByFirst[s[0]]
+	return tokenTypeByFirst(s[0])
 }
 
-var tokenTypeByFirst = [256]tokType{
-	' ': tSpace, '\t': tSpace, '#': tComment, '%': tDirectiveLine, '*': tAlias, '&': tAnchor,
-	'!': tTag, '\'': tSingleQuoted, '"': tDoubleQuoted, '|': tBlockScalarHeader, '>': tBlockScalarHeader,
+// tokenTypeByFirst is the type of a token that is none of the fixed ones,
+// by its first byte.
+func tokenTypeByFirst(c byte) tokType {
+	switch c {
+	case ' ', '\t':
+		return tSpace
+	case '#':
+		return tComment
+	case '%':
+		return tDirectiveLine
+	case '*':
+		return tAlias
+	case '&':
+		return tAnchor
+	case '!':
+		return tTag
+	case '\'':
+		return tSingleQuoted
+	case '"':
+		return tDoubleQuoted
+	case '|', '>':
+		return tBlockScalarHeader
+	}
+	return tNone
 }
 
 // token is a source token: one lexical token with its place.
@@ -868,7 +950,6 @@ func (p *parser) flowCollectionItem(fc *cst, it *cstItem) {
 		} else {
 			it.start = append(it.start, p.sourceToken())
 		}
-		return
 	case tMapValueInd:
 		switch {
 		case it == nil || it.value != nil:
@@ -878,7 +959,6 @@ func (p *parser) flowCollectionItem(fc *cst, it *cstItem) {
 		default:
 			it.key, it.sep = nil, p.one(p.sourceToken())
 		}
-		return
 	case tSpace, tComment, tNewline, tAnchor, tTag:
 		switch {
 		case it == nil || it.value != nil:
@@ -888,28 +968,32 @@ func (p *parser) flowCollectionItem(fc *cst, it *cstItem) {
 		default:
 			it.start = append(it.start, p.sourceToken())
 		}
-		return
 	case tAlias, tScalar, tSingleQuoted, tDoubleQuoted:
-		fs := p.flowScalar()
-		switch {
-		case it == nil || it.value != nil:
-			fc.pushItem(p.item(cstItem{start: []token{}, key: fs, sep: []token{}}))
-		case it.sep != nil:
-			p.stack = append(p.stack, fs)
-		default:
-			it.key, it.sep = fs, []token{}
-		}
-		return
+		p.flowItemScalar(fc, it)
 	case tFlowMapEnd, tFlowSeqEnd:
 		fc.end = append(fc.end, p.sourceToken())
-		return
+	default:
+		if bv := p.startBlockValue(fc); bv != nil {
+			p.stack = append(p.stack, bv)
+			return
+		}
+		p.pop()
+		p.step()
 	}
-	if bv := p.startBlockValue(fc); bv != nil {
-		p.stack = append(p.stack, bv)
-		return
+}
+
+// flowItemScalar places a scalar or alias in an open flow collection: a
+// new item's key, the current item's key, or a value to read on.
+func (p *parser) flowItemScalar(fc *cst, it *cstItem) {
+	fs := p.flowScalar()
+	switch {
+	case it == nil || it.value != nil:
+		fc.pushItem(p.item(cstItem{start: []token{}, key: fs, sep: []token{}}))
+	case it.sep != nil:
+		p.stack = append(p.stack, fs)
+	default:
+		it.key, it.sep = fs, []token{}
 	}
-	p.pop()
-	p.step()
 }
 
 func (p *parser) flowScalar() *cst {

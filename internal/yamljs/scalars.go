@@ -20,22 +20,7 @@ func (c *composer) composeScalar(ctx *composeCtx, tok *cst, tagTok *token) *ynod
 	} else {
 		value, style, comment, rng = c.resolveFlowScalar(tok)
 	}
-	tagName, tagOK := "", false
-	if tagTok != nil {
-		tagName, tagOK = ctx.doc.directive.tagName(tagTok.source, func(msg string) {
-			c.errTok(*tagTok, "TAG_RESOLVE_FAILED", msg)
-		})
-	}
-	sch := ctx.doc.schema
-	var tag *tagDef
-	switch {
-	case tagOK && tagName != "":
-		tag = c.scalarTagByName(sch, value, tagName, *tagTok)
-	case tok.typ == tScalar:
-		tag = sch.tagByTest(value, ctx.atKey)
-	default:
-		tag = sch.str
-	}
+	tag, tagName := c.scalarTag(ctx, tok, value, tagTok)
 	n := c.newNode(yScalar)
 	n.rng, n.Style = rng, style
 	if comment != "" || tag.format != "" {
@@ -57,10 +42,30 @@ func (c *composer) composeScalar(ctx *composeCtx, tok *cst, tagTok *token) *ynod
 	if minFrac != 0 {
 		n.ext().minFrac = minFrac
 	}
-	if tagOK && tagName != "" {
+	if tagName != "" {
 		n.ext().tag = tagName
 	}
 	return n
+}
+
+// scalarTag returns the tag a scalar resolves with and the name of the tag
+// it has ("" for none, or one that does not resolve): its named tag, or
+// for a plain scalar the schema's test, else !!str.
+func (c *composer) scalarTag(ctx *composeCtx, tok *cst, value string, tagTok *token) (*tagDef, string) {
+	tagName, tagOK := "", false
+	if tagTok != nil {
+		tagName, tagOK = ctx.doc.directive.tagName(tagTok.source, func(msg string) {
+			c.errTok(*tagTok, "TAG_RESOLVE_FAILED", msg)
+		})
+	}
+	sch := ctx.doc.schema
+	switch {
+	case tagOK && tagName != "":
+		return c.scalarTagByName(sch, value, tagName, *tagTok), tagName
+	case tok.typ == tScalar:
+		return sch.tagByTest(value, ctx.atKey), ""
+	}
+	return sch.str, ""
 }
 
 // scalarTagByName is yaml's findScalarTagByName.
@@ -581,19 +586,8 @@ func (c *composer) blockScalarHeader(tok *cst) blockHeader {
 	props := tok.x.props
 	src := props[0].source
 	h := blockHeader{mode: src[0], length: len(src)}
-	errAt := -1
-	for i := 1; i < len(src); i++ {
-		ch := src[i]
-		if h.chomp == 0 && (ch == '-' || ch == '+') {
-			h.chomp = ch
-		} else if n := int(ch) - '0'; h.indent == 0 && n >= 1 && n <= 9 {
-			h.indent = n
-		} else if errAt == -1 {
-			errAt = tok.offset + i
-		}
-	}
-	if errAt != -1 {
-		c.errAt(errAt, "UNEXPECTED_TOKEN", "Block scalar header includes extra characters: "+src)
+	if bad := h.indicators(src); bad != -1 {
+		c.errAt(tok.offset+bad, "UNEXPECTED_TOKEN", "Block scalar header includes extra characters: "+src)
 	}
 	hasSpace := false
 	msgs := tok.x.propMsgs
@@ -620,6 +614,23 @@ func (c *composer) blockScalarHeader(tok *cst) blockHeader {
 		}
 	}
 	return h
+}
+
+// indicators reads a header's chomping and indentation indicators and
+// returns the index of its first other character, -1 for none.
+func (h *blockHeader) indicators(src string) int {
+	bad := -1
+	for i := 1; i < len(src); i++ {
+		ch := src[i]
+		if h.chomp == 0 && (ch == '-' || ch == '+') {
+			h.chomp = ch
+		} else if n := int(ch) - '0'; h.indent == 0 && n >= 1 && n <= 9 {
+			h.indent = n
+		} else if bad == -1 {
+			bad = i
+		}
+	}
+	return bad
 }
 
 type blockLine struct{ indent, content string }

@@ -98,26 +98,34 @@ func jsonString(s string) string {
 		case '\t':
 			b.WriteString(`\t`)
 		default:
-			lone := utf16.IsSurrogate(rune(c)) && !(c < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] < 0xe000)
-			if c < 0x20 || lone {
-				b.WriteString(`\u`)
-				const hexDigits = "0123456789abcdef"
-				b.WriteByte(hexDigits[c>>12])
-				b.WriteByte(hexDigits[c>>8&0xf])
-				b.WriteByte(hexDigits[c>>4&0xf])
-				b.WriteByte(hexDigits[c&0xf])
-				continue
-			}
-			if utf16.IsSurrogate(rune(c)) {
-				b.WriteString(fromUnits(u[i : i+2]))
-				i++
-				continue
-			}
-			b.WriteString(fromUnits(u[i : i+1]))
+			i += writeJSONUnit(&b, u, i)
 		}
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// writeJSONUnit writes the code unit at u[i] as JSON.stringify does (a
+// control character or a lone surrogate as \uXXXX) and returns how many
+// more units it took: 1 for a surrogate pair.
+func writeJSONUnit(b *strings.Builder, u []uint16, i int) int {
+	c := u[i]
+	pair := c >= 0xd800 && c < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] < 0xe000
+	switch {
+	case pair:
+		b.WriteString(fromUnits(u[i : i+2]))
+		return 1
+	case c < 0x20 || utf16.IsSurrogate(rune(c)):
+		const hexDigits = "0123456789abcdef"
+		b.WriteString(`\u`)
+		b.WriteByte(hexDigits[c>>12])
+		b.WriteByte(hexDigits[c>>8&0xf])
+		b.WriteByte(hexDigits[c>>4&0xf])
+		b.WriteByte(hexDigits[c&0xf])
+	default:
+		b.WriteString(fromUnits(u[i : i+1]))
+	}
+	return 0
 }
 
 func jsonQuote(s string) string { return jsonString(s) }

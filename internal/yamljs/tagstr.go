@@ -152,47 +152,55 @@ func intStringify(radix int, prefix string, yaml11 bool) func(*converter, *ynode
 }
 
 // tagObject is yaml's getTagObject for a scalar: the tag that writes it.
+// A named tag the schema has writes it (the one of its format first);
+// else the tags that identify its value do, those with a test first.
 func (s *schema) tagObject(n *ynode) *tagDef {
 	if n.tag != "" {
-		var first *tagDef
-		for _, t := range s.tags {
-			if t.tag != n.tag {
-				continue
-			}
-			if t.format == n.format {
-				return t
-			}
-			if first == nil {
-				first = t
-			}
-		}
-		if first != nil {
-			return first
+		if t := s.tagNamed(n.tag, n.format); t != nil {
+			return t
 		}
 	}
-	var match []*tagDef
+	var match, withTest []*tagDef
 	for _, t := range s.tags {
 		if t.identify != nil && t.identify(n.val()) {
 			match = append(match, t)
-		}
-	}
-	if len(match) > 1 {
-		var withTest []*tagDef
-		for _, t := range match {
 			if t.test != nil {
 				withTest = append(withTest, t)
 			}
 		}
-		if len(withTest) > 0 {
-			match = withTest
+	}
+	if len(match) > 1 && len(withTest) > 0 {
+		match = withTest
+	}
+	return pickFormat(match, n.format)
+}
+
+// tagNamed is the schema's tag of that name and format, or the first of
+// that name.
+func (s *schema) tagNamed(name, format string) *tagDef {
+	var named []*tagDef
+	for _, t := range s.tags {
+		if t.tag == name {
+			named = append(named, t)
 		}
 	}
-	for _, t := range match {
-		if t.format == n.format {
+	if t := pickFormat(named, format); t != nil && t.format == format {
+		return t
+	}
+	if len(named) > 0 {
+		return named[0]
+	}
+	return nil
+}
+
+// pickFormat is the first tag of the format, else the first without one.
+func pickFormat(tags []*tagDef, format string) *tagDef {
+	for _, t := range tags {
+		if t.format == format {
 			return t
 		}
 	}
-	for _, t := range match {
+	for _, t := range tags {
 		if t.format == "" {
 			return t
 		}

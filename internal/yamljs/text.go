@@ -79,26 +79,7 @@ func validSeqLen(p []byte) int {
 // sequence at the start of p: the longest prefix of a well-formed sequence,
 // at least one byte.
 func invalidSeqLen(p []byte) int {
-	b := p[0]
-	need, lo, hi := 0, byte(0x80), byte(0xbf)
-	switch {
-	case b >= 0xc2 && b <= 0xdf:
-		need = 1
-	case b >= 0xe0 && b <= 0xef:
-		need = 2
-		if b == 0xe0 {
-			lo = 0xa0
-		} else if b == 0xed {
-			hi = 0x9f
-		}
-	case b >= 0xf0 && b <= 0xf4:
-		need = 3
-		if b == 0xf0 {
-			lo = 0x90
-		} else if b == 0xf4 {
-			hi = 0x8f
-		}
-	}
+	need, lo, hi := seqShape(p[0])
 	n := 1
 	for k := 0; k < need && n < len(p); k++ {
 		if p[n] < lo || p[n] > hi {
@@ -108,6 +89,28 @@ func invalidSeqLen(p []byte) int {
 		lo, hi = 0x80, 0xbf
 	}
 	return n
+}
+
+// seqShape returns how many continuation bytes a lead byte needs and the
+// range the first of them must be in (the WHATWG decoder's table).
+func seqShape(b byte) (int, byte, byte) {
+	switch {
+	case b >= 0xc2 && b <= 0xdf:
+		return 1, 0x80, 0xbf
+	case b == 0xe0:
+		return 2, 0xa0, 0xbf
+	case b == 0xed:
+		return 2, 0x80, 0x9f
+	case b >= 0xe1 && b <= 0xef:
+		return 2, 0x80, 0xbf
+	case b == 0xf0:
+		return 3, 0x90, 0xbf
+	case b == 0xf4:
+		return 3, 0x80, 0x8f
+	case b >= 0xf1 && b <= 0xf3:
+		return 3, 0x80, 0xbf
+	}
+	return 0, 0x80, 0xbf
 }
 
 // srcOffset maps an offset in the text to the offset in the bytes.

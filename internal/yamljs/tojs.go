@@ -28,7 +28,6 @@ type converter struct {
 	// onCreate is yaml's ctx.onCreate: the anchor whose value the next
 	// collection created is.
 	onCreate *anchorData
-	depth    int
 }
 
 func newConverter(doc *document, src *source, aliases bool) *converter {

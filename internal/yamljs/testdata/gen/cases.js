@@ -622,12 +622,7 @@ const frags = ['a', 'b', 'key', '1', '0x1F', '~', 'true', ':', ': ', '- ', '-', 
 // randomCases joins n random runs of fragments, from a seeded generator so
 // that the corpus is the same on every run.
 function randomCases(n, seed) {
-  const rand = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rand = prng(seed);
   const out = [];
   for (let i = 0; i < n; i++) {
     const k = 1 + Math.floor(rand() * 14);
@@ -638,6 +633,7 @@ function randomCases(n, seed) {
   return out;
 }
 
+// prng is mulberry32: the same numbers from the same seed.
 function prng(seed) {
   return () => {
     seed = (seed + 0x6d2b79f5) | 0;

@@ -128,17 +128,13 @@ function wtf8(s) {
   return Buffer.from(out).toString('hex');
 }
 
+// toJSCtx is a context of conversion like parse()'s, without its alias
+// limit or warnings.
+const toJSCtx = (doc) => ({ anchors: new Map(), doc, keep: true, mapAsMap: false, mapKeyWarned: true, maxAliasCount: -1 });
+
 // keyOf returns the property name parse() gives the key of pair.
 function keyOf(doc, pair) {
-  const ctx = {
-    anchors: new Map(),
-    doc,
-    keep: true,
-    mapAsMap: false,
-    mapKeyWarned: true,
-    maxAliasCount: -1,
-  };
-  const one = new YAML.Pair(pair.key, null).toJSON(null, ctx);
+  const one = new YAML.Pair(pair.key, null).toJSON(null, toJSCtx(doc));
   const keys = Object.keys(one);
   if (keys.length !== 1) throw new Error('a pair gave ' + keys.length + ' keys');
   return keys[0];
@@ -148,15 +144,7 @@ function keyOf(doc, pair) {
 // pair into a JavaScript Map, as it does for the maps a merge key names:
 // the key's own value, its inner maps plain objects.
 function jsKeyOf(doc, pair) {
-  const ctx = {
-    anchors: new Map(),
-    doc,
-    keep: true,
-    mapAsMap: false,
-    mapKeyWarned: true,
-    maxAliasCount: -1,
-  };
-  return YAML.isNode(pair.key) ? pair.key.toJSON(null, ctx) : pair.key;
+  return YAML.isNode(pair.key) ? pair.key.toJSON(null, toJSCtx(doc)) : pair.key;
 }
 
 function encoder(doc, pos) {
