@@ -1,6 +1,3 @@
-// Package yamljs reads YAML as the npm package yaml (v2) reads it with
-// parse() and its default options: one YAML 1.2 document, core schema, to
-// the JavaScript value that parse() returns, with the position of every node.
 package yamljs
 
 import "strconv"
