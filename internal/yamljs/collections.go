@@ -96,7 +96,11 @@ func (c *composer) resolveCollection(ctx *composeCtx, tok *cst, tagName string, 
 
 func (c *composer) newCollection(kind ykind, tag *tagDef) *ynode {
 	n := c.newNode(kind)
-	n.ext()
+	if len(c.exts) == cap(c.exts) {
+		c.exts = make([]yext, 0, chunk)
+	}
+	c.exts = c.exts[:len(c.exts)+1]
+	n.yext, n.ownExt = &c.exts[len(c.exts)-1], true
 	if tag != nil {
 		n.coll = tag.collClass
 	}
@@ -106,11 +110,12 @@ func (c *composer) newCollection(kind ykind, tag *tagDef) *ynode {
 //kicikit:long yaml's resolveBlockMap: each entry's key properties, key, value properties and value, with the checks between them
 func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode {
 	m := c.newCollection(yMap, tag)
+	m.pairs = make([]ypair, 0, len(bm.items))
 	ctx.atRoot = false
 	offset := bm.offset
 	commentEnd := -1
 	var keys keySet
-	for _, it := range bm.x.items {
+	for _, it := range bm.items {
 		keyProps := c.resolveProps(it.start, propsCtx{indicator: tExplicitKeyInd, next: keyNext(it.key, it.sep),
 			offset: offset, parentIndent: bm.indent, startOnNewline: true})
 		implicitKey := keyProps.found == nil
@@ -222,11 +227,12 @@ func (c *composer) longerThan(a, b, n int) bool {
 
 func (c *composer) resolveBlockSeq(ctx *composeCtx, bs *cst, tag *tagDef) *ynode {
 	seq := c.newCollection(ySeq, tag)
+	seq.items = make([]*ynode, 0, len(bs.items))
 	ctx.atRoot = false
 	ctx.atKey = false
 	offset := bs.offset
 	commentEnd := -1
-	for _, it := range bs.x.items {
+	for _, it := range bs.items {
 		p := c.resolveProps(it.start, propsCtx{indicator: tSeqItemInd, next: nextOf(it.value), offset: offset,
 			parentIndent: bs.indent, startOnNewline: true})
 		if p.found == nil {
@@ -274,19 +280,24 @@ func (c *composer) resolveFlowCollection(ctx *composeCtx, fc *cst, tag *tagDef) 
 		coll.kind = yMap
 	}
 	coll.flow = true
+	if isMap {
+		coll.pairs = make([]ypair, 0, len(fc.items))
+	} else {
+		coll.items = make([]*ynode, 0, len(fc.items))
+	}
 	atRoot := ctx.atRoot
 	ctx.atRoot = false
 	ctx.atKey = false
 	offset := fc.offset + len(fc.x.fcStart.source)
 	var keys keySet
-	for i, it := range fc.x.items {
+	for i, it := range fc.items {
 		p := c.resolveProps(it.start, propsCtx{flow: fcName, indicator: tExplicitKeyInd, next: keyNext(it.key, it.sep),
 			offset: offset, parentIndent: fc.indent})
 		if p.found == nil {
 			if p.anchor == nil && p.tag == nil && it.sep == nil && it.value == nil {
 				if i == 0 && p.comma != nil {
 					c.errTok(*p.comma, "UNEXPECTED_TOKEN", "Unexpected , in "+fcName)
-				} else if i < len(fc.x.items)-1 {
+				} else if i < len(fc.items)-1 {
 					c.errAt(p.start, "UNEXPECTED_TOKEN", "Unexpected empty item in "+fcName)
 				}
 				if p.comment != "" {

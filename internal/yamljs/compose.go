@@ -124,6 +124,7 @@ type composeCtx struct {
 
 type composer struct {
 	nodes        []ynode // allocated in chunks
+	exts         []yext
 	sawAlias     bool
 	noExt        *yext // the shared empty yext
 	text         string
@@ -475,7 +476,7 @@ func containsNewline(key *cst) bool {
 		}
 		return includesToken(key.end, tNewline)
 	case tFlowCollection:
-		for _, it := range key.x.items {
+		for _, it := range key.items {
 			if includesToken(it.start, tNewline) || includesToken(it.sep, tNewline) ||
 				containsNewline(it.key) || containsNewline(it.value) {
 				return true

@@ -200,16 +200,16 @@ type cst struct {
 	offset int
 	indent int
 	source string
-	end    []token // nil: none yet
+	end    []token    // nil: none yet
+	items  []*cstItem // a collection's
 	x      *cstExt
 }
 
 // cstExt holds the parts of a collection, block scalar, document or error.
 type cstExt struct {
-	message  string  // an error's
-	start    []token // a document's
-	fcStart  token   // a flow collection's opening bracket
-	items    []*cstItem
+	message  string   // an error's
+	start    []token  // a document's
+	fcStart  token    // a flow collection's opening bracket
 	value    *cst     // a document's
 	props    []token  // a block scalar's header and the tokens after it
 	propMsgs []string // the messages of the error tokens in props, in order
@@ -225,16 +225,14 @@ type cstItem struct {
 	explicitKey bool
 }
 
-func (c *cst) items() []*cstItem { return c.x.items }
-
 func (c *cst) lastItem() *cstItem {
-	if c.x == nil || len(c.x.items) == 0 {
+	if len(c.items) == 0 {
 		return nil
 	}
-	return c.x.items[len(c.x.items)-1]
+	return c.items[len(c.items)-1]
 }
 
-func (c *cst) pushItem(it *cstItem) { c.x.items = append(c.x.items, it) }
+func (c *cst) pushItem(it *cstItem) { c.items = append(c.items, it) }
 
 func includesToken(list []token, t tokType) bool {
 	for i := range list {
@@ -314,7 +312,7 @@ func fixFlowSeqItems(fc *cst) {
 	if fc.x.fcStart.typ != tFlowSeqStart {
 		return
 	}
-	for _, it := range fc.x.items {
+	for _, it := range fc.items {
 		if it.sep == nil || it.value != nil || includesToken(it.start, tExplicitKeyInd) || includesToken(it.sep, tMapValueInd) {
 			continue
 		}
@@ -347,7 +345,9 @@ type parser struct {
 	out       func(*cst)
 	toks      []token
 	items     []cstItem
+	itemPtrs  []*cstItem
 	nodes     []cst
+	exts      []cstExt
 }
 
 func newParser(out func(*cst)) *parser {
@@ -376,6 +376,32 @@ func (p *parser) item(it cstItem) *cstItem {
 	}
 	p.items = append(p.items, it)
 	return &p.items[len(p.items)-1]
+}
+
+// newCst allocates a syntax tree node with parts (cstExt).
+func (p *parser) newCst(c cst) *cst {
+	n := p.node()
+	*n = c
+	if len(p.exts) == cap(p.exts) {
+		p.exts = make([]cstExt, 0, chunk)
+	}
+	p.exts = p.exts[:len(p.exts)+1]
+	n.x = &p.exts[len(p.exts)-1]
+	return n
+}
+
+// blockColl allocates a block collection with its first item.
+func (p *parser) blockColl(typ tokType, offset, indent int, first cstItem) *cst {
+	c := p.node()
+	c.typ, c.offset, c.indent = typ, offset, indent
+	if len(p.itemPtrs)+4 > cap(p.itemPtrs) {
+		p.itemPtrs = make([]*cstItem, 0, 4*chunk)
+	}
+	n := len(p.itemPtrs)
+	p.itemPtrs = p.itemPtrs[:n+4]
+	c.items = p.itemPtrs[n : n+1 : n+4]
+	c.items[0] = p.item(first)
+	return c
 }
 
 func (p *parser) node() *cst {
@@ -582,7 +608,7 @@ func (p *parser) moveTrailingEmpty(top, tok *cst) {
 	} else {
 		top.pushItem(p.item(cstItem{start: last.start}))
 	}
-	tok.x.items = tok.x.items[:len(tok.x.items)-1]
+	tok.items = tok.items[:len(tok.items)-1]
 }
 
 func (p *parser) stream() {
@@ -645,8 +671,7 @@ func (p *parser) scalar(scalar *cst) {
 		sep = p.one(p.sourceToken())
 	}
 	p.onKeyLine = true
-	p.stack[len(p.stack)-1] = &cst{typ: tBlockMap, offset: scalar.offset, indent: scalar.indent,
-		x: &cstExt{items: []*cstItem{p.item(cstItem{start: start, key: scalar, sep: sep})}}}
+	p.stack[len(p.stack)-1] = p.blockColl(tBlockMap, scalar.offset, scalar.indent, cstItem{start: start, key: scalar, sep: sep})
 }
 
 func (p *parser) blockScalar(scalar *cst) {
@@ -692,13 +717,13 @@ func (p *parser) collSpace(c *cst, it *cstItem, isMap bool) {
 		it.sep = append(it.sep, p.sourceToken())
 	default:
 		if p.atIndentedComment(it.start, c.indent) {
-			items := c.items()
+			items := c.items
 			if len(items) >= 2 {
 				prev := items[len(items)-2]
 				if prev.value != nil && prev.value.end != nil {
 					prev.value.end = append(prev.value.end, it.start...)
 					prev.value.end = append(prev.value.end, p.sourceToken())
-					c.x.items = items[:len(items)-1]
+					c.items = items[:len(items)-1]
 					return
 				}
 			}
@@ -748,8 +773,7 @@ func (p *parser) blockMap(m *cst) {
 				start = append(start, p.sourceToken())
 				m.pushItem(p.item(cstItem{start: start, explicitKey: true}))
 			default:
-				p.stack = append(p.stack, &cst{typ: tBlockMap, offset: p.offset, indent: p.indent,
-					x: &cstExt{items: []*cstItem{p.item(cstItem{start: p.one(p.sourceToken()), explicitKey: true})}}})
+				p.stack = append(p.stack, p.blockColl(tBlockMap, p.offset, p.indent, cstItem{start: p.one(p.sourceToken()), explicitKey: true}))
 			}
 			p.onKeyLine = true
 			return
@@ -817,8 +841,7 @@ func splitEmptyLines(it *cstItem, indent int) []token {
 }
 
 func (p *parser) newImplicitNullKeyMap(start []token) *cst {
-	return &cst{typ: tBlockMap, offset: p.offset, indent: p.indent,
-		x: &cstExt{items: []*cstItem{p.item(cstItem{start: start, sep: p.one(p.sourceToken())})}}}
+	return p.blockColl(tBlockMap, p.offset, p.indent, cstItem{start: start, sep: p.one(p.sourceToken())})
 }
 
 //kicikit:long yaml's handling of ":" in a block map: one case per state of the entry it ends
@@ -840,8 +863,7 @@ func (p *parser) blockMapValueInd(m *cst, it *cstItem, start []token, atNextItem
 			st := firstKeyStartProps(&it.start)
 			key, sep := it.key, append(it.sep, p.sourceToken())
 			it.key, it.sep = nil, nil
-			p.stack = append(p.stack, &cst{typ: tBlockMap, offset: p.offset, indent: p.indent,
-				x: &cstExt{items: []*cstItem{p.item(cstItem{start: st, key: key, sep: sep})}}})
+			p.stack = append(p.stack, p.blockColl(tBlockMap, p.offset, p.indent, cstItem{start: st, key: key, sep: sep}))
 		case len(start) > 0:
 			// Not at the next item after all.
 			sep := make([]token, 0, len(it.sep)+len(start)+1)
@@ -933,8 +955,7 @@ func (p *parser) flowCollection(fc *cst) {
 			fc.end = fc.end[:1:1]
 			sep = append(sep, p.sourceToken())
 			p.onKeyLine = true
-			p.stack[len(p.stack)-1] = &cst{typ: tBlockMap, offset: fc.offset, indent: fc.indent,
-				x: &cstExt{items: []*cstItem{p.item(cstItem{start: start, key: fc, sep: sep})}}}
+			p.stack[len(p.stack)-1] = p.blockColl(tBlockMap, fc.offset, fc.indent, cstItem{start: start, key: fc, sep: sep})
 		} else {
 			p.lineEnd(fc)
 		}
@@ -1007,19 +1028,20 @@ func (p *parser) startBlockValue(parent *cst) *cst {
 	case tAlias, tScalar, tSingleQuoted, tDoubleQuoted:
 		return p.flowScalar()
 	case tBlockScalarHeader:
-		return &cst{typ: tBlockScalar, offset: p.offset, indent: p.indent, x: &cstExt{props: p.one(p.sourceToken())}}
+		c := p.newCst(cst{typ: tBlockScalar, offset: p.offset, indent: p.indent})
+		c.x.props = p.one(p.sourceToken())
+		return c
 	case tFlowMapStart, tFlowSeqStart:
-		return &cst{typ: tFlowCollection, offset: p.offset, indent: p.indent, end: []token{},
-			x: &cstExt{fcStart: p.sourceToken()}}
+		c := p.newCst(cst{typ: tFlowCollection, offset: p.offset, indent: p.indent, end: []token{}})
+		c.x.fcStart = p.sourceToken()
+		return c
 	case tSeqItemInd:
-		return &cst{typ: tBlockSeq, offset: p.offset, indent: p.indent,
-			x: &cstExt{items: []*cstItem{p.item(cstItem{start: p.one(p.sourceToken())})}}}
+		return p.blockColl(tBlockSeq, p.offset, p.indent, cstItem{start: p.one(p.sourceToken())})
 	case tExplicitKeyInd:
 		p.onKeyLine = true
 		start := firstKeyStartProps(prevProps(parent))
 		start = append(start, p.sourceToken())
-		return &cst{typ: tBlockMap, offset: p.offset, indent: p.indent,
-			x: &cstExt{items: []*cstItem{p.item(cstItem{start: start, explicitKey: true})}}}
+		return p.blockColl(tBlockMap, p.offset, p.indent, cstItem{start: start, explicitKey: true})
 	case tMapValueInd:
 		p.onKeyLine = true
 		start := firstKeyStartProps(prevProps(parent))
@@ -1060,7 +1082,11 @@ func (p *parser) lineEnd(tok *cst) {
 		p.onKeyLine = false
 	}
 	// Anything but white space, a comment or a line break is an error.
-	tok.end = append(tok.end, p.sourceToken())
+	if tok.end == nil {
+		tok.end = p.one(p.sourceToken())
+	} else {
+		tok.end = append(tok.end, p.sourceToken())
+	}
 	if p.typ == tNewline {
 		p.pop()
 	}
