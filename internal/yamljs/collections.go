@@ -19,7 +19,7 @@ func (c *composer) composeCollection(ctx *composeCtx, tok *cst, p props) *ynode 
 	tagTok := p.tag
 	tagName, tagOK := "", false
 	if tagTok != nil {
-		tagName, tagOK = ctx.doc.directive.tagName(tagTok.source, func(msg string) {
+		tagName, tagOK = ctx.doc.directive.tagName(c.src(*tagTok), func(msg string) {
 			c.errTok(*tagTok, "TAG_RESOLVE_FAILED", msg)
 		})
 	}
@@ -33,7 +33,7 @@ func (c *composer) composeCollection(ctx *composeCtx, tok *cst, p props) *ynode 
 		}
 	}
 	expType := "seq"
-	if tok.typ == tBlockMap || (tok.typ == tFlowCollection && tok.x.fcStart.source == "{") {
+	if tok.typ == tBlockMap || (tok.typ == tFlowCollection && c.src(tok.x.fcStart) == "{") {
 		expType = "map"
 	}
 	if tagTok == nil || !tagOK || tagName == "!" || (tagName == tagMap && expType == "map") || (tagName == tagSeq && expType == "seq") {
@@ -115,8 +115,9 @@ func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode
 	offset := bm.offset
 	commentEnd := -1
 	var keys keySet
-	for _, it := range bm.items {
-		keyProps := c.resolveProps(it.start, propsCtx{indicator: tExplicitKeyInd, next: keyNext(it.key, it.sep),
+	for i, it := range bm.items {
+		bm.items[i] = nil // composed once: let the syntax tree go as it is read
+		keyProps := c.resolveProps(it.start, propsCtx{indicator: tExplicitKeyInd, next: c.keyNext(it.key, it.sep),
 			offset: offset, parentIndent: bm.indent, startOnNewline: true})
 		implicitKey := keyProps.found == nil
 		if implicitKey {
@@ -232,7 +233,8 @@ func (c *composer) resolveBlockSeq(ctx *composeCtx, bs *cst, tag *tagDef) *ynode
 	ctx.atKey = false
 	offset := bs.offset
 	commentEnd := -1
-	for _, it := range bs.items {
+	for i, it := range bs.items {
+		bs.items[i] = nil
 		p := c.resolveProps(it.start, propsCtx{indicator: tSeqItemInd, next: nextOf(it.value), offset: offset,
 			parentIndent: bs.indent, startOnNewline: true})
 		if p.found == nil {
@@ -272,7 +274,7 @@ func isBlock(t *cst) bool {
 
 //kicikit:long yaml's resolveFlowCollection: each item as a value or a pair, with the flow checks between them
 func (c *composer) resolveFlowCollection(ctx *composeCtx, fc *cst, tag *tagDef) *ynode {
-	isMap := fc.x.fcStart.source == "{"
+	isMap := c.src(fc.x.fcStart) == "{"
 	fcName := "flow sequence"
 	coll := c.newCollection(ySeq, tag)
 	if isMap {
@@ -288,16 +290,18 @@ func (c *composer) resolveFlowCollection(ctx *composeCtx, fc *cst, tag *tagDef) 
 	atRoot := ctx.atRoot
 	ctx.atRoot = false
 	ctx.atKey = false
-	offset := fc.offset + len(fc.x.fcStart.source)
+	offset := fc.offset + fc.x.fcStart.n
 	var keys keySet
+	nItems := len(fc.items)
 	for i, it := range fc.items {
-		p := c.resolveProps(it.start, propsCtx{flow: fcName, indicator: tExplicitKeyInd, next: keyNext(it.key, it.sep),
+		fc.items[i] = nil
+		p := c.resolveProps(it.start, propsCtx{flow: fcName, indicator: tExplicitKeyInd, next: c.keyNext(it.key, it.sep),
 			offset: offset, parentIndent: fc.indent})
 		if p.found == nil {
 			if p.anchor == nil && p.tag == nil && it.sep == nil && it.value == nil {
 				if i == 0 && p.comma != nil {
 					c.errTok(*p.comma, "UNEXPECTED_TOKEN", "Unexpected , in "+fcName)
-				} else if i < len(fc.items)-1 {
+				} else if i < nItems-1 {
 					c.errAt(p.start, "UNEXPECTED_TOKEN", "Unexpected empty item in "+fcName)
 				}
 				if p.comment != "" {
@@ -351,7 +355,7 @@ loop:
 		switch st.typ {
 		case tComma, tSpace:
 		case tComment:
-			prevItemComment = st.source[1:]
+			prevItemComment = c.src(st)[1:]
 			break loop
 		default:
 			break loop
@@ -472,8 +476,8 @@ func (c *composer) closeFlowCollection(fc *cst, coll *ynode, offset int, isMap b
 	}
 	var ee []token
 	cePos := offset
-	if len(fc.end) > 0 && fc.end[0].source == expectedEnd {
-		cePos = fc.end[0].offset + len(fc.end[0].source)
+	if len(fc.end) > 0 && c.src(fc.end[0]) == expectedEnd {
+		cePos = fc.end[0].offset + fc.end[0].n
 		ee = fc.end[1:]
 	} else {
 		name := strings.ToUpper(fcName[:1]) + fcName[1:]
@@ -484,7 +488,7 @@ func (c *composer) closeFlowCollection(fc *cst, coll *ynode, offset int, isMap b
 		}
 		if len(fc.end) > 0 {
 			ee = fc.end[1:]
-			if len(fc.end[0].source) != 1 {
+			if fc.end[0].n != 1 {
 				ee = fc.end
 			}
 		}

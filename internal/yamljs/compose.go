@@ -153,6 +153,9 @@ func (c *composer) newNode(kind ykind) *ynode {
 	return n
 }
 
+// src is a token's source.
+func (c *composer) src(t token) string { return t.src(c.text) }
+
 func (c *composer) err(start, end int, code, msg string) {
 	c.errors = append(c.errors, problem{start: start, end: end, code: code, message: msg})
 }
@@ -185,7 +188,7 @@ func charLen(text string, off int) int {
 }
 
 func (c *composer) errTok(t token, code, msg string) {
-	c.err(t.offset, t.offset+len(t.source), code, msg)
+	c.err(t.offset, t.offset+t.n, code, msg)
 }
 
 // errCst reports at a syntax tree node: its source's extent, or one
@@ -207,7 +210,7 @@ func (c *composer) warnAt(off int, code, msg string) {
 }
 
 func (c *composer) warnTok(t token, code, msg string) {
-	c.warnings = append(c.warnings, problem{start: t.offset, end: t.offset + len(t.source), code: code, message: msg})
+	c.warnings = append(c.warnings, problem{start: t.offset, end: t.offset + t.n, code: code, message: msg})
 }
 
 // next advances the composer by one top-level syntax tree node.
@@ -321,7 +324,7 @@ func (c *composer) composeDoc(tok *cst) *document {
 	if tok.x.value != nil {
 		next = nextOf(tok.x.value)
 	} else {
-		next = nextOfTokens(tok.end)
+		next = c.nextOfTokens(tok.end)
 	}
 	p := c.resolveProps(tok.x.start, propsCtx{indicator: tDocStart, next: next, offset: tok.offset, startOnNewline: true})
 	if p.found != nil {
@@ -361,7 +364,7 @@ func (c *composer) composeNode(ctx *composeCtx, tok *cst, p props) *ynode {
 	case tScalar, tSingleQuoted, tDoubleQuoted, tBlockScalar:
 		n = c.composeScalar(ctx, tok, p.tag)
 		if p.anchor != nil {
-			n.ext().anchor = p.anchor.source[1:]
+			n.ext().anchor = c.src(*p.anchor)[1:]
 		}
 	case tBlockMap, tBlockSeq, tFlowCollection:
 		if c.depth >= maxDepth {
@@ -372,7 +375,7 @@ func (c *composer) composeNode(ctx *composeCtx, tok *cst, p props) *ynode {
 		n = c.composeCollection(ctx, tok, p)
 		c.depth--
 		if p.anchor != nil {
-			n.ext().anchor = p.anchor.source[1:]
+			n.ext().anchor = c.src(*p.anchor)[1:]
 		}
 	default:
 		msg := "Unsupported token (type: " + tok.typ.String() + ")"
@@ -406,7 +409,7 @@ func (c *composer) composeEmptyNode(ctx *composeCtx, offset int, before []token,
 	tok := &cst{typ: tScalar, offset: emptyScalarPosition(offset, before, pos), indent: -1}
 	n := c.composeScalar(ctx, tok, p.tag)
 	if p.anchor != nil {
-		n.ext().anchor = p.anchor.source[1:]
+		n.ext().anchor = c.src(*p.anchor)[1:]
 		if n.anchor == "" {
 			c.errTok(*p.anchor, "BAD_ALIAS", "Anchor cannot be an empty string")
 		}
@@ -431,13 +434,13 @@ func emptyScalarPosition(offset int, before []token, pos int) int {
 	for i := pos - 1; i >= 0; i-- {
 		switch before[i].typ {
 		case tSpace, tComment, tNewline:
-			offset -= len(before[i].source)
+			offset -= before[i].n
 			continue
 		}
 		// An empty scalar is just after the last node, but yaml places it
 		// after any white space, which is more useful.
 		for i++; i < len(before) && before[i].typ == tSpace; i++ {
-			offset += len(before[i].source)
+			offset += before[i].n
 		}
 		break
 	}

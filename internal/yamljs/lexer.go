@@ -33,7 +33,7 @@ const (
 type lexer struct {
 	src  string
 	pos  int
-	emit func(string)
+	emit func(at int, s string) // at -1 for a control token
 
 	blockScalarIndent int  // explicit indentation indicator less one, or -1
 	blockScalarKeep   bool // the block scalar's header has "+"
@@ -44,7 +44,7 @@ type lexer struct {
 	lineEnd           int // cached position of the next '\n', or -1
 }
 
-func newLexer(src string, emit func(string)) *lexer {
+func newLexer(src string, emit func(int, string)) *lexer {
 	return &lexer{src: src, emit: emit, blockScalarIndent: -1, lineEnd: -2}
 }
 
@@ -214,7 +214,7 @@ func (l *lexer) parseStream() lexState {
 		l.pushNewline()
 		return lexStream
 	}
-	l.emit(ctlDocument)
+	l.emit(-1, ctlDocument)
 	return l.parseLineStart()
 }
 
@@ -326,7 +326,7 @@ func (l *lexer) parseFlowCollection() lexState {
 	line := l.getLine()
 	if l.flowEndsEarly(indent, line) {
 		l.flowLevel = 0
-		l.emit(ctlFlowEnd)
+		l.emit(-1, ctlFlowEnd)
 		return l.parseLineStart()
 	}
 	n := 0
@@ -534,7 +534,7 @@ loop:
 	} else if !l.blockScalarKeep {
 		nl = l.dropTrailingLines(nl, indent)
 	}
-	l.emit(ctlScalar)
+	l.emit(-1, ctlScalar)
 	l.pushToIndex(nl+1, true)
 	return l.parseLineStart()
 }
@@ -607,7 +607,7 @@ func (l *lexer) parsePlainScalar() lexState {
 			end = i
 		}
 	}
-	l.emit(ctlScalar)
+	l.emit(-1, ctlScalar)
 	l.pushToIndex(end+1, true)
 	if inFlow {
 		return lexFlow
@@ -620,7 +620,7 @@ func (l *lexer) pushCount(n int) int {
 		if l.pos+n > len(l.src) {
 			n = len(l.src) - l.pos
 		}
-		l.emit(l.src[l.pos : l.pos+n])
+		l.emit(l.pos, l.src[l.pos:l.pos+n])
 		l.pos += n
 		return n
 	}
@@ -633,12 +633,12 @@ func (l *lexer) pushToIndex(i int, allowEmpty bool) int {
 	}
 	if i > l.pos {
 		s := l.src[l.pos:i]
-		l.emit(s)
+		l.emit(l.pos, s)
 		l.pos = i
 		return len(s)
 	}
 	if allowEmpty {
-		l.emit("")
+		l.emit(l.pos, "")
 	}
 	return 0
 }
@@ -725,7 +725,7 @@ func (l *lexer) pushSpaces(allowTabs bool) int {
 	}
 	n := i - l.pos
 	if n > 0 {
-		l.emit(l.src[l.pos:i])
+		l.emit(l.pos, l.src[l.pos:i])
 		l.pos = i
 	}
 	return n

@@ -41,7 +41,7 @@ func compose(s *source) (*document, bool) {
 			message: "Source contains multiple documents; please use YAML.parseAllDocuments()"})
 		return false
 	})
-	p := newParser(comp.next)
+	p := newParser(s.text, comp.next)
 	newLexer(s.text, p.next).run()
 	p.end()
 	comp.end(len(s.text))

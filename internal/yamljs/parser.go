@@ -189,7 +189,22 @@ type token struct {
 	typ    tokType
 	offset int
 	indent int
-	source string
+	at, n  int // its source is text[at:at+n]; at -1 for a control token
+}
+
+// src returns a token's source: its slice of the text, or a control
+// token's string.
+func (t token) src(text string) string {
+	if t.at >= 0 {
+		return text[t.at : t.at+t.n]
+	}
+	switch t.typ {
+	case tDocMode:
+		return ctlDocument
+	case tFlowErrorEnd:
+		return ctlFlowEnd
+	}
+	return ctlScalar
 }
 
 // cst is a node of the syntax tree: a flow scalar or alias (type, place,
@@ -208,6 +223,7 @@ type cst struct {
 // cstExt holds the parts of a collection, block scalar, document or error.
 type cstExt struct {
 	message  string   // an error's
+	errAt    int      // where an error's source is in the text, -1 for a control token
 	start    []token  // a document's
 	fcStart  token    // a flow collection's opening bracket
 	value    *cst     // a document's
@@ -341,6 +357,8 @@ type parser struct {
 	onKeyLine bool // on the line of a block map's key
 	stack     []*cst
 	source    string
+	at        int // where source is in text, -1 for a control token
+	text      string
 	typ       tokType
 	out       func(*cst)
 	toks      []token
@@ -350,8 +368,8 @@ type parser struct {
 	exts      []cstExt
 }
 
-func newParser(out func(*cst)) *parser {
-	return &parser{atNewLine: true, out: out}
+func newParser(text string, out func(*cst)) *parser {
+	return &parser{atNewLine: true, out: out, text: text}
 }
 
 // The parser allocates its tokens, items and nodes in chunks: a large
@@ -412,9 +430,10 @@ func (p *parser) node() *cst {
 	return &p.nodes[len(p.nodes)-1]
 }
 
-// next advances the parser by one lexical token.
-func (p *parser) next(source string) {
-	p.source = source
+// next advances the parser by one lexical token: source, found at the
+// text's offset at (-1 for a control token).
+func (p *parser) next(at int, source string) {
+	p.source, p.at = source, at
 	if p.atScalar {
 		p.atScalar = false
 		p.step()
@@ -424,7 +443,7 @@ func (p *parser) next(source string) {
 	t := tokenTypeOf(source)
 	switch t {
 	case tNone:
-		p.popError(token{typ: tError, offset: p.offset, source: source}, "Not a YAML token: "+source)
+		p.popError(token{typ: tError, offset: p.offset, at: p.at, n: len(source)}, "Not a YAML token: "+source)
 		p.offset += len(source)
 		return
 	case tScalar:
@@ -463,7 +482,7 @@ func (p *parser) end() {
 }
 
 func (p *parser) sourceToken() token {
-	return token{typ: p.typ, offset: p.offset, indent: p.indent, source: p.source}
+	return token{typ: p.typ, offset: p.offset, indent: p.indent, at: p.at, n: len(p.source)}
 }
 
 func (p *parser) peek(n int) *cst {
@@ -506,7 +525,7 @@ func (p *parser) step() {
 
 // popError closes err, an error token, into the construction on top.
 func (p *parser) popError(err token, message string) {
-	p.popToken(&cst{typ: tError, offset: err.offset, source: err.source, x: &cstExt{message: message}})
+	p.popToken(&cst{typ: tError, offset: err.offset, source: err.src(p.text), x: &cstExt{message: message, errAt: err.at}})
 }
 
 func (p *parser) pop() {
@@ -539,7 +558,11 @@ func (p *parser) popToken(tok *cst) {
 	case tDocument:
 		top.x.value = tok
 	case tBlockScalar:
-		top.x.props = append(top.x.props, token{typ: tok.typ, offset: tok.offset, source: tok.source})
+		at := -1
+		if tok.x != nil {
+			at = tok.x.errAt
+		}
+		top.x.props = append(top.x.props, token{typ: tok.typ, offset: tok.offset, at: at, n: len(tok.source)})
 		top.x.propMsgs = append(top.x.propMsgs, tok.message())
 	case tBlockMap:
 		it := top.lastItem()
@@ -798,7 +821,7 @@ func (p *parser) blockMap(m *cst) {
 			if bv := p.startBlockValue(m); bv != nil {
 				if bv.typ == tBlockSeq {
 					if !it.explicitKey && it.sep != nil && !includesToken(it.sep, tNewline) {
-						p.popError(token{typ: tError, offset: p.offset, source: p.source},
+						p.popError(token{typ: tError, offset: p.offset, at: p.at, n: len(p.source)},
 							"Unexpected block-seq-ind on same line with key")
 						return
 					}

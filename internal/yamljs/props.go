@@ -18,20 +18,20 @@ func nextOf(c *cst) nextTok {
 	return nextTok{ok: true, typ: c.typ, offset: c.offset, source: c.source}
 }
 
-func nextOfTokens(list []token) nextTok {
+func (c *composer) nextOfTokens(list []token) nextTok {
 	if len(list) == 0 {
 		return nextTok{}
 	}
 	t := list[0]
-	return nextTok{ok: true, typ: t.typ, offset: t.offset, source: t.source}
+	return nextTok{ok: true, typ: t.typ, offset: t.offset, source: c.src(t)}
 }
 
 // keyNext is yaml's `key ?? sep?.[0]`.
-func keyNext(key *cst, sep []token) nextTok {
+func (c *composer) keyNext(key *cst, sep []token) nextTok {
 	if key != nil {
 		return nextOf(key)
 	}
-	return nextOfTokens(sep)
+	return c.nextOfTokens(sep)
 }
 
 // propsCtx is what resolveProps needs to know about where the tokens are.
@@ -91,7 +91,7 @@ func (c *composer) resolveProps(tokens []token, pc propsCtx) props {
 			// At the document level, tabs at a line start may be white
 			// space rather than indentation; in a flow collection only
 			// the parser handles indentation.
-			if tabIsIndentation && strings.IndexByte(tok.source, '\t') >= 0 {
+			if tabIsIndentation && strings.IndexByte(c.src(*tok), '\t') >= 0 {
 				tab = tok
 			}
 			hasSpace = true
@@ -99,7 +99,7 @@ func (c *composer) resolveProps(tokens []token, pc propsCtx) props {
 			if !hasSpace {
 				c.errTok(*tok, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters")
 			}
-			cb := commentText(tok.source)
+			cb := commentText(c.src(*tok))
 			if p.comment == "" {
 				p.comment = cb
 			} else {
@@ -110,12 +110,12 @@ func (c *composer) resolveProps(tokens []token, pc propsCtx) props {
 		case tNewline:
 			if atNewline {
 				if p.comment != "" {
-					p.comment += tok.source
+					p.comment += c.src(*tok)
 				} else if p.found == nil || pc.indicator != tSeqItemInd {
 					p.spaceBefore = true
 				}
 			} else {
-				commentSep += tok.source
+				commentSep += c.src(*tok)
 			}
 			atNewline = true
 			p.hasNewline = true
@@ -127,8 +127,8 @@ func (c *composer) resolveProps(tokens []token, pc propsCtx) props {
 			if p.anchor != nil {
 				c.errTok(*tok, "MULTIPLE_ANCHORS", "A node can have at most one anchor")
 			}
-			if strings.HasSuffix(tok.source, ":") {
-				c.warnAt(tok.offset+len(tok.source)-1, "BAD_ALIAS", "Anchor ending in : is ambiguous")
+			if strings.HasSuffix(c.src(*tok), ":") {
+				c.warnAt(tok.offset+tok.n-1, "BAD_ALIAS", "Anchor ending in : is ambiguous")
 			}
 			p.anchor = tok
 			if start == -1 {
@@ -146,14 +146,14 @@ func (c *composer) resolveProps(tokens []token, pc propsCtx) props {
 			atNewline, hasSpace, reqSpace = false, false, true
 		case pc.indicator:
 			if p.anchor != nil || p.tag != nil {
-				c.errTok(*tok, "BAD_PROP_ORDER", "Anchors and tags must be after the "+tok.source+" indicator")
+				c.errTok(*tok, "BAD_PROP_ORDER", "Anchors and tags must be after the "+c.src(*tok)+" indicator")
 			}
 			if p.found != nil {
 				where := pc.flow
 				if where == "" {
 					where = "collection"
 				}
-				c.errTok(*tok, "UNEXPECTED_TOKEN", "Unexpected "+tok.source+" in "+where)
+				c.errTok(*tok, "UNEXPECTED_TOKEN", "Unexpected "+c.src(*tok)+" in "+where)
 			}
 			p.found = tok
 			atNewline = pc.indicator == tSeqItemInd || pc.indicator == tExplicitKeyInd
@@ -175,7 +175,7 @@ func (c *composer) resolveProps(tokens []token, pc propsCtx) props {
 	}
 	p.end = pc.offset
 	if n := len(tokens); n > 0 {
-		p.end = tokens[n-1].offset + len(tokens[n-1].source)
+		p.end = tokens[n-1].offset + tokens[n-1].n
 	}
 	if reqSpace && pc.next.ok && pc.next.typ != tSpace && pc.next.typ != tNewline && pc.next.typ != tComma &&
 		(pc.next.typ != tScalar || pc.next.source != "") {
@@ -196,9 +196,9 @@ func (c *composer) resolveProps(tokens []token, pc propsCtx) props {
 // past offset.
 func (c *composer) after(offset int, tok token) int {
 	if tok.offset == offset {
-		return offset + len(tok.source)
+		return offset + tok.n
 	}
-	return advanceUnits(c.text, offset, utf16Len(tok.source))
+	return advanceUnits(c.text, offset, utf16Len(c.src(tok)))
 }
 
 // commentText is a comment's text without its "#", or " " when empty.
@@ -224,7 +224,7 @@ func (c *composer) resolveEnd(end []token, offset int, reqSpace bool) (string, i
 			if reqSpace && !hasSpace {
 				c.errTok(tok, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters")
 			}
-			cb := commentText(tok.source)
+			cb := commentText(c.src(tok))
 			if comment == "" {
 				comment = cb
 			} else {
@@ -233,7 +233,7 @@ func (c *composer) resolveEnd(end []token, offset int, reqSpace bool) (string, i
 			sep = ""
 		case tNewline:
 			if comment != "" {
-				sep += tok.source
+				sep += c.src(tok)
 			}
 			hasSpace = true
 		default:

@@ -28,11 +28,11 @@ func (c *composer) composeScalar(ctx *composeCtx, tok *cst, tagTok *token) *ynod
 	}
 	v, minFrac, err := tag.resolve(value)
 	if err != "" {
-		at := token{offset: tok.offset, source: tok.source}
 		if tagTok != nil {
-			at = *tagTok
+			c.errTok(*tagTok, "TAG_RESOLVE_FAILED", err)
+		} else {
+			c.err(tok.offset, tok.offset+len(tok.source), "TAG_RESOLVE_FAILED", err)
 		}
-		c.errTok(at, "TAG_RESOLVE_FAILED", err)
 		v = scalarValue{kind: String, str: value}
 	}
 	n.setVal(v)
@@ -54,7 +54,7 @@ func (c *composer) composeScalar(ctx *composeCtx, tok *cst, tagTok *token) *ynod
 func (c *composer) scalarTag(ctx *composeCtx, tok *cst, value string, tagTok *token) (*tagDef, string) {
 	tagName, tagOK := "", false
 	if tagTok != nil {
-		tagName, tagOK = ctx.doc.directive.tagName(tagTok.source, func(msg string) {
+		tagName, tagOK = ctx.doc.directive.tagName(c.src(*tagTok), func(msg string) {
 			c.errTok(*tagTok, "TAG_RESOLVE_FAILED", msg)
 		})
 	}
@@ -584,7 +584,7 @@ func sliceFrom(s string, n int) string {
 
 func (c *composer) blockScalarHeader(tok *cst) blockHeader {
 	props := tok.x.props
-	src := props[0].source
+	src := c.src(props[0])
 	h := blockHeader{mode: src[0], length: len(src)}
 	if bad := h.indicators(src); bad != -1 {
 		c.errAt(tok.offset+bad, "UNEXPECTED_TOKEN", "Block scalar header includes extra characters: "+src)
@@ -595,22 +595,22 @@ func (c *composer) blockScalarHeader(tok *cst) blockHeader {
 		switch t.typ {
 		case tSpace:
 			hasSpace = true
-			h.length += len(t.source)
+			h.length += t.n
 		case tNewline:
-			h.length += len(t.source)
+			h.length += t.n
 		case tComment:
 			if !hasSpace {
 				c.errTok(t, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters")
 			}
-			h.length += len(t.source)
-			h.comment = t.source[1:]
+			h.length += t.n
+			h.comment = c.src(t)[1:]
 		case tError:
 			c.errTok(t, "UNEXPECTED_TOKEN", msgs[0])
 			msgs = msgs[1:]
-			h.length += len(t.source)
+			h.length += t.n
 		default:
 			c.errTok(t, "UNEXPECTED_TOKEN", "Unexpected token in block scalar header: "+t.typ.String())
-			h.length += len(t.source)
+			h.length += t.n
 		}
 	}
 	return h
