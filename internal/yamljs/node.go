@@ -87,7 +87,10 @@ type Node struct {
 	Items []*Node // Seq; Set
 	// Pairs are a Map's entries in JavaScript's own-key order: the keys
 	// that are array indices ("0", "17") first, in ascending numeric order,
-	// then the others in source order.
+	// then the others in source order. Keys that name the same property
+	// (1 and "1", or two collections written alike) make one pair, at the
+	// first one's place, with the last one's value. An OrderedMap's pairs
+	// are in source order.
 	Pairs []Pair
 
 	// Pos is where the node's own text starts: a scalar's first byte (its
@@ -97,7 +100,9 @@ type Node struct {
 	Pos Pos
 	// End is where a scalar's source text ends (exclusive), so that the
 	// text is src[Pos.Offset:End.Offset]: a quoted scalar's closing
-	// quote included, a block scalar's last line break included. For a
+	// quote included, a block scalar's header and its lines through the
+	// last line break included (with "+" chomping, the blank lines it
+	// keeps too). For a
 	// collection it is where yaml ends its value: a flow collection's
 	// closing bracket, or the end of a block collection's last entry, the
 	// comment and line break after that entry included.
@@ -107,8 +112,10 @@ type Node struct {
 // Pair is one entry of a Map.
 type Pair struct {
 	Key    string // the key as a JavaScript property name
-	KeyPos Pos    // where the key's text starts
-	Value  *Node
+	KeyPos Pos    // where the key's text starts; a merged key's, in the map it comes from
+	// Value is the entry's value; a key written without one ("? a") has
+	// a Null placed where the key ends.
+	Value *Node
 	// KeyNode is the key as a value, in an OrderedMap only (a JavaScript
 	// Map's keys are values, not property names); nil elsewhere.
 	KeyNode *Node

@@ -2,6 +2,7 @@ package yamljs
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -156,4 +157,56 @@ func TestPositionsInvalidUTF8(t *testing.T) {
 	b := n.Pairs[1].Value
 	assert.Equal(t, "\"\xe2\x82\"", string(src[b.Pos.Offset:b.End.Offset]))
 	assert.Equal(t, Pos{Offset: 16, Line: 3, Column: 1}, n.Pairs[2].KeyPos)
+}
+
+// TestLongInputs reads inputs whose size a quadratic step would show: a
+// long line, a map and a sequence of many entries, a long quoted string.
+func TestLongInputs(t *testing.T) {
+	var keys, items strings.Builder
+	keys.WriteString("{")
+	for i := 0; i < 50000; i++ {
+		fmt.Fprintf(&keys, "k%d: %d, ", i, i)
+		fmt.Fprintf(&items, "- item %d\n", i)
+	}
+	keys.WriteString("}")
+	tests := []struct {
+		name  string
+		src   string
+		check func(t *testing.T, n *Node)
+	}{
+		{"long line", "a: " + strings.Repeat("x", 2<<20) + "\n", func(t *testing.T, n *Node) {
+			assert.Equal(t, 2<<20, len(n.Pairs[0].Value.Str))
+		}},
+		{"many keys", keys.String(), func(t *testing.T, n *Node) {
+			require.Len(t, n.Pairs, 50000)
+			assert.Equal(t, "k49999", n.Pairs[49999].Key)
+		}},
+		{"many items", items.String(), func(t *testing.T, n *Node) {
+			require.Len(t, n.Items, 50000)
+			assert.Equal(t, "item 49999", n.Items[49999].Str)
+		}},
+		{"long quoted", `"` + strings.Repeat(`a\tb `, 200000) + `"`, func(t *testing.T, n *Node) {
+			assert.Equal(t, 800000, len(n.Str)) // "a", a tab, "b", " "
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n, err := Parse([]byte(tt.src))
+			require.NoError(t, err)
+			tt.check(t, n)
+		})
+	}
+}
+
+func TestDuplicateKeysAtScale(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 30000; i++ {
+		fmt.Fprintf(&b, "k%d: %d\n", i, i)
+	}
+	b.WriteString("k17: again\n")
+	_, err := Parse([]byte(b.String()))
+	var se *SyntaxError
+	require.True(t, errors.As(err, &se))
+	assert.Equal(t, Problem{Pos: Pos{Offset: len(b.String()) - 11, Line: 30001, Column: 1},
+		End: Pos{Offset: len(b.String()) - 10, Line: 30001, Column: 2}, Code: ErrDuplicateKey, Message: "Map keys must be unique"}, se.Problems[0])
 }
