@@ -103,6 +103,7 @@ type problem struct {
 	start, end int
 	code       string
 	message    string
+	oneUnit    bool // yaml's extent is one code unit, which end rounds up to a character
 }
 
 // document is one composed document.
@@ -162,7 +163,9 @@ func (c *composer) err(start, end int, code, msg string) {
 
 // errAt reports at one character: yaml's [off, off+1] counts a UTF-16
 // code unit, so the end is after the whole character at off.
-func (c *composer) errAt(off int, code, msg string) { c.err(off, off+charLen(c.text, off), code, msg) }
+func (c *composer) errAt(off int, code, msg string) {
+	c.errors = append(c.errors, problem{start: off, end: off + charLen(c.text, off), code: code, message: msg, oneUnit: true})
+}
 
 // advanceUnits returns the offset n UTF-16 code units after off; a
 // character that the count ends inside is passed.

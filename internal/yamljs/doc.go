@@ -75,9 +75,10 @@
 //     code or position in yaml; here it has a [Code] of this package and
 //     the position of the node that threw.
 //   - A Date's string form (a !!timestamp key) is in UTC.
-//   - Messages are yaml's without the " at line L, column C:" and the
-//     excerpt that yaml's prettyErrors adds; warnings, which parse() only
-//     logs, are not reported.
+//   - A [Problem]'s message is yaml's without the " at line L, column C:"
+//     and the excerpt its prettyErrors adds; [SyntaxError].Thrown has the
+//     whole message parse() throws, as yaml counts its lines and columns.
+//     Warnings, which parse() only logs, are not reported.
 //
 // # Performance
 //

@@ -74,6 +74,11 @@ func (p Problem) String() string {
 // problem yaml reports, in its order. The first is what parse() throws.
 type SyntaxError struct {
 	Problems []Problem // at least one
+	// Thrown is the message of what parse() throws, as yaml words it: the
+	// first problem's message with " at line L, column C:" and an excerpt
+	// of the line pointing at it (lines and columns count UTF-16 code units
+	// there). What the orchestrator prints when it refuses the file.
+	Thrown string
 }
 
 // Error returns "yamljs.Parse: line:column: message" for the first problem,

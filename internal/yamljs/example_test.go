@@ -33,10 +33,16 @@ func ExampleParse_error() {
 		}
 	}
 	fmt.Println(errors.Is(err, yamljs.ErrDuplicateKey))
+	fmt.Print(se.Thrown) // as the orchestrator prints it
 	// Output:
 	// DUPLICATE_KEY 2:1: Map keys must be unique
 	// MULTIPLE_DOCS 3:1: Source contains multiple documents; please use YAML.parseAllDocuments()
 	// true
+	// Map keys must be unique at line 2, column 1:
+	//
+	// name: a
+	// name: b
+	// ^
 }
 
 func ExampleParse_keys() {

@@ -7,9 +7,11 @@ package yamljs
 // node.
 func Parse(src []byte) (*Node, error) {
 	s := newSource(src)
-	doc, aliases := compose(s)
+	doc, aliases, lines := compose(s)
 	if len(doc.errors) > 0 {
-		return nil, s.syntaxError(doc.errors)
+		e := s.syntaxError(doc.errors)
+		e.Thrown = prettyMessage(s.text, lines, doc.errors[0])
+		return nil, e
 	}
 	if doc.contents == nil {
 		at := s.pos(0)
@@ -22,15 +24,15 @@ func Parse(src []byte) (*Node, error) {
 		if err.at != nil {
 			p.Pos, p.End = s.pos(err.at.rng[0]), s.pos(err.at.rng[1])
 		}
-		return nil, &SyntaxError{Problems: []Problem{p}}
+		return nil, &SyntaxError{Problems: []Problem{p}, Thrown: err.message}
 	}
 	return js, nil
 }
 
 // compose reads the text to its first document; a second one is an error
 // of the first, as parse() makes it. It reports whether the text holds an
-// alias.
-func compose(s *source) (*document, bool) {
+// alias, and returns the line starts yaml's line counter learnt of.
+func compose(s *source) (*document, bool, []int) {
 	var first *document
 	comp := newComposer(s.text, func(d *document) bool {
 		if first == nil {
@@ -45,7 +47,7 @@ func compose(s *source) (*document, bool) {
 	newLexer(s.text, p.next).run()
 	p.end()
 	comp.end(len(s.text))
-	return first, comp.sawAlias
+	return first, comp.sawAlias, p.lines
 }
 
 func (s *source) syntaxError(probs []problem) *SyntaxError {

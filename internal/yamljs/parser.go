@@ -1,5 +1,7 @@
 package yamljs
 
+import "strings"
+
 // The parser builds yaml's concrete syntax tree from the lexer's tokens: a
 // stack of the constructions being built, each closed ("popped") into its
 // parent when a token shows that it has ended. Every source byte stays in
@@ -361,15 +363,19 @@ type parser struct {
 	text      string
 	typ       tokType
 	out       func(*cst)
-	toks      []token
-	items     []cstItem
-	itemPtrs  []*cstItem
-	nodes     []cst
-	exts      []cstExt
+	// lines are the line starts yaml's line counter learns of, which place
+	// the excerpt of its error messages: not every line break of the text
+	// (one inside a token that yaml reads as an error is not among them).
+	lines    []int
+	toks     []token
+	items    []cstItem
+	itemPtrs []*cstItem
+	nodes    []cst
+	exts     []cstExt
 }
 
 func newParser(text string, out func(*cst)) *parser {
-	return &parser{atNewLine: true, out: out, text: text}
+	return &parser{atNewLine: true, out: out, text: text, lines: []int{0}}
 }
 
 // The parser allocates its tokens, items and nodes in chunks: a large
@@ -458,6 +464,7 @@ func (p *parser) next(at int, source string) {
 	case tNewline:
 		p.atNewLine = true
 		p.indent = 0
+		p.lines = append(p.lines, p.offset+len(source))
 	case tSpace:
 		if p.atNewLine && source[0] == ' ' {
 			p.indent += len(source)
@@ -706,6 +713,7 @@ func (p *parser) blockScalar(scalar *cst) {
 		// A block scalar's source includes its last line break.
 		p.atNewLine = true
 		p.indent = 0
+		p.newLinesIn(p.source)
 		p.pop()
 	default:
 		p.pop()
@@ -1040,7 +1048,21 @@ func (p *parser) flowItemScalar(fc *cst, it *cstItem) {
 	}
 }
 
+// newLinesIn records the line starts inside a scalar's source, where yaml's
+// line counter learns of them.
+func (p *parser) newLinesIn(source string) {
+	for i := strings.IndexByte(source, '\n'); i >= 0; {
+		p.lines = append(p.lines, p.offset+i+1)
+		next := strings.IndexByte(source[i+1:], '\n')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+}
+
 func (p *parser) flowScalar() *cst {
+	p.newLinesIn(p.source)
 	c := p.node()
 	c.typ, c.offset, c.indent, c.source = p.typ, p.offset, p.indent, p.source
 	return c
