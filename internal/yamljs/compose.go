@@ -470,25 +470,32 @@ func (c *composer) composeAlias(tok *cst) *ynode {
 	return n
 }
 
-// containsNewline reports whether a key's tokens hold a line break.
+// containsNewline reports whether a key's tokens hold a line break. It
+// walks a flow collection's items with a stack of its own: a key may nest
+// far deeper than the composer will go.
 func containsNewline(key *cst) bool {
-	if key == nil {
-		return false
-	}
-	switch key.typ {
-	case tAlias, tScalar, tDoubleQuoted, tSingleQuoted:
-		if strings.IndexByte(key.source, '\n') >= 0 {
-			return true
+	stack := []*cst{key}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n == nil {
+			continue
 		}
-		return includesToken(key.end, tNewline)
-	case tFlowCollection:
-		for _, it := range key.items {
-			if includesToken(it.start, tNewline) || includesToken(it.sep, tNewline) ||
-				containsNewline(it.key) || containsNewline(it.value) {
+		switch n.typ {
+		case tAlias, tScalar, tDoubleQuoted, tSingleQuoted:
+			if strings.IndexByte(n.source, '\n') >= 0 || includesToken(n.end, tNewline) {
 				return true
 			}
+		case tFlowCollection:
+			for _, it := range n.items {
+				if includesToken(it.start, tNewline) || includesToken(it.sep, tNewline) {
+					return true
+				}
+				stack = append(stack, it.value, it.key)
+			}
+		default:
+			return true
 		}
-		return false
 	}
-	return true
+	return false
 }
