@@ -25,6 +25,10 @@
 // line, column in bytes] in the case's bytes, and a scalar has "s", its style.
 'use strict';
 
+// A Date names a key by its local time: the corpus is written in UTC, the
+// zone this package assumes.
+process.env.TZ = 'UTC';
+
 const fs = require('fs');
 const path = require('path');
 const YAML = require('yaml');
