@@ -13,8 +13,10 @@
 //	           removes: U+0009-U+000D, U+0020, U+00A0, U+1680, U+2000-U+200A,
 //	           U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF
 //
-// and [Compare] accepts [ "v" ] input, where the optional "v" comes before any
+// [Compare] accepts [ "v" ] input, where the optional "v" comes before any
 // white space: "v 1.2.3" is a version to Compare, " v1.2.3" is not.
+// [ParseTarget], which reads the release an upgrade installs, accepts
+// ws* [ "v" ] input: it trims first, so " v1.2.3" is a target.
 //
 // The suffix after the first "-" is dropped, not ordered: KiCI uses it as a
 // build counter ("0.5.0-9159"), so 0.5.0-9159 and 0.5.0 are the same release.
@@ -24,7 +26,8 @@
 // Parse) are not versions at all.
 //
 // The rules are those of the orchestrator's parseVersionBase and
-// compareReleases, with one deliberate difference: JavaScript reads every part
+// compareReleases and of its reading of an upgrade's target version, with
+// one deliberate difference: JavaScript reads every part
 // as a float64, so it accepts any number of digits and orders parts beyond
 // 2^53 approximately. Here a part beyond the range of uint64 is not a version,
 // and every part compares exactly.
@@ -49,12 +52,13 @@ type Version struct {
 // "-", and reads exactly three dot-separated parts of ASCII digits. See the
 // package documentation for the grammar.
 //
-// A leading "v" is not accepted; [Compare] strips one before it parses. What
-// Parse rejects it reports as a [*ParseError], along with the zero Version.
+// A leading "v" is not accepted; [Compare] and [ParseTarget] strip one
+// before they parse. What Parse rejects it reports as a [*ParseError],
+// along with the zero Version.
 func Parse(s string) (Version, error) {
-	v, r := parse(s)
+	v, r := parse(s, false)
 	if r != 0 {
-		return Version{}, &ParseError{Input: s, Reason: r}
+		return Version{}, &ParseError{Func: "Parse", Input: s, Reason: r}
 	}
 	return v, nil
 }
@@ -69,25 +73,41 @@ func MustParse(s string) Version {
 	return v
 }
 
+// ParseTarget reads s as the orchestrator reads the release an upgrade
+// installs (checkContainerAgentImages' targetVersion): it trims white space
+// from both ends, drops one leading "v", and reads the rest with [Parse].
+//
+// It returns the version and the text the orchestrator keeps as the target
+// and prints in its messages: s trimmed and without the "v", with any
+// "-suffix" kept, so " v0.20.0-rc.1\n" is 0.20.0 with the text
+// "0.20.0-rc.1". The text is not trimmed again after the "v" goes, as in the
+// orchestrator: "v 0.20.0" is 0.20.0 with the text " 0.20.0".
+//
+// Unlike [Compare], ParseTarget trims before it drops the "v", so " v1.2.3"
+// is a target. What it rejects it reports as a [*ParseError] naming
+// ParseTarget and the whole of s, along with the zero Version and "".
+func ParseTarget(s string) (v Version, text string, err error) {
+	text = jsstr.Trim(s)
+	v, r := parseRelease(text)
+	if r != 0 {
+		return Version{}, "", &ParseError{Func: "ParseTarget", Input: s, Reason: r}
+	}
+	return v, strings.TrimPrefix(text, "v"), nil
+}
+
 // Compare compares the release versions a and b, as the orchestrator's
 // compareReleases does: it returns -1 when a is an older release than b, 0
 // when they are the same release and +1 when a is newer.
 //
 // Each side first loses one leading "v", before any white space is trimmed,
-// and is then read by [Parse]. When either side is not a version, Compare
-// returns 0 and a [*CompareError] that names the side or sides that failed.
+// and is then read by [Parse]: "v 1.2.3" is a version to Compare, " v1.2.3"
+// is not. When either side is not a version, Compare returns 0 and a
+// [*CompareError] that names the side or sides that failed.
 func Compare(a, b string) (int, error) {
-	va, ra := parse(strings.TrimPrefix(a, "v"))
-	vb, rb := parse(strings.TrimPrefix(b, "v"))
+	va, ra := parseRelease(a)
+	vb, rb := parseRelease(b)
 	if ra != 0 || rb != 0 {
-		e := &CompareError{A: a, B: b}
-		if ra != 0 {
-			e.ErrA = &ParseError{Input: a, Reason: ra}
-		}
-		if rb != 0 {
-			e.ErrB = &ParseError{Input: b, Reason: rb}
-		}
-		return 0, e
+		return 0, newCompareError(a, b, ra, rb)
 	}
 	return va.Compare(vb), nil
 }
@@ -155,53 +175,63 @@ func (v Version) appendTo(b []byte) []byte {
 	return strconv.AppendUint(b, v.Patch, 10)
 }
 
-// parse is Parse without the error value, so that it never allocates. It
-// reads s in one pass; the reasons take precedence in the order the seed
-// checks them: the part count first, then the digits, then (not in the seed)
-// the range.
-func parse(s string) (Version, Reason) {
-	s = jsstr.Trim(s)
-	if s == "" {
+// parseRelease is the step Compare and ParseTarget share: one leading "v"
+// goes, then Parse reads the rest.
+func parseRelease(s string) (Version, Reason) {
+	return parse(s, true)
+}
+
+// parse is Parse without the error value, so that it never allocates, and
+// with one leading "v" dropped first when dropV is set. It reads s in one
+// pass. The reasons take precedence in the order the orchestrator checks
+// them: the part count first, then the digits, then (the orchestrator has
+// no such limit) the range.
+func parse(s string, dropV bool) (Version, Reason) {
+	if dropV && s != "" && s[0] == 'v' {
+		s = s[1:]
+	}
+	if s = jsstr.Trim(s); s == "" {
 		return Version{}, ErrEmpty
 	}
 	var parts [3]uint64
 	var n uint64
 	dots, digits := 0, 0
 	notDigits, overflow := false, false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if d := uint64(c - '0'); d <= 9 {
-			if n > (1<<64-1-d)/10 {
-				overflow = true
-			}
+	for i := 0; i < len(s) && s[i] != '-'; i++ {
+		if d := uint64(s[i] - '0'); d <= 9 {
+			overflow = overflow || n > (1<<64-1-d)/10
 			n = n*10 + d
 			digits++
 			continue
 		}
-		if c == '-' {
-			break
-		}
-		if c != '.' {
+		if s[i] != '.' {
 			notDigits = true
 			continue
-		}
-		if digits == 0 {
-			notDigits = true
 		}
 		if dots == 2 {
 			return Version{}, ErrPartCount
 		}
+		notDigits = notDigits || digits == 0
 		parts[dots] = n
 		dots++
 		n, digits = 0, 0
 	}
-	switch {
-	case dots != 2:
-		return Version{}, ErrPartCount
-	case notDigits || digits == 0:
-		return Version{}, ErrNotDigits
-	case overflow:
-		return Version{}, ErrRange
+	if r := reason(dots, notDigits || digits == 0, overflow); r != 0 {
+		return Version{}, r
 	}
 	return Version{parts[0], parts[1], n}, 0
+}
+
+// reason is parse's verdict once the scan is done, in the order of
+// precedence; 0 for a version.
+func reason(dots int, notDigits, overflow bool) Reason {
+	switch {
+	case dots != 2:
+		return ErrPartCount
+	case notDigits:
+		return ErrNotDigits
+	case overflow:
+		return ErrRange
+	}
+	return 0
 }

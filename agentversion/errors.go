@@ -1,6 +1,10 @@
 package agentversion
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/kicikit/kicikit/internal/errtext"
+)
 
 // Reason is why a string is not a version. Each Reason is an error value, so
 // a caller can branch on it with errors.Is:
@@ -42,13 +46,15 @@ func (r Reason) Error() string {
 
 // ParseError reports a string that is not a version.
 type ParseError struct {
-	Input  string // the string as given to Parse or Compare
+	Func   string // the function that refused Input: "Parse", "ParseTarget" or "Compare"
+	Input  string // the string as given to Func
 	Reason Reason // why it is not a version
 }
 
-// Error returns a description that quotes the input.
+// Error returns `agentversion.<Func>(<input>): <reason>`, with at most the
+// first 64 bytes of the input, quoted, and its length when it is longer.
 func (e *ParseError) Error() string {
-	return "agentversion: invalid version " + strconv.Quote(e.Input) + ": " + e.Reason.Error()
+	return "agentversion." + e.Func + "(" + errtext.Quote(e.Input) + "): " + e.Reason.Error()
 }
 
 // Unwrap returns e.Reason, so that errors.Is(err, ErrRange) and the like
@@ -67,9 +73,22 @@ type CompareError struct {
 	ErrA, ErrB *ParseError
 }
 
-// Error names the failing side or sides: "a", "b" or both.
+func newCompareError(a, b string, ra, rb Reason) *CompareError {
+	e := &CompareError{A: a, B: b}
+	if ra != 0 {
+		e.ErrA = &ParseError{Func: "Compare", Input: a, Reason: ra}
+	}
+	if rb != 0 {
+		e.ErrB = &ParseError{Func: "Compare", Input: b, Reason: rb}
+	}
+	return e
+}
+
+// Error returns `agentversion.Compare(<a>, <b>): <side>: <reason>`, naming
+// the failing side or sides, "a", "b" or both, with each input quoted as
+// [ParseError.Error] quotes it.
 func (e *CompareError) Error() string {
-	s := "agentversion: cannot compare " + strconv.Quote(e.A) + " with " + strconv.Quote(e.B) + ": "
+	s := "agentversion.Compare(" + errtext.Quote(e.A) + ", " + errtext.Quote(e.B) + "): "
 	switch {
 	case e.ErrA != nil && e.ErrB != nil:
 		return s + "a: " + e.ErrA.Reason.Error() + "; b: " + e.ErrB.Reason.Error()

@@ -19,9 +19,9 @@ func ExampleParse() {
 	// Output:
 	// 0.20.0
 	// 0.5.0
-	// agentversion: invalid version "v0.20.0": a part is not a run of ASCII digits
-	// agentversion: invalid version "0.20": not three dot-separated parts
-	// agentversion: invalid version "1.2.3+build": a part is not a run of ASCII digits
+	// agentversion.Parse("v0.20.0"): a part is not a run of ASCII digits
+	// agentversion.Parse("0.20"): not three dot-separated parts
+	// agentversion.Parse("1.2.3+build"): a part is not a run of ASCII digits
 }
 
 func ExampleParse_reason() {
@@ -34,6 +34,25 @@ func ExampleParse_reason() {
 	// Output:
 	// "0.99999999999999999999.0": a part is too large
 	// true
+}
+
+// An upgrade tool reads its target version once, with ParseTarget, and
+// prints the text it returns wherever it names the target, as the
+// orchestrator does.
+func ExampleParseTarget() {
+	for _, s := range []string{"0.20.0", " v0.20.0-rc.1\n", "\u00850.20.0", "latest"} {
+		v, text, err := agentversion.ParseTarget(s)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Printf("%q: version %v, upgrade target %s\n", s, v, text)
+	}
+	// Output:
+	// "0.20.0": version 0.20.0, upgrade target 0.20.0
+	// " v0.20.0-rc.1\n": version 0.20.0, upgrade target 0.20.0-rc.1
+	// agentversion.ParseTarget("\u00850.20.0"): a part is not a run of ASCII digits
+	// agentversion.ParseTarget("latest"): not three dot-separated parts
 }
 
 func ExampleCompare() {
@@ -55,7 +74,7 @@ func ExampleCompare() {
 	// "v0.19.0" vs "0.20.0": -1
 	// "0.20.0-5" vs "v0.20.0": 0
 	// "v 0.21.0" vs "0.20.0": 1
-	// agentversion: cannot compare "latest" with "0.20.0": a: not three dot-separated parts
+	// agentversion.Compare("latest", "0.20.0"): a: not three dot-separated parts
 }
 
 func ExampleCompare_side() {

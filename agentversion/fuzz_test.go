@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode"
 
+	"github.com/kicikit/kicikit/internal/jsstr"
 	"golang.org/x/mod/semver"
 )
 
@@ -17,16 +17,11 @@ import (
 
 var seedDigits = regexp.MustCompile(`^[0-9]+$`)
 
-// jsSpace is String.prototype.trim's set, from the Unicode tables.
-func jsSpace(r rune) bool {
-	return r == 0xFEFF || r != 0x85 && unicode.IsSpace(r)
-}
-
 // seedParse is parseVersionBase line by line, with the one deliberate
 // difference of the package: a part beyond uint64 is not a version. It also
 // says which Reason Parse must report.
 func seedParse(version string) (Version, Reason) {
-	trimmed := strings.TrimFunc(version, jsSpace)
+	trimmed := strings.TrimFunc(version, jsstr.IsSpace)
 	parts := strings.Split(strings.Split(trimmed, "-")[0], ".")
 	if len(parts) != 3 {
 		if trimmed == "" {
@@ -70,7 +65,7 @@ func FuzzParse(f *testing.F) {
 		want, reason := seedParse(s)
 		if reason != 0 {
 			var pe *ParseError
-			if !errors.As(err, &pe) || *pe != (ParseError{Input: s, Reason: reason}) {
+			if !errors.As(err, &pe) || *pe != (ParseError{Func: "Parse", Input: s, Reason: reason}) {
 				t.Fatalf("Parse(%q) = %v, %v; want a *ParseError with reason %v", s, v, err, reason)
 			}
 			if v != (Version{}) {
@@ -114,10 +109,10 @@ func FuzzCompare(f *testing.F) {
 		if ra != 0 || rb != 0 {
 			want := CompareError{A: a, B: b}
 			if ra != 0 {
-				want.ErrA = &ParseError{Input: a, Reason: ra}
+				want.ErrA = &ParseError{Func: "Compare", Input: a, Reason: ra}
 			}
 			if rb != 0 {
-				want.ErrB = &ParseError{Input: b, Reason: rb}
+				want.ErrB = &ParseError{Func: "Compare", Input: b, Reason: rb}
 			}
 			var ce *CompareError
 			if !errors.As(err, &ce) || ce.A != a || ce.B != b ||
@@ -140,6 +135,34 @@ func FuzzCompare(f *testing.F) {
 		}
 		if self, err := Compare(a, a); err != nil || self != 0 {
 			t.Fatalf("Compare(%q, %q) = %d, %v", a, a, self, err)
+		}
+	})
+}
+
+// FuzzParseTarget checks ParseTarget against the orchestrator's reading of
+// a target (trim, one "v", then parseVersionBase) and against Compare: a
+// target's text compares as its version.
+func FuzzParseTarget(f *testing.F) {
+	addSeeds(f, func(s string) { f.Add(s) })
+	for _, c := range loadSeed(f).Target {
+		f.Add(c.In)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, text, err := ParseTarget(s)
+		bare := strings.TrimPrefix(strings.TrimFunc(s, jsstr.IsSpace), "v")
+		want, reason := seedParse(bare)
+		if reason != 0 {
+			var pe *ParseError
+			if !errors.As(err, &pe) || *pe != (ParseError{Func: "ParseTarget", Input: s, Reason: reason}) || v != (Version{}) || text != "" {
+				t.Fatalf("ParseTarget(%q) = %v, %q, %v; want a *ParseError with reason %v", s, v, text, err, reason)
+			}
+			return
+		}
+		if err != nil || v != want || text != bare {
+			t.Fatalf("ParseTarget(%q) = %v, %q, %v; want %v, %q", s, v, text, err, want, bare)
+		}
+		if c, err := Compare(text, v.String()); err != nil || c != 0 {
+			t.Fatalf("ParseTarget(%q) = %v, %q, but Compare(%q, %q) = %d, %v", s, v, text, text, v.String(), c, err)
 		}
 	})
 }

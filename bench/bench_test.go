@@ -22,6 +22,7 @@ import (
 	"github.com/kicikit/kicikit/agentversion"
 	"github.com/kicikit/kicikit/hostconfig"
 	"github.com/kicikit/kicikit/imageref"
+	"github.com/kicikit/kicikit/scalerconfig"
 )
 
 // versionPairs are written with a leading v, which every implementation
@@ -190,16 +191,16 @@ func BenchmarkParseImage(b *testing.B) {
 // scalerConfig returns a config of n container label sets, as an operator
 // who keeps most agents pinned to the target writes it: nine in ten pinned,
 // one in ten on a moving tag, so the check reports a finding for a tenth.
-func scalerConfig(n int) imageref.Config {
-	sets := make([]imageref.LabelSet, n)
+func scalerConfig(n int) scalerconfig.Config {
+	sets := make([]scalerconfig.LabelSet, n)
 	for i := range sets {
 		image := "quay.io/kici-dev/kici-agent:0.20.0"
 		if i%10 == 9 {
 			image = "quay.io/kici-dev/kici-agent:latest"
 		}
-		sets[i] = imageref.LabelSet{Labels: []string{"linux", "pool-" + strconv.Itoa(i)}, Image: image}
+		sets[i] = scalerconfig.LabelSet{Labels: []string{"linux", "pool-" + strconv.Itoa(i)}, Image: image}
 	}
-	return imageref.Config{Scalers: []imageref.Scaler{{Name: "docker", Type: "container", LabelSets: sets}}}
+	return scalerconfig.Config{Scalers: []scalerconfig.Scaler{{Name: "docker", Type: scalerconfig.TypeContainer, LabelSets: sets}}}
 }
 
 // BenchmarkCheckAgentImages reports the cost per label set (ns/labelset),

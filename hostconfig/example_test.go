@@ -1,16 +1,14 @@
 package hostconfig_test
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/kicikit/kicikit/hostconfig"
 )
 
-// Build's result is the Docker Engine API's own type: this is the HostConfig
-// of the POST /containers/create body the Docker Go client sends for it.
-// Zero fields stay in the JSON, and the Engine reads them as its defaults.
+// Build sets these fields of the Docker Engine API's HostConfig and leaves
+// every other one at its zero value, which the Engine reads as its default.
 func ExampleBuild() {
 	hc := hostconfig.Build(hostconfig.Input{
 		Limits:              hostconfig.Limits{CPUs: 1.5, MemBytes: 2 << 30},
@@ -18,92 +16,21 @@ func ExampleBuild() {
 		ExtraHosts:          []string{"registry.local:10.0.0.5"},
 		SupplementaryGroups: []int{hostconfig.SudoGroupGID},
 	})
-	out, err := json.MarshalIndent(hc, "", "  ")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(string(out))
+	fmt.Println("Memory:", hc.Memory)
+	fmt.Println("NanoCPUs:", hc.NanoCPUs)
+	fmt.Println("Binds:", hc.Binds)
+	fmt.Println("ExtraHosts:", hc.ExtraHosts)
+	fmt.Println("GroupAdd:", hc.GroupAdd)
+	fmt.Println("AutoRemove:", hc.AutoRemove)
+	fmt.Println("PidsLimit:", *hc.PidsLimit)
 	// Output:
-	// {
-	//   "Binds": [
-	//     "/var/run/docker.sock:/var/run/docker.sock"
-	//   ],
-	//   "ContainerIDFile": "",
-	//   "LogConfig": {
-	//     "Type": "",
-	//     "Config": null
-	//   },
-	//   "NetworkMode": "",
-	//   "PortBindings": null,
-	//   "RestartPolicy": {
-	//     "Name": "",
-	//     "MaximumRetryCount": 0
-	//   },
-	//   "AutoRemove": false,
-	//   "VolumeDriver": "",
-	//   "VolumesFrom": null,
-	//   "ConsoleSize": [
-	//     0,
-	//     0
-	//   ],
-	//   "CapAdd": null,
-	//   "CapDrop": null,
-	//   "CgroupnsMode": "",
-	//   "Dns": null,
-	//   "DnsOptions": null,
-	//   "DnsSearch": null,
-	//   "ExtraHosts": [
-	//     "registry.local:10.0.0.5"
-	//   ],
-	//   "GroupAdd": [
-	//     "1990"
-	//   ],
-	//   "IpcMode": "",
-	//   "Cgroup": "",
-	//   "Links": null,
-	//   "OomScoreAdj": 0,
-	//   "PidMode": "",
-	//   "Privileged": false,
-	//   "PublishAllPorts": false,
-	//   "ReadonlyRootfs": false,
-	//   "SecurityOpt": null,
-	//   "UTSMode": "",
-	//   "UsernsMode": "",
-	//   "ShmSize": 0,
-	//   "Isolation": "",
-	//   "CpuShares": 0,
-	//   "Memory": 2147483648,
-	//   "NanoCpus": 1500000000,
-	//   "CgroupParent": "",
-	//   "BlkioWeight": 0,
-	//   "BlkioWeightDevice": null,
-	//   "BlkioDeviceReadBps": null,
-	//   "BlkioDeviceWriteBps": null,
-	//   "BlkioDeviceReadIOps": null,
-	//   "BlkioDeviceWriteIOps": null,
-	//   "CpuPeriod": 0,
-	//   "CpuQuota": 0,
-	//   "CpuRealtimePeriod": 0,
-	//   "CpuRealtimeRuntime": 0,
-	//   "CpusetCpus": "",
-	//   "CpusetMems": "",
-	//   "Devices": null,
-	//   "DeviceCgroupRules": null,
-	//   "DeviceRequests": null,
-	//   "MemoryReservation": 0,
-	//   "MemorySwap": 0,
-	//   "MemorySwappiness": null,
-	//   "OomKillDisable": null,
-	//   "PidsLimit": 4096,
-	//   "Ulimits": null,
-	//   "CpuCount": 0,
-	//   "CpuPercent": 0,
-	//   "IOMaximumIOps": 0,
-	//   "IOMaximumBandwidth": 0,
-	//   "MaskedPaths": null,
-	//   "ReadonlyPaths": null
-	// }
+	// Memory: 2147483648
+	// NanoCPUs: 1500000000
+	// Binds: [/var/run/docker.sock:/var/run/docker.sock]
+	// ExtraHosts: [registry.local:10.0.0.5]
+	// GroupAdd: [1990]
+	// AutoRemove: false
+	// PidsLimit: 4096
 }
 
 func ExampleParseMemory() {
@@ -148,27 +75,32 @@ func ExampleResolveSpawnLimits() {
 	l, err = hostconfig.ResolveSpawnLimits(hostconfig.Limits{CPUs: 0.5}, res)
 	fmt.Println(l, err)
 
-	// A memory string the parser refuses is an error.
-	bad := &hostconfig.Resources{Limits: &hostconfig.ResourceSpec{Memory: "4GB"}}
-	_, err = hostconfig.ResolveSpawnLimits(hostconfig.Limits{}, bad)
-	fmt.Println(err)
+	// A limit that cannot be read, or that comes out as zero, is an error:
+	// the container must not run unbounded.
+	for _, spec := range []hostconfig.ResourceSpec{{Memory: "4GB"}, {Memory: "0.0001k"}, {CPUs: 1e-12}} {
+		_, err = hostconfig.ResolveSpawnLimits(hostconfig.Limits{}, &hostconfig.Resources{Limits: &spec})
+		fmt.Println(errors.Is(err, hostconfig.ErrZeroLimit), err)
+	}
 	// Output:
 	// {2 4294967296} <nil>
 	// {0.5 0} <nil>
-	// resources.limits.memory: hostconfig.ParseMemory("4GB"): text after the unit
+	// false hostconfig.ResolveSpawnLimits: limits.memory "4GB": text after the unit
+	// true hostconfig.ResolveSpawnLimits: limits.memory "0.0001k": comes out as zero, which Docker reads as no limit
+	// true hostconfig.ResolveSpawnLimits: limits.cpus 1e-12: comes out as zero, which Docker reads as no limit
 }
 
-// A container scaler spawning an agent: the additions for its image go into
-// the container's environment and into Build's input.
-func ExampleSpawnAdditions() {
-	for _, jobImage := range []string{"", "node:20"} {
-		add := hostconfig.SpawnAdditions(jobImage != "")
-		var env []string // the environment the scaler builds for the agent
-		env = append(env, add.Env...)
-		hc := hostconfig.Build(hostconfig.Input{SupplementaryGroups: add.SupplementaryGroups})
-		fmt.Printf("job image %q: env %q, GroupAdd %q\n", jobImage, env, hc.GroupAdd)
+// A container scaler spawning an agent applies the additions for the
+// container's origin to its environment and to Build's input in one call.
+func ExampleAdditions_Apply() {
+	for _, origin := range []hostconfig.Origin{hostconfig.PoolImage, hostconfig.JobImage} {
+		env := []string{"KICI_AGENT_NAME=agent-1"} // the environment the scaler builds
+		env, in := hostconfig.SpawnAdditions(origin).Apply(env, hostconfig.Input{
+			Binds: []string{"/var/run/docker.sock:/var/run/docker.sock"},
+		})
+		hc := hostconfig.Build(in)
+		fmt.Printf("%s: env %q, GroupAdd %q\n", origin, env, hc.GroupAdd)
 	}
 	// Output:
-	// job image "": env ["KICI_SCALER_SINGLE_JOB=1"], GroupAdd ["1990"]
-	// job image "node:20": env [], GroupAdd []
+	// pool image: env ["KICI_AGENT_NAME=agent-1" "KICI_SCALER_SINGLE_JOB=1"], GroupAdd ["1990"]
+	// job image: env ["KICI_AGENT_NAME=agent-1"], GroupAdd []
 }

@@ -2,22 +2,38 @@ package hostconfig_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/kicikit/kicikit/hostconfig"
+	"github.com/kicikit/kicikit/internal/jsstr"
 )
 
 // memoryGrammar is the package comment's grammar written independently of
-// the parser: ASCII digits, JavaScript's \s, and the six unit letters
-// spelled out (Go's (?i) would also fold the Kelvin sign U+212A into k).
-var memoryGrammar = regexp.MustCompile(`^([0-9]+)(?:\.([0-9]+))?` +
-	`([\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]*)` +
-	`([kKmMgG])$`)
+// the parser: ASCII digits, JavaScript's white space, and the six unit
+// letters spelled out (Go's (?i) would also fold the Kelvin sign U+212A
+// into k).
+var memoryGrammar = regexp.MustCompile(`^([0-9]+)(?:\.([0-9]+))?(` + jsSpaceClass() + `*)([kKmMgG])$`)
+
+// jsSpaceClass returns a regular expression class of the code points
+// jsstr.IsSpace reports.
+func jsSpaceClass() string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if jsstr.IsSpace(r) {
+			fmt.Fprintf(&b, `\x{%x}`, r)
+		}
+	}
+	b.WriteByte(']')
+	return b.String()
+}
 
 var fuzzSeeds = []string{
 	"", "512m", "1.5g", "1k", "0.5K", "256 M", "1\tG", "1\u3000k", "1\ufeffk",
@@ -271,6 +287,8 @@ func FuzzResolveSpawnLimits(f *testing.F) {
 	f.Add(2.0, int64(0), 1.5, "512m", true)
 	f.Add(math.NaN(), int64(0), math.NaN(), "1x", true)
 	f.Add(-1.0, int64(-1), 0.0, "", false)
+	f.Add(0.0, int64(0), 1e-12, "0.0001k", true)
+	f.Add(0.0, int64(0), 5e-10, "0.0009765625k", true)
 	f.Fuzz(func(t *testing.T, cpus float64, mem int64, rcpus float64, rmem string, withRes bool) {
 		effective := hostconfig.Limits{CPUs: cpus, MemBytes: mem}
 		var res *hostconfig.Resources
@@ -286,25 +304,54 @@ func FuzzResolveSpawnLimits(f *testing.F) {
 			}
 			return
 		}
-		var want hostconfig.Limits
-		if withRes {
-			if rmem != "" {
-				n, perr := hostconfig.ParseMemory(rmem)
-				if perr != nil {
-					var pe *hostconfig.ParseError
-					if !errors.As(err, &pe) || pe.Input != rmem || got != (hostconfig.Limits{}) {
-						t.Fatalf("memory %q: got %+v, %v; want the *ParseError", rmem, got, err)
-					}
-					return
-				}
-				want.MemBytes = n
+		if !withRes {
+			if err != nil || got != (hostconfig.Limits{}) {
+				t.Fatalf("no resources: got %+v, %v", got, err)
 			}
-			if rcpus != 0 && !math.IsNaN(rcpus) {
-				want.CPUs = rcpus
+			return
+		}
+		want, wantErr := resolveResources(rcpus, rmem)
+		if wantErr != nil {
+			var le *hostconfig.LimitError
+			if !errors.As(err, &le) || !errors.Is(err, wantErr) || got != (hostconfig.Limits{}) {
+				t.Fatalf("limits %v, %q: got %+v, %v; want a *LimitError for %v", rcpus, rmem, got, err, wantErr)
 			}
+			return
 		}
 		if err != nil || !same(got.CPUs, want.CPUs) || got.MemBytes != want.MemBytes {
 			t.Fatalf("got %+v, %v; want %+v", got, err, want)
 		}
+		// What ResolveSpawnLimits accepts from the resources, Build applies.
+		hc := hostconfig.Build(hostconfig.Input{Limits: got})
+		if rmem != "" && hc.Memory <= 0 || rcpus > 0 && hc.NanoCPUs <= 0 {
+			t.Fatalf("limits %v, %q resolved to %+v, which Build leaves unbounded: %d, %d", rcpus, rmem, got, hc.Memory, hc.NanoCPUs)
+		}
 	})
+}
+
+// resolveResources is the documented rule for resources.limits alone: the
+// memory string parsed, and refused when ParseMemory refuses it (with its
+// Reason) or reads 0;
+// cpus copied when JavaScript reads them as true, and refused when positive
+// but below half a nano-CPU, which math.Round (as Build rounds) makes 0.
+func resolveResources(cpus float64, memory string) (hostconfig.Limits, error) {
+	var want hostconfig.Limits
+	if memory != "" {
+		n, err := hostconfig.ParseMemory(memory)
+		var pe *hostconfig.ParseError
+		if errors.As(err, &pe) {
+			return want, pe.Reason
+		}
+		if n == 0 {
+			return want, hostconfig.ErrZeroLimit
+		}
+		want.MemBytes = n
+	}
+	if cpus != 0 && !math.IsNaN(cpus) {
+		if cpus > 0 && math.Round(cpus*1e9) == 0 {
+			return want, hostconfig.ErrZeroLimit
+		}
+		want.CPUs = cpus
+	}
+	return want, nil
 }

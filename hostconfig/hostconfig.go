@@ -16,7 +16,7 @@ const PidsLimit = 4096
 
 // SudoGroupGID is the group id of kici-sudo in the KiCI agent image, the
 // orchestrator's AGENT_SUDO_GROUP_GID. The image's /etc/sudoers.d/kici-sudo
-// gives that group passwordless sudo. [SpawnAdditions] adds it only to a
+// gives that group passwordless sudo. [Additions.Apply] adds it only to a
 // single-job container started from a pool's own image.
 const SudoGroupGID = 1990
 
@@ -44,7 +44,8 @@ type Input struct {
 	// as a private registry's alias, copied as given.
 	ExtraHosts []string
 	// SupplementaryGroups are group ids the container's process also runs
-	// as; [SpawnAdditions] says which. They are passed on unchecked.
+	// as; [Additions.Apply] adds the one the single-job rule gives. They
+	// are passed on unchecked.
 	SupplementaryGroups []int
 }
 

@@ -3,6 +3,7 @@ package hostconfig
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -166,6 +167,16 @@ func TestBuildCopiesInput(t *testing.T) {
 	assert.NotSame(t, got.PidsLimit, again.PidsLimit)
 }
 
+// update rewrites the golden files in testdata from what Build returns:
+// after a bump of github.com/moby/moby/api, run
+//
+//	go test ./hostconfig -run TestBuildJSON -update
+//
+// and review the diff. These files are the only copy of the Engine's whole
+// HostConfig JSON in the repository; the examples print only the fields
+// Build sets.
+var update = flag.Bool("update", false, "rewrite testdata/*.json from what Build returns")
+
 // TestBuildJSON pins the JSON the Docker Go client sends as the HostConfig
 // of POST /containers/create, and checks that it decodes back, through the
 // Engine API's own type, into the same HostConfig.
@@ -189,9 +200,15 @@ func TestBuildJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join("testdata", tt.golden))
-			require.NoError(t, err)
+			golden := filepath.Join("testdata", tt.golden)
 			hc := Build(tt.in)
+			if *update {
+				out, err := json.MarshalIndent(hc, "", "  ")
+				require.NoError(t, err)
+				require.NoError(t, os.WriteFile(golden, append(out, '\n'), 0o644))
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err)
 			got, err := json.Marshal(hc)
 			require.NoError(t, err)
 			var compact bytes.Buffer

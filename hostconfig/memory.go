@@ -1,8 +1,7 @@
 package hostconfig
 
 import (
-	"strconv"
-
+	"github.com/kicikit/kicikit/internal/errtext"
 	"github.com/kicikit/kicikit/internal/jsstr"
 )
 
@@ -19,14 +18,37 @@ import (
 // *[ParseError] naming the input and its [Reason]; the result is then 0.
 // ParseMemory does not allocate unless it fails.
 func ParseMemory(s string) (int64, error) {
-	if s == "" {
-		return 0, &ParseError{Input: s, Reason: ErrEmpty}
+	whole, frac, afterNumber := scanNumber(s)
+	shift, afterUnit := unitAfter(afterNumber)
+	var r Reason
+	// The reasons in the order of precedence the Reason constants document.
+	switch {
+	case s == "":
+		r = ErrEmpty
+	case len(afterNumber) == len(s):
+		r = ErrNumber
+	case shift == 0:
+		r = ErrUnit
+	case afterUnit != "":
+		r = ErrTrailing
+	case whole > (1<<63-1)>>shift:
+		// whole<<shift is a multiple of 2^shift, so when it is at most
+		// MaxInt64 it is at most 2^63 - 2^shift, and adding the
+		// fraction's bytes (less than 2^shift) still fits.
+		r = ErrRange
+	default:
+		return int64(whole<<shift + fracBytes(frac, shift)), nil
 	}
+	return 0, &ParseError{Input: s, Reason: r}
+}
 
-	// The integer part. Past 2^53 it is out of range for every unit
-	// (k allows at most 2^53-1), so it stops growing there instead of
-	// overflowing; the grammar is still checked to the end.
-	var whole uint64
+// scanNumber reads the decimal number s starts with: digits, optionally a
+// "." and more digits. It returns the integer part, the fractional digits
+// ("" without a ".") and the rest of s after the number; rest is s itself
+// when s does not start with a number. Past 2^53 the integer part is out of
+// range for every unit (k allows at most 2^53-1), so it stops growing there
+// instead of overflowing.
+func scanNumber(s string) (whole uint64, frac, rest string) {
 	i := 0
 	for ; i < len(s) && isDigit(s[i]); i++ {
 		if whole < 1<<53 {
@@ -34,58 +56,49 @@ func ParseMemory(s string) (int64, error) {
 		}
 	}
 	if i == 0 {
-		return 0, &ParseError{Input: s, Reason: ErrNumber}
+		return 0, "", s
 	}
+	if i == len(s) || s[i] != '.' {
+		return whole, "", s[i:]
+	}
+	j := i + 1
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	if j == i+1 {
+		return 0, "", s // "5." is no number
+	}
+	return whole, s[i+1 : j], s[j:]
+}
 
-	// The fractional digits are s[fracStart:fracEnd], empty without a ".".
-	fracStart, fracEnd := i, i
-	if i < len(s) && s[i] == '.' {
-		i++
-		fracStart = i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		if i == fracStart {
-			return 0, &ParseError{Input: s, Reason: ErrNumber}
-		}
-		fracEnd = i
+// fracBytes returns floor(0.d1d2…dn × 2^shift) for the digits d1…dn of frac,
+// exactly, from the last digit back: with q the floor for 0.d(i+1)…dn, the
+// floor for 0.di…dn is (di × 2^shift + q) / 10, since
+// floor((a+y)/10) = floor((a+floor(y))/10) for an integer a and a real
+// y >= 0. q stays below 2^shift.
+func fracBytes(frac string, shift uint) uint64 {
+	var q uint64
+	for j := len(frac) - 1; j >= 0; j-- {
+		q = (uint64(frac[j]-'0')<<shift + q) / 10
 	}
+	return q
+}
 
-	for i < len(s) {
-		n := jsstr.SpaceLen(s[i:])
-		if n == 0 {
-			break
-		}
-		i += n
+// unitAfter reads the unit that s starts with, after any white space: it
+// returns log2 of the unit's multiple and the text after the unit, or 0
+// when there is no unit.
+func unitAfter(s string) (uint, string) {
+	if s == "" {
+		return 0, s
 	}
-
-	if i == len(s) {
-		return 0, &ParseError{Input: s, Reason: ErrUnit}
+	if shift := unitShift(s[0]); shift != 0 {
+		return shift, s[1:] // the common case: no white space
 	}
-	shift := unitShift(s[i])
-	if shift == 0 {
-		return 0, &ParseError{Input: s, Reason: ErrUnit}
+	s = jsstr.TrimLeft(s)
+	if s == "" || unitShift(s[0]) == 0 {
+		return 0, s
 	}
-	if i+1 != len(s) {
-		return 0, &ParseError{Input: s, Reason: ErrTrailing}
-	}
-
-	// whole<<shift is a multiple of 2^shift, so when it is at most
-	// MaxInt64 it is at most 2^63 - 2^shift, and adding the fraction's
-	// bytes (less than 2^shift) still fits.
-	if whole > (1<<63-1)>>shift {
-		return 0, &ParseError{Input: s, Reason: ErrRange}
-	}
-
-	// floor(0.d1d2…dn × 2^shift), exactly, from the last digit back:
-	// with q the floor for 0.d(i+1)…dn, the floor for 0.di…dn is
-	// (di × 2^shift + q) / 10, since floor((a+y)/10) = floor((a+floor(y))/10)
-	// for an integer a and a real y >= 0. q stays below 2^shift.
-	var frac uint64
-	for j := fracEnd - 1; j >= fracStart; j-- {
-		frac = (uint64(s[j]-'0')<<shift + frac) / 10
-	}
-	return int64(whole<<shift + frac), nil
+	return unitShift(s[0]), s[1:]
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
@@ -115,15 +128,16 @@ type ParseError struct {
 // reason, such as `hostconfig.ParseMemory("2x"): no unit k, m or g after
 // the number`.
 func (e *ParseError) Error() string {
-	return "hostconfig.ParseMemory(" + strconv.Quote(e.Input) + "): " + e.Reason.Error()
+	return "hostconfig.ParseMemory(" + errtext.Quote(e.Input) + "): " + e.Reason.Error()
 }
 
 // Unwrap returns the reason, so that errors.Is(err, [ErrRange]) and the like
 // report the reason of a ParseError anywhere in err's chain.
 func (e *ParseError) Unwrap() error { return e.Reason }
 
-// Reason is what is wrong with a memory string: one of the Err constants
-// below. It is an error itself, so a caller can branch on
+// Reason is what is wrong with a limit as written: why [ParseMemory] refuses
+// a memory string, or, [ErrZeroLimit], why [ResolveSpawnLimits] refuses a
+// limit. It is an error itself, so a caller can branch on
 // errors.Is(err, hostconfig.ErrRange) without unpacking the [ParseError],
 // and, being a constant, it cannot be reassigned.
 type Reason uint8
@@ -147,6 +161,12 @@ const (
 	ErrRange
 )
 
+// ErrZeroLimit is a limit written in a scaler config that comes out as
+// zero, which Docker reads as no limit at all: see [ResolveSpawnLimits].
+// ParseMemory never reports it; "0.0001k" is 0 bytes to ParseMemory, as to
+// the orchestrator.
+const ErrZeroLimit Reason = ErrRange + 1
+
 // Error describes the reason in a few words. A Reason other than the Err
 // constants reads "invalid memory string".
 func (r Reason) Error() string {
@@ -161,6 +181,8 @@ func (r Reason) Error() string {
 		return "text after the unit"
 	case ErrRange:
 		return "more bytes than an int64 holds"
+	case ErrZeroLimit:
+		return "comes out as zero, which Docker reads as no limit"
 	}
 	return "invalid memory string"
 }

@@ -1,6 +1,11 @@
 package hostconfig
 
-import "fmt"
+import (
+	"slices"
+	"strconv"
+
+	"github.com/kicikit/kicikit/internal/errtext"
+)
 
 // ResourceSpec is one side of a scaler config's resources block: a number of
 // CPUs and a memory string in [ParseMemory]'s grammar. A zero field is "not
@@ -32,10 +37,18 @@ type Resources struct {
 //
 // Otherwise res.Limits applies (res or res.Limits may be nil: no limits).
 // Its CPUs is copied when set in the same sense; its Memory, when not empty,
-// is parsed with [ParseMemory]. A memory string ParseMemory refuses is
-// returned as an error that wraps the *[ParseError], with zero Limits; the
-// orchestrator's own parser is not shown in its diff, and a limit it cannot
-// read must not silently become "no limit".
+// is parsed with [ParseMemory].
+//
+// Where the orchestrator would start the container without the limit its
+// config writes, ResolveSpawnLimits returns a [*LimitError] and zero Limits
+// instead:
+//
+//   - a Memory that ParseMemory refuses (the error wraps its [*ParseError]):
+//     a limit that cannot be read must not become "no limit";
+//   - a Memory that comes out as 0 bytes, such as "0k" or "0.0001k", and
+//     CPUs that round to 0 NanoCPUs, any between 0 and 0.5e-9 (both
+//     [ErrZeroLimit]): [Build] sets no limit for a zero, so the container
+//     would run unbounded while the config reads as bounded.
 func ResolveSpawnLimits(effective Limits, res *Resources) (Limits, error) {
 	if isSet(effective.CPUs) || effective.MemBytes != 0 {
 		return effective, nil
@@ -43,16 +56,23 @@ func ResolveSpawnLimits(effective Limits, res *Resources) (Limits, error) {
 	if res == nil || res.Limits == nil {
 		return Limits{}, nil
 	}
+	spec := res.Limits
 	var out Limits
-	if res.Limits.Memory != "" {
-		n, err := ParseMemory(res.Limits.Memory)
+	if spec.Memory != "" {
+		n, err := ParseMemory(spec.Memory)
+		if err == nil && n == 0 {
+			err = ErrZeroLimit
+		}
 		if err != nil {
-			return Limits{}, fmt.Errorf("resources.limits.memory: %w", err)
+			return Limits{}, &LimitError{Field: "memory", Memory: spec.Memory, Err: err}
 		}
 		out.MemBytes = n
 	}
-	if isSet(res.Limits.CPUs) {
-		out.CPUs = res.Limits.CPUs
+	if isSet(spec.CPUs) {
+		if spec.CPUs > 0 && nanoCPUs(spec.CPUs) == 0 {
+			return Limits{}, &LimitError{Field: "cpus", CPUs: spec.CPUs, Err: ErrZeroLimit}
+		}
+		out.CPUs = spec.CPUs
 	}
 	return out, nil
 }
@@ -60,52 +80,107 @@ func ResolveSpawnLimits(effective Limits, res *Resources) (Limits, error) {
 // isSet reports whether JavaScript reads f as true: any value but 0 and NaN.
 func isSet(f float64) bool { return f != 0 && f == f }
 
+// LimitError is the error [ResolveSpawnLimits] returns for a field of
+// resources.limits that it refuses.
+type LimitError struct {
+	// Field is the refused field: "memory" or "cpus".
+	Field string
+	// Memory is the memory string as written, when Field is "memory".
+	Memory string
+	// CPUs is the number of CPUs as written, when Field is "cpus".
+	CPUs float64
+	// Err is why: a *[ParseError] for a memory string ParseMemory refuses,
+	// or [ErrZeroLimit].
+	Err error
+}
+
+// Error returns `hostconfig.ResolveSpawnLimits: limits.<field> <value>:
+// <reason>`, with a memory string quoted as [ParseError.Error] quotes it.
+func (e *LimitError) Error() string {
+	value := strconv.FormatFloat(e.CPUs, 'g', -1, 64)
+	if e.Field == "memory" {
+		value = errtext.Quote(e.Memory)
+	}
+	reason := e.Err
+	if pe, ok := reason.(*ParseError); ok {
+		reason = pe.Reason // the input is quoted already
+	}
+	return "hostconfig.ResolveSpawnLimits: limits." + e.Field + " " + value + ": " + reason.Error()
+}
+
+// Unwrap returns e.Err, so that errors.As finds the *ParseError and
+// errors.Is matches its Reason or ErrZeroLimit.
+func (e *LimitError) Unwrap() error { return e.Err }
+
 // SingleJobEnv is the environment entry that makes an agent run one job and
-// exit. [SpawnAdditions] adds it to a container started from a pool's own
-// image.
+// exit. A container from the pool's own image gets it: see [SpawnAdditions].
 const SingleJobEnv = "KICI_SCALER_SINGLE_JOB=1"
 
-// Additions is what a container's origin adds to it: see [SpawnAdditions].
-// A nil field adds nothing.
+// Origin is the image an agent container starts from, which decides what
+// [SpawnAdditions] adds to it.
+type Origin uint8
+
+// The two origins. The zero Origin is neither; like any value but
+// PoolImage, it adds nothing, which errs on the side of no sudo.
+const (
+	// PoolImage is the label set's own image, the KiCI agent image.
+	PoolImage Origin = iota + 1
+	// JobImage is an image the job asked to run in (the orchestrator's
+	// spawnContext.container): the agent starts from it instead.
+	JobImage
+)
+
+// String returns "pool image" or "job image", or "Origin(n)" for another
+// value.
+func (o Origin) String() string {
+	switch o {
+	case PoolImage:
+		return "pool image"
+	case JobImage:
+		return "job image"
+	}
+	return "Origin(" + strconv.Itoa(int(o)) + ")"
+}
+
+// Additions is what the container scaler adds to an agent container for its
+// [Origin]: the single-job rule. Its two halves, the [SingleJobEnv] entry
+// and the supplementary group [SudoGroupGID], are not fields: only
+// [Additions.Apply] gives them, both at once, so that no caller can give a
+// container passwordless sudo without making it a single-job container.
+// The zero Additions adds nothing.
 type Additions struct {
-	// Env holds "KEY=value" entries to append to the container's
-	// environment (the Engine API's Config.Env).
-	Env []string
-	// SupplementaryGroups is for [Input].SupplementaryGroups.
-	SupplementaryGroups []int
+	singleJob bool
 }
 
 // SpawnAdditions returns what the container scaler adds to an agent
-// container for the image it starts from. jobContainer reports whether the
-// job asked for a container of its own (the orchestrator's
-// spawnContext.container), whose image the agent then starts from instead of
-// the pool's own image.
+// container that starts from origin.
 //
-// A container from the pool's own image (jobContainer false) gets
-// [SingleJobEnv] in its environment and the group [SudoGroupGID]: the agent
-// image's kici-sudo group, which its sudoers file lets use sudo without a
-// password. The agent in it runs one job and exits, so the root that job
-// could take does not outlive it: the next job gets a new container. A
-// container from a job's image (jobContainer true) gets neither; gid 1990
-// means kici-sudo only in the agent image, and in an image the job chose it
-// may name any group or none.
+// A container from the pool's own image ([PoolImage]) gets [SingleJobEnv]
+// in its environment and the group [SudoGroupGID], the agent image's
+// kici-sudo group, which its sudoers file lets use sudo without a password.
+// The agent in it runs one job and exits, so the root that job could take
+// does not outlive it. A container from a job's image ([JobImage]) gets
+// neither: gid 1990 means kici-sudo only in the agent image, and in an
+// image the job chose it may name any group or none.
+func SpawnAdditions(origin Origin) Additions {
+	return Additions{singleJob: origin == PoolImage}
+}
+
+// Apply returns env and in with the additions made: [SingleJobEnv]
+// appended to env, the container's environment as "KEY=value" entries (the
+// Engine API's Config.Env), and [SudoGroupGID] appended to
+// in.SupplementaryGroups; or both unchanged when a adds nothing. The
+// returned env and SupplementaryGroups are new slices: Apply never writes to
+// the caller's. The other fields of in are passed on as they are.
 //
-// Each call returns new slices. A caller appends Env to the container's
-// environment and passes SupplementaryGroups on:
-//
-//	add := hostconfig.SpawnAdditions(jobImage != "")
-//	env = append(env, add.Env...)
-//	hc := hostconfig.Build(hostconfig.Input{
-//		Limits:              limits,
-//		Binds:               binds,
-//		SupplementaryGroups: add.SupplementaryGroups,
-//	})
-func SpawnAdditions(jobContainer bool) Additions {
-	if jobContainer {
-		return Additions{}
+//	env, in := hostconfig.SpawnAdditions(hostconfig.PoolImage).Apply(env, in)
+//	hc := hostconfig.Build(in) // env goes in the container's Config.Env
+func (a Additions) Apply(env []string, in Input) ([]string, Input) {
+	env = slices.Clone(env)
+	in.SupplementaryGroups = slices.Clone(in.SupplementaryGroups)
+	if a.singleJob {
+		env = append(env, SingleJobEnv)
+		in.SupplementaryGroups = append(in.SupplementaryGroups, SudoGroupGID)
 	}
-	return Additions{
-		Env:                 []string{SingleJobEnv},
-		SupplementaryGroups: []int{SudoGroupGID},
-	}
+	return env, in
 }

@@ -2,11 +2,32 @@ package imageref
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/kicikit/kicikit/agentversion"
-	"github.com/kicikit/kicikit/internal/jsstr"
+	"github.com/kicikit/kicikit/scalerconfig"
 )
+
+// CheckInput is what [CheckAgentImages] checks.
+type CheckInput struct {
+	// Config is the scaler config: what scalerconfig.Load returns, or a
+	// literal. In a literal, an empty ImagePullPolicy means IfNotPresent,
+	// and labels are taken as they are (Load canonicalises them, as the
+	// orchestrator does, so its messages and ours then agree).
+	Config scalerconfig.Config
+
+	// TargetVersion is the release the upgrade installs, such as "0.20.0"
+	// or " v0.20.0 "; it may be empty. Like the orchestrator, the check trims
+	// it, drops one leading "v", and uses the rest, "-suffix" included, when
+	// agentversion.Parse accepts it. Otherwise there is no usable target.
+	TargetVersion string
+
+	// ScalerConfigPath is the scaler config file, as the findings name it.
+	ScalerConfigPath string
+
+	// ScalerConfigDir is the scalers.d folder whose files add to the config,
+	// when there is one; the findings then also name it.
+	ScalerConfigDir string
+}
 
 // CheckAgentImages reports every container-scaler label set whose agent
 // image an upgrade to in.TargetVersion would leave unchanged, as the
@@ -35,64 +56,128 @@ import (
 // An empty ImagePullPolicy is IfNotPresent; a policy the orchestrator does
 // not know counts as neither IfNotPresent nor Never, as it does there.
 func CheckAgentImages(in CheckInput) []Finding {
-	target := usableTarget(in.TargetVersion)
-	where := in.ScalerConfigPath
-	if in.ScalerConfigDir != "" {
-		where += " (or the file under " + in.ScalerConfigDir + " that declares it)"
-	}
+	c := checker{target: usableTarget(in.TargetVersion), where: in.where()}
 	findings := []Finding{} // never nil, so that it marshals to [] as the orchestrator's does
 	for i, scaler := range in.Config.Scalers {
-		if scaler.Type != ScalerTypeContainer {
+		if scaler.Type != scalerconfig.TypeContainer {
 			continue
 		}
-		for j, ls := range scaler.LabelSets {
-			if ls.Image == "" {
-				continue
-			}
-			l := splitLenient(ls.Image)
-			if !IsAgentImage(l.repository) {
-				continue
-			}
-			site := Site{Scaler: scaler.Name, Labels: slices.Clone(ls.Labels), Image: ls.Image, ScalerIndex: i, LabelSetIndex: j}
-			policy := ls.ImagePullPolicy.Effective()
-
-			// The orchestrator's findings, from the lenient split.
-			moving := (!l.hasTag || l.tag == LatestTag) && !l.hasDigest
-			older := false
-			if moving && policy == PullIfNotPresent {
-				findings = append(findings, MovingTag{Site: site, Tag: l.tag, Target: target, Where: where})
-			} else if target != "" && l.hasTag {
-				c, err := agentversion.Compare(l.tag, target)
-				if older = err == nil && c < 0; older {
-					findings = append(findings, OlderPin{Site: site, Tag: l.tag, Target: target, Where: where})
-				}
-			}
-
-			// Ours.
-			if _, err := parse(ls.Image); err != nil {
-				findings = append(findings, InvalidImage{Site: site, Err: err, Where: where})
-				continue
-			}
-			floating := l.hasTag && l.tag != LatestTag && !l.hasDigest && !isRelease(l.tag)
-			switch {
-			case policy == PullNever && (moving || floating || older):
-				findings = append(findings, NeverPull{Site: site, Tag: l.tag, Target: target, Where: where})
-			case policy == PullIfNotPresent && floating:
-				findings = append(findings, FloatingTag{Site: site, Tag: l.tag, Target: target, Where: where})
-			}
+		for j := range scaler.LabelSets {
+			findings = c.labelSet(findings, scaler.Name, &scaler.LabelSets[j], i, j)
 		}
 	}
 	return findings
 }
 
-// usableTarget is the orchestrator's reading of the target version: trimmed,
-// less one leading "v", and kept, suffix and all, only when it is a version.
+// where is the config file to edit, as the orchestrator's messages name it.
+func (in CheckInput) where() string {
+	if in.ScalerConfigDir == "" {
+		return in.ScalerConfigPath
+	}
+	return in.ScalerConfigPath + " (or the file under " + in.ScalerConfigDir + " that declares it)"
+}
+
+// checker is what the check of every label set shares.
+type checker struct {
+	target string // the usable target version, or ""
+	where  string // the config file to edit, as the messages name it
+}
+
+// labelSet appends to dst the findings for label set j of scaler i, named
+// scaler, in the order [CheckAgentImages] gives them.
+func (c checker) labelSet(dst []Finding, scaler string, ls *scalerconfig.LabelSet, i, j int) []Finding {
+	if ls.Image == "" {
+		return dst
+	}
+	img := c.read(ls)
+	if !IsAgentImage(img.repository) {
+		return dst
+	}
+	site := Site{
+		Scaler: scaler, Labels: slices.Clone(ls.Labels), Image: ls.Image,
+		ScalerIndex: i, LabelSetIndex: j,
+		Pos: ls.Pos, ImagePos: ls.ImagePos, ImageEnd: ls.ImageEnd, Where: c.where,
+	}
+	if img.movingTag() {
+		dst = append(dst, MovingTag{Site: site, Tag: img.tag, Target: c.target})
+	}
+	if img.olderPin() {
+		dst = append(dst, OlderPin{Site: site, Tag: img.tag, Target: c.target})
+	}
+	if _, err := parse(ls.Image); err != nil {
+		return append(dst, InvalidImage{Site: site, Err: err})
+	}
+	if img.neverPull() {
+		dst = append(dst, NeverPull{Site: site, Tag: img.tag, Target: c.target})
+	}
+	if img.floatingTag() {
+		dst = append(dst, FloatingTag{Site: site, Tag: img.tag, Target: c.target})
+	}
+	return dst
+}
+
+// agentImage is what the rules read from a label set's agent image: the
+// orchestrator's lenient split of it, valid or not, and its pull policy.
+type agentImage struct {
+	lenient
+	policy scalerconfig.PullPolicy // with the default applied
+	older  bool                    // the tag is a release older than the target
+}
+
+func (c checker) read(ls *scalerconfig.LabelSet) agentImage {
+	img := agentImage{lenient: splitLenient(ls.Image), policy: ls.ImagePullPolicy.Effective()}
+	if c.target != "" && img.hasTag {
+		cmp, err := agentversion.Compare(img.tag, c.target)
+		img.older = err == nil && cmp < 0
+	}
+	return img
+}
+
+// moving reports whether the image names no fixed release: no tag or
+// "latest", and no digest.
+func (img agentImage) moving() bool {
+	return (!img.hasTag || img.tag == LatestTag) && !img.hasDigest
+}
+
+// floating reports whether the image has a tag that is neither "latest"
+// nor a release, and no digest: a tag that moves like latest.
+func (img agentImage) floating() bool {
+	return img.hasTag && img.tag != LatestTag && !img.hasDigest && !isRelease(img.tag)
+}
+
+// The rules, one per finding. The orchestrator's two read any image; the
+// others only a valid one. movingTag and olderPin never hold together
+// ("latest" is no release), nor do neverPull and floatingTag.
+
+// movingTag is the orchestrator's rule: a moving image that a host pulls
+// only when it does not have it.
+func (img agentImage) movingTag() bool {
+	return img.moving() && img.policy == scalerconfig.PullIfNotPresent
+}
+
+// olderPin is the orchestrator's rule: a release older than the target,
+// under any policy, digest or not.
+func (img agentImage) olderPin() bool { return img.older }
+
+// neverPull: an image never pulled whose tag does not name the target.
+func (img agentImage) neverPull() bool {
+	return img.policy == scalerconfig.PullNever && (img.moving() || img.floating() || img.older)
+}
+
+// floatingTag: a floating tag that a host pulls only when it does not have
+// it.
+func (img agentImage) floatingTag() bool {
+	return img.floating() && img.policy == scalerconfig.PullIfNotPresent
+}
+
+// usableTarget is the target as the findings print it: the text
+// [agentversion.ParseTarget] keeps, or "" when there is no usable target.
 func usableTarget(s string) string {
-	bare := strings.TrimPrefix(jsstr.Trim(s), "v")
-	if _, err := agentversion.Parse(bare); err != nil {
+	_, text, err := agentversion.ParseTarget(s)
+	if err != nil {
 		return ""
 	}
-	return bare
+	return text
 }
 
 // isRelease reports whether a tag names a release, as the orchestrator's

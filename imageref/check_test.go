@@ -2,13 +2,12 @@ package imageref
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
-	"unicode"
 
+	"github.com/kicikit/kicikit/scalerconfig"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
@@ -21,14 +20,15 @@ const (
 
 // one is a config of one container scaler "docker" with one label set
 // [linux, x64].
-func one(image string, policy PullPolicy) Config {
-	return Config{Scalers: []Scaler{{Name: "docker", Type: ScalerTypeContainer, LabelSets: []LabelSet{
+func one(image string, policy scalerconfig.PullPolicy) scalerconfig.Config {
+	return scalerconfig.Config{Scalers: []scalerconfig.Scaler{{Name: "docker", Type: scalerconfig.TypeContainer, LabelSets: []scalerconfig.LabelSet{
 		{Labels: []string{"linux", "x64"}, Image: image, ImagePullPolicy: policy},
 	}}}}
 }
 
+// site is the Site of one's label set, in the file path.
 func site(image string) Site {
-	return Site{Scaler: "docker", Labels: []string{"linux", "x64"}, Image: image}
+	return Site{Scaler: "docker", Labels: []string{"linux", "x64"}, Image: image, Where: path}
 }
 
 func mustParseErr(t *testing.T, s string) *ParseError {
@@ -42,37 +42,37 @@ func TestCheckAgentImages(t *testing.T) {
 	const w = path
 	tests := []struct {
 		name   string
-		config Config
+		config scalerconfig.Config
 		target string
 		want   []Finding
 	}{
 		// The orchestrator's moving-tag.
 		{"no tag", one("kici-agent", ""), "0.20.0",
-			[]Finding{MovingTag{Site: site("kici-agent"), Tag: "", Target: "0.20.0", Where: w}}},
-		{"latest, IfNotPresent written out", one("quay.io/kici/kici-agent:latest", PullIfNotPresent), "0.20.0",
-			[]Finding{MovingTag{Site: site("quay.io/kici/kici-agent:latest"), Tag: "latest", Target: "0.20.0", Where: w}}},
+			[]Finding{MovingTag{Site: site("kici-agent"), Tag: "", Target: "0.20.0"}}},
+		{"latest, IfNotPresent written out", one("quay.io/kici/kici-agent:latest", scalerconfig.PullIfNotPresent), "0.20.0",
+			[]Finding{MovingTag{Site: site("quay.io/kici/kici-agent:latest"), Tag: "latest", Target: "0.20.0"}}},
 		{"latest, no target", one("kici-agent:latest", ""), "",
-			[]Finding{MovingTag{Site: site("kici-agent:latest"), Tag: "latest", Where: w}}},
-		{"latest, Always", one("kici-agent:latest", PullAlways), "0.20.0", nil},
+			[]Finding{MovingTag{Site: site("kici-agent:latest"), Tag: "latest"}}},
+		{"latest, Always", one("kici-agent:latest", scalerconfig.PullAlways), "0.20.0", nil},
 		{"latest with a digest", one("kici-agent:latest@"+sha256, ""), "0.20.0", nil},
 		{"digest only", one("kici-agent@"+sha256, ""), "0.20.0", nil},
 		{"unknown policy is not IfNotPresent", one("kici-agent:latest", "ifnotpresent"), "0.20.0", nil},
 
 		// The orchestrator's older-pin.
 		{"older pin", one("kici-agent:0.19.0", ""), "0.20.0",
-			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
-		{"older pin, Always", one("kici-agent:0.19.0", PullAlways), "0.20.0",
-			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"}}},
+		{"older pin, Always", one("kici-agent:0.19.0", scalerconfig.PullAlways), "0.20.0",
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"}}},
 		{"older pin, unknown policy", one("kici-agent:0.19.0", "Sometimes"), "0.20.0",
-			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"}}},
 		{"older pin with a v", one("kici-agent:v0.19.0", ""), "0.20.0",
-			[]Finding{OlderPin{Site: site("kici-agent:v0.19.0"), Tag: "v0.19.0", Target: "0.20.0", Where: w}}},
+			[]Finding{OlderPin{Site: site("kici-agent:v0.19.0"), Tag: "v0.19.0", Target: "0.20.0"}}},
 		{"older pin with a build counter", one("kici-agent:0.19.0-123", ""), "0.20.0",
-			[]Finding{OlderPin{Site: site("kici-agent:0.19.0-123"), Tag: "0.19.0-123", Target: "0.20.0", Where: w}}},
-		{"older pin with a digest", one("kici-agent:0.19.0@"+sha256, PullAlways), "0.20.0",
-			[]Finding{OlderPin{Site: site("kici-agent:0.19.0@" + sha256), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0-123"), Tag: "0.19.0-123", Target: "0.20.0"}}},
+		{"older pin with a digest", one("kici-agent:0.19.0@"+sha256, scalerconfig.PullAlways), "0.20.0",
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0@" + sha256), Tag: "0.19.0", Target: "0.20.0"}}},
 		{"older pin behind a registry port", one("registry.local:5000/kici-agent:0.19.0", ""), "0.20.0",
-			[]Finding{OlderPin{Site: site("registry.local:5000/kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
+			[]Finding{OlderPin{Site: site("registry.local:5000/kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"}}},
 		{"build counter of the target", one("kici-agent:0.20.0-5", ""), "0.20.0", nil},
 		{"the target", one("kici-agent:0.20.0", ""), "0.20.0", nil},
 		{"newer", one("kici-agent:0.21.0", ""), "0.20.0", nil},
@@ -80,96 +80,96 @@ func TestCheckAgentImages(t *testing.T) {
 
 		// The target, read as the orchestrator reads it.
 		{"target trimmed, one v dropped", one("kici-agent:0.19.0", ""), " v0.20.0 ",
-			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"}}},
 		{"target trimmed as JavaScript does", one("kici-agent:0.19.0", ""), "\u00a00.20.0\ufeff",
-			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w}}},
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"}}},
 		{"target keeps its suffix", one("kici-agent:0.19.0", ""), "v0.20.0-rc.1",
-			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0-rc.1", Where: w}}},
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0-rc.1"}}},
 		{"target v then space keeps the space", one("kici-agent", ""), "v 0.20.0",
-			[]Finding{MovingTag{Site: site("kici-agent"), Target: " 0.20.0", Where: w}}},
+			[]Finding{MovingTag{Site: site("kici-agent"), Target: " 0.20.0"}}},
 		{"target with two v is no target", one("kici-agent", ""), "vv0.20.0",
-			[]Finding{MovingTag{Site: site("kici-agent"), Where: w}}},
+			[]Finding{MovingTag{Site: site("kici-agent")}}},
 		{"target not a version", one("kici-agent:0.19.0", ""), "latest", nil},
 		{"target of two parts", one("kici-agent:0.19.0", ""), "0.20", nil},
 
 		// never-pull.
-		{"Never, no tag", one("kici-agent", PullNever), "0.20.0",
-			[]Finding{NeverPull{Site: site("kici-agent"), Target: "0.20.0", Where: w}}},
-		{"Never, latest, no target", one("kici-agent:latest", PullNever), "",
-			[]Finding{NeverPull{Site: site("kici-agent:latest"), Tag: "latest", Where: w}}},
-		{"Never, floating tag", one("kici-agent:stable", PullNever), "0.20.0",
-			[]Finding{NeverPull{Site: site("kici-agent:stable"), Tag: "stable", Target: "0.20.0", Where: w}}},
-		{"Never, older pin", one("kici-agent:0.19.0", PullNever), "0.20.0", []Finding{
-			OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w},
-			NeverPull{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: w},
+		{"Never, no tag", one("kici-agent", scalerconfig.PullNever), "0.20.0",
+			[]Finding{NeverPull{Site: site("kici-agent"), Target: "0.20.0"}}},
+		{"Never, latest, no target", one("kici-agent:latest", scalerconfig.PullNever), "",
+			[]Finding{NeverPull{Site: site("kici-agent:latest"), Tag: "latest"}}},
+		{"Never, floating tag", one("kici-agent:stable", scalerconfig.PullNever), "0.20.0",
+			[]Finding{NeverPull{Site: site("kici-agent:stable"), Tag: "stable", Target: "0.20.0"}}},
+		{"Never, older pin", one("kici-agent:0.19.0", scalerconfig.PullNever), "0.20.0", []Finding{
+			OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"},
+			NeverPull{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"},
 		}},
-		{"Never, older pin with a digest", one("kici-agent:v0.19.0@"+sha256, PullNever), "0.20.0", []Finding{
-			OlderPin{Site: site("kici-agent:v0.19.0@" + sha256), Tag: "v0.19.0", Target: "0.20.0", Where: w},
-			NeverPull{Site: site("kici-agent:v0.19.0@" + sha256), Tag: "v0.19.0", Target: "0.20.0", Where: w},
+		{"Never, older pin with a digest", one("kici-agent:v0.19.0@"+sha256, scalerconfig.PullNever), "0.20.0", []Finding{
+			OlderPin{Site: site("kici-agent:v0.19.0@" + sha256), Tag: "v0.19.0", Target: "0.20.0"},
+			NeverPull{Site: site("kici-agent:v0.19.0@" + sha256), Tag: "v0.19.0", Target: "0.20.0"},
 		}},
-		{"Never, the target", one("kici-agent:0.20.0", PullNever), "0.20.0", nil},
-		{"Never, a release, no target", one("kici-agent:0.19.0", PullNever), "", nil},
-		{"Never, digest only", one("kici-agent@"+sha256, PullNever), "0.20.0", nil},
-		{"Never, latest with a digest", one("kici-agent:latest@"+sha256, PullNever), "0.20.0", nil},
-		{"Never, floating tag with a digest", one("kici-agent:edge@"+sha256, PullNever), "0.20.0", nil},
+		{"Never, the target", one("kici-agent:0.20.0", scalerconfig.PullNever), "0.20.0", nil},
+		{"Never, a release, no target", one("kici-agent:0.19.0", scalerconfig.PullNever), "", nil},
+		{"Never, digest only", one("kici-agent@"+sha256, scalerconfig.PullNever), "0.20.0", nil},
+		{"Never, latest with a digest", one("kici-agent:latest@"+sha256, scalerconfig.PullNever), "0.20.0", nil},
+		{"Never, floating tag with a digest", one("kici-agent:edge@"+sha256, scalerconfig.PullNever), "0.20.0", nil},
 
 		// floating-tag.
 		{"floating stable", one("kici-agent:stable", ""), "0.20.0",
-			[]Finding{FloatingTag{Site: site("kici-agent:stable"), Tag: "stable", Target: "0.20.0", Where: w}}},
-		{"floating two-part version, no target", one("quay.io/kici/kici-agent:0.20", PullIfNotPresent), "",
-			[]Finding{FloatingTag{Site: site("quay.io/kici/kici-agent:0.20"), Tag: "0.20", Where: w}}},
+			[]Finding{FloatingTag{Site: site("kici-agent:stable"), Tag: "stable", Target: "0.20.0"}}},
+		{"floating two-part version, no target", one("quay.io/kici/kici-agent:0.20", scalerconfig.PullIfNotPresent), "",
+			[]Finding{FloatingTag{Site: site("quay.io/kici/kici-agent:0.20"), Tag: "0.20"}}},
 		{"floating v1", one("kici-agent:v1", ""), "0.20.0",
-			[]Finding{FloatingTag{Site: site("kici-agent:v1"), Tag: "v1", Target: "0.20.0", Where: w}}},
+			[]Finding{FloatingTag{Site: site("kici-agent:v1"), Tag: "v1", Target: "0.20.0"}}},
 		{"floating LATEST, tags are case-sensitive", one("kici-agent:LATEST", ""), "0.20.0",
-			[]Finding{FloatingTag{Site: site("kici-agent:LATEST"), Tag: "LATEST", Target: "0.20.0", Where: w}}},
-		{"floating, Always", one("kici-agent:main", PullAlways), "0.20.0", nil},
+			[]Finding{FloatingTag{Site: site("kici-agent:LATEST"), Tag: "LATEST", Target: "0.20.0"}}},
+		{"floating, Always", one("kici-agent:main", scalerconfig.PullAlways), "0.20.0", nil},
 		{"floating with a digest", one("kici-agent:nightly@"+sha256, ""), "0.20.0", nil},
 
 		// invalid-image, beside the orchestrator's findings from its split.
 		{"invalid: empty tag", one("kici-agent:", ""), "0.20.0",
-			[]Finding{InvalidImage{Site: site("kici-agent:"), Err: mustParseErr(t, "kici-agent:"), Where: w}}},
-		{"invalid: empty digest", one("kici-agent@", PullNever), "0.20.0",
-			[]Finding{InvalidImage{Site: site("kici-agent@"), Err: mustParseErr(t, "kici-agent@"), Where: w}}},
+			[]Finding{InvalidImage{Site: site("kici-agent:"), Err: mustParseErr(t, "kici-agent:")}}},
+		{"invalid: empty digest", one("kici-agent@", scalerconfig.PullNever), "0.20.0",
+			[]Finding{InvalidImage{Site: site("kici-agent@"), Err: mustParseErr(t, "kici-agent@")}}},
 		{"invalid: older pin with a space", one("kici-agent: 0.19.0", ""), "0.20.0", []Finding{
-			OlderPin{Site: site("kici-agent: 0.19.0"), Tag: " 0.19.0", Target: "0.20.0", Where: w},
-			InvalidImage{Site: site("kici-agent: 0.19.0"), Err: mustParseErr(t, "kici-agent: 0.19.0"), Where: w},
+			OlderPin{Site: site("kici-agent: 0.19.0"), Tag: " 0.19.0", Target: "0.20.0"},
+			InvalidImage{Site: site("kici-agent: 0.19.0"), Err: mustParseErr(t, "kici-agent: 0.19.0")},
 		}},
 		{"invalid: upper-case path, no tag", one("quay.io/Kici/kici-agent", ""), "0.20.0", []Finding{
-			MovingTag{Site: site("quay.io/Kici/kici-agent"), Target: "0.20.0", Where: w},
-			InvalidImage{Site: site("quay.io/Kici/kici-agent"), Err: mustParseErr(t, "quay.io/Kici/kici-agent"), Where: w},
+			MovingTag{Site: site("quay.io/Kici/kici-agent"), Target: "0.20.0"},
+			InvalidImage{Site: site("quay.io/Kici/kici-agent"), Err: mustParseErr(t, "quay.io/Kici/kici-agent")},
 		}},
-		{"invalid: Never gives no never-pull", one("quay.io/Kici/kici-agent", PullNever), "0.20.0",
-			[]Finding{InvalidImage{Site: site("quay.io/Kici/kici-agent"), Err: mustParseErr(t, "quay.io/Kici/kici-agent"), Where: w}}},
+		{"invalid: Never gives no never-pull", one("quay.io/Kici/kici-agent", scalerconfig.PullNever), "0.20.0",
+			[]Finding{InvalidImage{Site: site("quay.io/Kici/kici-agent"), Err: mustParseErr(t, "quay.io/Kici/kici-agent")}}},
 		{"invalid: bad tag gives no floating-tag", one("kici-agent:a+b", ""), "0.20.0",
-			[]Finding{InvalidImage{Site: site("kici-agent:a+b"), Err: mustParseErr(t, "kici-agent:a+b"), Where: w}}},
+			[]Finding{InvalidImage{Site: site("kici-agent:a+b"), Err: mustParseErr(t, "kici-agent:a+b")}}},
 
 		// Skipped.
 		{"not the agent image", one("ubuntu:latest", ""), "0.20.0", nil},
 		{"agent name as a prefix", one("kici-agent-dev", ""), "0.20.0", nil},
 		{"agent name as a namespace", one("kici-agent/tools:latest", ""), "0.20.0", nil},
 		{"no image", one("", ""), "0.20.0", nil},
-		{"bare-metal scaler", Config{Scalers: []Scaler{{Name: "metal", Type: "bare-metal", LabelSets: []LabelSet{{Labels: []string{"m"}, Image: "kici-agent"}}}}}, "0.20.0", nil},
-		{"type is case-sensitive", Config{Scalers: []Scaler{{Name: "c", Type: "Container", LabelSets: []LabelSet{{Labels: []string{"m"}, Image: "kici-agent"}}}}}, "0.20.0", nil},
-		{"no scalers", Config{}, "0.20.0", nil},
-		{"no label sets", Config{Scalers: []Scaler{{Name: "c", Type: ScalerTypeContainer}}}, "0.20.0", nil},
+		{"bare-metal scaler", scalerconfig.Config{Scalers: []scalerconfig.Scaler{{Name: "metal", Type: "bare-metal", LabelSets: []scalerconfig.LabelSet{{Labels: []string{"m"}, Image: "kici-agent"}}}}}, "0.20.0", nil},
+		{"type is case-sensitive", scalerconfig.Config{Scalers: []scalerconfig.Scaler{{Name: "c", Type: "Container", LabelSets: []scalerconfig.LabelSet{{Labels: []string{"m"}, Image: "kici-agent"}}}}}, "0.20.0", nil},
+		{"no scalers", scalerconfig.Config{}, "0.20.0", nil},
+		{"no label sets", scalerconfig.Config{Scalers: []scalerconfig.Scaler{{Name: "c", Type: scalerconfig.TypeContainer}}}, "0.20.0", nil},
 
-		{"config order", Config{Scalers: []Scaler{
-			{Name: "a", Type: ScalerTypeContainer, LabelSets: []LabelSet{
+		{"config order", scalerconfig.Config{Scalers: []scalerconfig.Scaler{
+			{Name: "a", Type: scalerconfig.TypeContainer, LabelSets: []scalerconfig.LabelSet{
 				{Labels: []string{"1"}, Image: "kici-agent:0.19.0"},
 				{Labels: []string{"2"}, Image: "ubuntu"},
 				{Labels: []string{"3"}, Image: "kici-agent"},
 			}},
-			{Name: "b", Type: "bare-metal", LabelSets: []LabelSet{{Labels: []string{"4"}, Image: "kici-agent"}}},
-			{Name: "c", Type: ScalerTypeContainer, LabelSets: []LabelSet{
-				{Labels: nil, Image: "kici-agent:stable"},
-				{Labels: []string{"6"}, Image: "kici-agent:0.18.0", ImagePullPolicy: PullNever},
+			{Name: "b", Type: "bare-metal", LabelSets: []scalerconfig.LabelSet{{Labels: []string{"4"}, Image: "kici-agent"}}},
+			{Name: "c", Type: scalerconfig.TypeContainer, LabelSets: []scalerconfig.LabelSet{
+				{Image: "kici-agent:stable"},
+				{Labels: []string{"6"}, Image: "kici-agent:0.18.0", ImagePullPolicy: scalerconfig.PullNever},
 			}},
 		}}, "0.20.0", []Finding{
-			OlderPin{Site: Site{"a", []string{"1"}, "kici-agent:0.19.0", 0, 0}, Tag: "0.19.0", Target: "0.20.0", Where: w},
-			MovingTag{Site: Site{"a", []string{"3"}, "kici-agent", 0, 2}, Target: "0.20.0", Where: w},
-			FloatingTag{Site: Site{"c", nil, "kici-agent:stable", 2, 0}, Tag: "stable", Target: "0.20.0", Where: w},
-			OlderPin{Site: Site{"c", []string{"6"}, "kici-agent:0.18.0", 2, 1}, Tag: "0.18.0", Target: "0.20.0", Where: w},
-			NeverPull{Site: Site{"c", []string{"6"}, "kici-agent:0.18.0", 2, 1}, Tag: "0.18.0", Target: "0.20.0", Where: w},
+			OlderPin{Site: Site{Scaler: "a", Labels: []string{"1"}, Image: "kici-agent:0.19.0", Where: w}, Tag: "0.19.0", Target: "0.20.0"},
+			MovingTag{Site: Site{Scaler: "a", Labels: []string{"3"}, Image: "kici-agent", ScalerIndex: 0, LabelSetIndex: 2, Where: w}, Target: "0.20.0"},
+			FloatingTag{Site: Site{Scaler: "c", Image: "kici-agent:stable", ScalerIndex: 2, LabelSetIndex: 0, Where: w}, Tag: "stable", Target: "0.20.0"},
+			OlderPin{Site: Site{Scaler: "c", Labels: []string{"6"}, Image: "kici-agent:0.18.0", ScalerIndex: 2, LabelSetIndex: 1, Where: w}, Tag: "0.18.0", Target: "0.20.0"},
+			NeverPull{Site: Site{Scaler: "c", Labels: []string{"6"}, Image: "kici-agent:0.18.0", ScalerIndex: 2, LabelSetIndex: 1, Where: w}, Tag: "0.18.0", Target: "0.20.0"},
 		}},
 	}
 	for _, tt := range tests {
@@ -196,12 +196,12 @@ func TestCheckAgentImages_where(t *testing.T) {
 	in := CheckInput{Config: one("kici-agent:0.19.0", ""), TargetVersion: "0.20.0", ScalerConfigPath: path}
 	got := CheckAgentImages(in)
 	require.Len(t, got, 1)
-	assert.Equal(t, path, got[0].(OlderPin).Where)
+	assert.Equal(t, path, got[0].LabelSet().Where)
 
 	in.ScalerConfigDir = dir
 	got = CheckAgentImages(in)
 	require.Len(t, got, 1)
-	assert.Equal(t, path+" (or the file under "+dir+" that declares it)", got[0].(OlderPin).Where)
+	assert.Equal(t, path+" (or the file under "+dir+" that declares it)", got[0].LabelSet().Where)
 }
 
 func TestCheckAgentImages_labelsCopied(t *testing.T) {
@@ -209,7 +209,34 @@ func TestCheckAgentImages_labelsCopied(t *testing.T) {
 	got := CheckAgentImages(CheckInput{Config: cfg, ScalerConfigPath: path})
 	require.Len(t, got, 1)
 	cfg.Scalers[0].LabelSets[0].Labels[0] = "changed"
-	assert.Equal(t, []string{"linux", "x64"}, got[0].(MovingTag).Labels)
+	assert.Equal(t, []string{"linux", "x64"}, got[0].LabelSet().Labels)
+}
+
+// TestCheckAgentImages_positions checks that every finding carries the
+// positions of its own label set, found by index, not by name or labels.
+func TestCheckAgentImages_positions(t *testing.T) {
+	at := func(line int) scalerconfig.Pos {
+		return scalerconfig.Pos{File: "scalers.yaml", Line: line, Column: 7, Offset: 10 * line}
+	}
+	labelSet := func(line int, image string, policy scalerconfig.PullPolicy) scalerconfig.LabelSet {
+		return scalerconfig.LabelSet{Labels: []string{"x"}, Image: image, ImagePullPolicy: policy, Pos: at(line), ImagePos: at(line + 1), ImageEnd: at(line + 2)}
+	}
+	cfg := scalerconfig.Config{Scalers: []scalerconfig.Scaler{
+		{Name: "a", Type: scalerconfig.TypeContainer, LabelSets: []scalerconfig.LabelSet{
+			labelSet(10, "kici-agent:0.20.0", ""), labelSet(20, "kici-agent:0.19.0", ""),
+		}},
+		{Name: "a", Type: scalerconfig.TypeContainer, LabelSets: []scalerconfig.LabelSet{
+			labelSet(30, "kici-agent:0.19.0", scalerconfig.PullNever), labelSet(40, "kici-agent", ""),
+		}},
+	}}
+	type where struct{ pos, image, end int }
+	var got []where
+	for _, f := range CheckAgentImages(CheckInput{Config: cfg, TargetVersion: "0.20.0", ScalerConfigPath: path}) {
+		s := f.LabelSet()
+		got = append(got, where{s.Pos.Line, s.ImagePos.Line, s.ImageEnd.Line})
+		assert.Equal(t, cfg.Scalers[s.ScalerIndex].LabelSets[s.LabelSetIndex].Pos, s.Pos)
+	}
+	assert.Equal(t, []where{{20, 21, 22}, {30, 31, 32}, {30, 31, 32}, {40, 41, 42}}, got)
 }
 
 func TestMessages(t *testing.T) {
@@ -220,25 +247,25 @@ func TestMessages(t *testing.T) {
 		code string
 		msg  string
 	}{
-		{"moving-tag with target", MovingTag{Site: site("quay.io/kici/kici-agent:latest"), Tag: "latest", Target: "0.20.0", Where: path}, CodeMovingTag,
+		{"moving-tag with target", MovingTag{Site: site("quay.io/kici/kici-agent:latest"), Tag: "latest", Target: "0.20.0"}, CodeMovingTag,
 			prefix + `quay.io/kici/kici-agent:latest with imagePullPolicy IfNotPresent keeps the agent image this host already pulled, so the upgrade does not change the container agents. In /etc/kici/scalers.yaml, set "image: quay.io/kici/kici-agent:0.20.0" on this label set, or set "imagePullPolicy: Always" to pull latest on every spawn.`},
-		{"moving-tag without target", MovingTag{Site: site("kici-agent"), Where: path + " (or the file under " + dir + " that declares it)"}, CodeMovingTag,
+		{"moving-tag without target", MovingTag{Site: Site{Scaler: "docker", Labels: []string{"linux", "x64"}, Image: "kici-agent", Where: path + " (or the file under " + dir + " that declares it)"}}, CodeMovingTag,
 			prefix + `kici-agent with imagePullPolicy IfNotPresent keeps the agent image this host already pulled, so the upgrade does not change the container agents. In /etc/kici/scalers.yaml (or the file under /etc/kici/scalers.d that declares it), set image to the kici-agent release you upgrade to (kici-agent:<version>) on this label set, or set "imagePullPolicy: Always" to pull latest on every spawn.`},
-		{"older-pin", OlderPin{Site: site("registry.local:5000/kici-agent:v0.19.0"), Tag: "v0.19.0", Target: "0.20.0", Where: path}, CodeOlderPin,
+		{"older-pin", OlderPin{Site: site("registry.local:5000/kici-agent:v0.19.0"), Tag: "v0.19.0", Target: "0.20.0"}, CodeOlderPin,
 			prefix + `registry.local:5000/kici-agent:v0.19.0 is older than the upgrade target 0.20.0, so the container agents keep running v0.19.0. In /etc/kici/scalers.yaml, set "image: registry.local:5000/kici-agent:0.20.0" on this label set.`},
-		{"never-pull with target", NeverPull{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: path}, CodeNeverPull,
+		{"never-pull with target", NeverPull{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"}, CodeNeverPull,
 			prefix + `kici-agent:0.19.0 with imagePullPolicy Never runs whatever agent image each host already has, so the upgrade does not change the container agents. In /etc/kici/scalers.yaml, set "image: kici-agent:0.20.0" on this label set, and pull that image on every host before agents spawn from it, or set "imagePullPolicy: IfNotPresent".`},
-		{"never-pull without target", NeverPull{Site: site("quay.io/kici/kici-agent:latest"), Tag: "latest", Where: path}, CodeNeverPull,
+		{"never-pull without target", NeverPull{Site: site("quay.io/kici/kici-agent:latest"), Tag: "latest"}, CodeNeverPull,
 			prefix + `quay.io/kici/kici-agent:latest with imagePullPolicy Never runs whatever agent image each host already has, so the upgrade does not change the container agents. In /etc/kici/scalers.yaml, set image to the kici-agent release you upgrade to (quay.io/kici/kici-agent:<version>) on this label set, and pull that image on every host before agents spawn from it, or set "imagePullPolicy: IfNotPresent".`},
-		{"floating-tag with target", FloatingTag{Site: site("kici-agent:stable"), Tag: "stable", Target: "0.20.0", Where: path}, CodeFloatingTag,
+		{"floating-tag with target", FloatingTag{Site: site("kici-agent:stable"), Tag: "stable", Target: "0.20.0"}, CodeFloatingTag,
 			prefix + `kici-agent:stable has the floating tag stable: like latest it can move to another release, and with imagePullPolicy IfNotPresent each host keeps the image it pulled first, so nothing tells which agent release runs. In /etc/kici/scalers.yaml, set "image: kici-agent:0.20.0" on this label set, or pin a digest (kici-agent@sha256:<digest>).`},
-		{"floating-tag without target", FloatingTag{Site: site("quay.io/kici/kici-agent:v1"), Tag: "v1", Where: path}, CodeFloatingTag,
+		{"floating-tag without target", FloatingTag{Site: site("quay.io/kici/kici-agent:v1"), Tag: "v1"}, CodeFloatingTag,
 			prefix + `quay.io/kici/kici-agent:v1 has the floating tag v1: like latest it can move to another release, and with imagePullPolicy IfNotPresent each host keeps the image it pulled first, so nothing tells which agent release runs. In /etc/kici/scalers.yaml, set image to the kici-agent release you upgrade to (quay.io/kici/kici-agent:<version>) on this label set, or pin a digest (quay.io/kici/kici-agent@sha256:<digest>).`},
-		{"invalid-image", InvalidImage{Site: site("kici-agent:"), Err: mustParseErr(t, "kici-agent:"), Where: path}, CodeInvalidImage,
+		{"invalid-image", InvalidImage{Site: site("kici-agent:"), Err: mustParseErr(t, "kici-agent:")}, CodeInvalidImage,
 			prefix + `kici-agent: is not a valid image reference (invalid tag), so Docker refuses it and the container scaler cannot start agents for this label set. In /etc/kici/scalers.yaml, correct the image on this label set.`},
-		{"invalid-image, other", InvalidImage{Site: site("kici/" + hex64 + "/kici-agent_"), Err: mustParseErr(t, "kici/kici-agent_"), Where: path}, CodeInvalidImage,
+		{"invalid-image, other", InvalidImage{Site: site("kici/" + hex64 + "/kici-agent_"), Err: mustParseErr(t, "kici/kici-agent_")}, CodeInvalidImage,
 			prefix + `kici/` + hex64 + `/kici-agent_ is not a valid image reference (invalid reference format), so Docker refuses it and the container scaler cannot start agents for this label set. In /etc/kici/scalers.yaml, correct the image on this label set.`},
-		{"invalid-image without its error", InvalidImage{Site: Site{Scaler: "s", Image: "kici-agent:"}, Where: path}, CodeInvalidImage,
+		{"invalid-image without its error", InvalidImage{Site: Site{Scaler: "s", Image: "kici-agent:", Where: path}}, CodeInvalidImage,
 			`container scaler "s", label set []: image kici-agent: is not a valid image reference (invalid reference format), so Docker refuses it and the container scaler cannot start agents for this label set. In /etc/kici/scalers.yaml, correct the image on this label set.`},
 	}
 	for _, tt := range tests {
@@ -255,17 +282,17 @@ func TestFindingJSON(t *testing.T) {
 		f    Finding
 		want string
 	}{
-		{"moving-tag", MovingTag{Site: site("kici-agent"), Target: "0.20.0", Where: path},
+		{"moving-tag", MovingTag{Site: site("kici-agent"), Target: "0.20.0"},
 			`{"code":"moving-tag","scaler":"docker","labels":["linux","x64"],"image":"kici-agent","message":%q,"scalerIndex":0,"labelSetIndex":0,"tag":"","target":"0.20.0","where":"/etc/kici/scalers.yaml"}`},
-		{"older-pin", OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0", Where: path},
+		{"older-pin", OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"},
 			`{"code":"older-pin","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:0.19.0","message":%q,"scalerIndex":0,"labelSetIndex":0,"tag":"0.19.0","target":"0.20.0","where":"/etc/kici/scalers.yaml"}`},
-		{"never-pull", NeverPull{Site: site("kici-agent:latest"), Tag: "latest", Where: path},
+		{"never-pull", NeverPull{Site: site("kici-agent:latest"), Tag: "latest"},
 			`{"code":"never-pull","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:latest","message":%q,"scalerIndex":0,"labelSetIndex":0,"tag":"latest","target":"","where":"/etc/kici/scalers.yaml"}`},
-		{"floating-tag, nil labels", FloatingTag{Site: Site{Scaler: "docker", Image: "kici-agent:edge"}, Tag: "edge", Where: path},
+		{"floating-tag, nil labels", FloatingTag{Site: Site{Scaler: "docker", Image: "kici-agent:edge", Where: path}, Tag: "edge"},
 			`{"code":"floating-tag","scaler":"docker","labels":[],"image":"kici-agent:edge","message":%q,"scalerIndex":0,"labelSetIndex":0,"tag":"edge","target":"","where":"/etc/kici/scalers.yaml"}`},
-		{"invalid-image", InvalidImage{Site: site("kici-agent:"), Err: mustParseErr(t, "kici-agent:"), Where: path},
-			`{"code":"invalid-image","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:","message":%q,"scalerIndex":0,"labelSetIndex":0,"error":"imageref: invalid image reference \"kici-agent:\": invalid tag","where":"/etc/kici/scalers.yaml"}`},
-		{"invalid-image without its error", InvalidImage{Site: site("kici-agent:"), Where: path},
+		{"invalid-image", InvalidImage{Site: site("kici-agent:"), Err: mustParseErr(t, "kici-agent:")},
+			`{"code":"invalid-image","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:","message":%q,"scalerIndex":0,"labelSetIndex":0,"error":"imageref.Parse(\"kici-agent:\"): invalid tag","where":"/etc/kici/scalers.yaml"}`},
+		{"invalid-image without its error", InvalidImage{Site: site("kici-agent:")},
 			`{"code":"invalid-image","scaler":"docker","labels":["linux","x64"],"image":"kici-agent:","message":%q,"scalerIndex":0,"labelSetIndex":0,"error":"","where":"/etc/kici/scalers.yaml"}`},
 	}
 	for _, tt := range tests {
@@ -285,60 +312,56 @@ func TestFindingJSON(t *testing.T) {
 	}
 }
 
-// siteOf is the Site of any finding.
-func siteOf(f Finding) Site {
-	switch f := f.(type) {
-	case MovingTag:
-		return f.Site
-	case OlderPin:
-		return f.Site
-	case NeverPull:
-		return f.Site
-	case FloatingTag:
-		return f.Site
-	case InvalidImage:
-		return f.Site
-	default:
-		panic(fmt.Sprintf("imageref: unexpected finding type %T", f))
-	}
-}
-
 // wantFixture is what testdata/scalers.yaml and testdata/scalers.json hold,
-// less the fields Config does not read.
-var wantFixture = Config{Scalers: []Scaler{
-	{Name: "docker-linux", Type: "container", LabelSets: []LabelSet{
+// less the fields scalerconfig.Config does not model.
+var wantFixture = scalerconfig.Config{Scalers: []scalerconfig.Scaler{
+	{Name: "docker-linux", Type: "container", LabelSets: []scalerconfig.LabelSet{
 		{Labels: []string{"linux", "x64"}, Image: "quay.io/kici/kici-agent:latest"},
-		{Labels: []string{"linux", "x64", "pinned"}, Image: "quay.io/kici/kici-agent:0.19.0", ImagePullPolicy: PullAlways},
-		{Labels: []string{"linux", "x64", "airgapped"}, Image: "registry.internal:5000/mirror/kici-agent:0.18.2", ImagePullPolicy: PullNever},
-		{Labels: []string{"linux", "x64", "edge"}, Image: "quay.io/kici/kici-agent:edge", ImagePullPolicy: PullIfNotPresent},
+		{Labels: []string{"linux", "x64", "pinned"}, Image: "quay.io/kici/kici-agent:0.19.0", ImagePullPolicy: scalerconfig.PullAlways},
+		{Labels: []string{"linux", "x64", "airgapped"}, Image: "registry.internal:5000/mirror/kici-agent:0.18.2", ImagePullPolicy: scalerconfig.PullNever},
+		{Labels: []string{"linux", "x64", "edge"}, Image: "quay.io/kici/kici-agent:edge", ImagePullPolicy: scalerconfig.PullIfNotPresent},
 		{Labels: []string{"linux", "x64", "current"}, Image: "quay.io/kici/kici-agent:0.20.0"},
 		{Labels: []string{"linux", "gpu"}, Image: "ghcr.io/acme/ci-runner:cuda-12"},
 		{Labels: []string{"linux", "typo"}, Image: "quay.io/kici/kici-agent:0.19.0 "},
 	}},
-	{Name: "mac-mini", Type: "bare-metal", LabelSets: []LabelSet{
+	{Name: "mac-mini", Type: "bare-metal", LabelSets: []scalerconfig.LabelSet{
 		{Labels: []string{"macos", "arm64"}},
 	}},
 }}
+
+// yamlViaJSON unmarshals YAML into v through its JSON form, so that v's
+// json tags apply, as they do to what scalerconfig.Config reads.
+func yamlViaJSON(b []byte, v any) error {
+	var doc any
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return err
+	}
+	j, err := json.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(j, v)
+}
 
 func TestConfigFixtures(t *testing.T) {
 	tests := []struct {
 		file      string
 		unmarshal func([]byte, any) error
 	}{
-		{"testdata/scalers.yaml", yaml.Unmarshal},
+		{"testdata/scalers.yaml", yamlViaJSON},
 		{"testdata/scalers.json", json.Unmarshal},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			b, err := os.ReadFile(tt.file)
 			require.NoError(t, err)
-			var cfg Config
+			var cfg scalerconfig.Config
 			require.NoError(t, tt.unmarshal(b, &cfg))
 			assert.Equal(t, wantFixture, cfg)
 
 			var got []string
 			for _, f := range CheckAgentImages(CheckInput{Config: cfg, TargetVersion: "0.20.0", ScalerConfigPath: path}) {
-				got = append(got, f.Code()+" ["+strings.Join(siteOf(f).Labels, ", ")+"]")
+				got = append(got, f.Code()+" ["+strings.Join(f.LabelSet().Labels, ", ")+"]")
 			}
 			assert.Equal(t, []string{
 				"moving-tag [linux, x64]",
@@ -374,16 +397,4 @@ func TestUsableTarget(t *testing.T) {
 			assert.Equal(t, tt.want, usableTarget(tt.in))
 		})
 	}
-}
-
-func TestPullPolicyEffective(t *testing.T) {
-	assert.Equal(t, PullIfNotPresent, PullPolicy("").Effective())
-	assert.Equal(t, PullNever, PullNever.Effective())
-	assert.Equal(t, PullPolicy("always"), PullPolicy("always").Effective())
-}
-
-// jsSpace is String.prototype.trim's set, from the Unicode tables, for the
-// fuzz test's independent port of the seed.
-func jsSpace(r rune) bool {
-	return r == 0xFEFF || r != 0x85 && unicode.IsSpace(r)
 }

@@ -20,6 +20,10 @@
 //	tag              := /[\w][\w.-]{0,127}/
 //	digest           := algorithm ":" hex    ; e.g. sha256 and 64 hex digits
 //
+// The path (the repository after its domain, "library/kici-agent" for
+// "kici-agent") is at most 255 bytes long, and a digest as long as its
+// algorithm makes it; the domain has no limit.
+//
 // A repository with a single path component and no domain is a Docker Hub
 // "familiar" name: "kici-agent" is docker.io/library/kici-agent. Its path
 // must be lower case; the whole string must not be a bare 64-hex identifier.
@@ -40,6 +44,9 @@
 // its "Warning: " prefix), and adds findings the orchestrator misses. Each
 // finding is one of the types of the sealed interface [Finding].
 //
+// The check reads the scaler config as package scalerconfig models it, and
+// every finding gives its label set, with the label set's and its image's
+// positions in the file that declares them ([Finding.LabelSet], [Site]).
+//
 // The package is pure: it reads no files, no environment and no clock.
-// Callers unmarshal the scaler config (YAML or JSON) into a [Config].
 package imageref

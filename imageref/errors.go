@@ -1,10 +1,14 @@
 package imageref
 
 import (
+	"errors"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/distribution/reference"
+
+	"github.com/kicikit/kicikit/internal/errtext"
 )
 
 // Reason is why a string is not a valid image reference. Each Reason is an
@@ -64,22 +68,50 @@ func (r Reason) Error() string {
 type ParseError struct {
 	Input  string // the string as given to Parse
 	Reason Reason // why it is invalid, for callers to branch on
-	Err    error  // what github.com/distribution/reference reported
+	// Err is what github.com/distribution/reference reported. For an input
+	// refused before the reference package reads it (a part longer than any
+	// reference's can be), it is the reference package's error for that
+	// part: ErrNameTooLong, ErrTagInvalidFormat or ErrDigestInvalidFormat.
+	Err error
 }
 
-// Error returns a description that quotes the input. For
-// [ErrReferenceInvalid] it adds what the reference package said, when that
-// says more.
+// Error returns "imageref.Parse(<input>): <reason>", quoting at most the
+// first 64 bytes of the input, with its length when it is longer. For
+// [ErrReferenceInvalid] it adds what made the repository invalid when that
+// is known: a path too long, or a bare 64-hex image ID.
 func (e *ParseError) Error() string {
-	return "imageref: invalid image reference " + strconv.Quote(e.Input) + ": " + e.detail()
+	return "imageref.Parse(" + errtext.Quote(e.Input) + "): " + e.detail()
 }
 
 func (e *ParseError) detail() string {
 	d := e.Reason.Error()
-	if e.Reason == ErrReferenceInvalid && e.Err != nil && e.Err.Error() != d {
-		d += ": " + e.Err.Error()
+	if e.Reason != ErrReferenceInvalid {
+		return d
+	}
+	// The reference package's own text is not repeated: some of it quotes
+	// the whole input, unbounded.
+	switch {
+	case errors.Is(e.Err, reference.ErrNameTooLong):
+		return d + ": " + reference.ErrNameTooLong.Error()
+	case isIdentifier(e.Input):
+		return d + ": 64 hexadecimal digits name an image by its ID, not a repository"
 	}
 	return d
+}
+
+// isIdentifier reports whether s is what the reference grammar calls an
+// identifier, 64 lower-case hexadecimal digits, which is not a repository
+// name.
+func isIdentifier(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := range len(s) {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // Unwrap returns the Reason and the reference package's error, so that both
@@ -92,29 +124,101 @@ func (e *ParseError) Unwrap() []error {
 	return []error{e.Reason, e.Err}
 }
 
-// classify tells why s, which reference.ParseNormalizedNamed rejected, is
-// invalid. It tries each part of the lenient split in a context that is
-// valid when the part is: the repository with a tag, the tag and the digest
-// after a valid name. The reference package decides each time; nothing here
-// reads its error text.
-func classify(s string) Reason {
-	l := splitLenient(s)
-	if l.repository == "" {
-		return ErrNameEmpty
+// The longest each part of a valid reference can be. The registry has no
+// limit in the grammar, so an input of any length may be valid.
+const (
+	// maxPath bounds the repository's path, after the registry, as the
+	// reference package normalises it ("kici-agent" is
+	// "library/kici-agent"): never shorter than the path as written.
+	maxPath = reference.RepositoryNameTotalLengthMax
+	// maxTag is the tag's limit: a word character and up to 127 more.
+	maxTag = 128
+	// maxDigest is the longest digest of the algorithms the reference
+	// package's go-digest supports: sha512, 128 hexadecimal digits.
+	maxDigest = len("sha512:") + 128
+)
+
+// minPathLen returns a length that the path of repository, as the
+// reference package reads it, is never shorter than: what follows the first
+// element when that may be a registry, else the whole repository.
+func minPathLen(repository string) int {
+	if first, rest, ok := strings.Cut(repository, "/"); ok && mayBeRegistry(first) {
+		return len(rest)
 	}
-	if !accepts(l.repository + ":x") {
-		if accepts(strings.ToLower(l.repository) + ":x") {
+	return len(repository)
+}
+
+// mayBeRegistry reports whether the reference package may read first, the
+// first element of a repository with more than one, as a registry. It never
+// does when first is not "localhost" and has only lower-case ASCII letters,
+// digits, "_" and "-": a ".", a ":" or upper case marks a registry.
+func mayBeRegistry(first string) bool {
+	if first == localhost {
+		return true
+	}
+	for i := range len(first) {
+		if c := first[i]; (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' && c != '-' {
+			return true
+		}
+	}
+	return false
+}
+
+// pathOf returns repository after its first "/", or all of it when it has
+// none: never longer than its path, whatever the first element is.
+func pathOf(repository string) string {
+	if _, path, ok := strings.Cut(repository, "/"); ok {
+		return path
+	}
+	return repository
+}
+
+// overlong returns the reference package's error for the first part of l,
+// in reading order, that is longer than that part of any valid reference,
+// or nil. It reads lengths only, so it costs nothing next to the grammar's
+// regular expressions, whose cost grows with the input.
+func (l lenient) overlong() error {
+	switch {
+	case minPathLen(l.repository) > maxPath:
+		return reference.ErrNameTooLong
+	case len(l.tag) > maxTag:
+		return reference.ErrTagInvalidFormat
+	case len(l.digest) > maxDigest:
+		return reference.ErrDigestInvalidFormat
+	}
+	return nil
+}
+
+// classify tells why the reference split as l, which the reference package
+// rejects, is invalid. It tries each part of the lenient split in a context
+// that is valid when the part is: the repository with a tag, the tag and
+// the digest after a valid name. The reference package decides each time;
+// nothing here reads its error text. A part longer than the grammar allows
+// is invalid without asking it, so only the registry, which has no limit,
+// is ever read at length.
+func classify(l lenient) Reason {
+	switch {
+	case l.repository == "":
+		return ErrNameEmpty
+	case !validName(l.repository):
+		// Lower case gives every rune at least one byte, so a path of more
+		// runes than maxPath stays too long in lower case.
+		if utf8.RuneCountInString(pathOf(l.repository)) <= maxPath && validName(strings.ToLower(l.repository)) {
 			return ErrNameUppercase
 		}
 		return ErrReferenceInvalid
-	}
-	if l.hasTag && !accepts("x:"+l.tag) {
+	case l.hasTag && (len(l.tag) > maxTag || !accepts("x:"+l.tag)):
 		return ErrTagInvalid
-	}
-	if l.hasDigest && !accepts("x@"+l.digest) {
+	case l.hasDigest && (len(l.digest) > maxDigest || !accepts("x@"+l.digest)):
 		return ErrDigestInvalid
 	}
 	return ErrReferenceInvalid
+}
+
+// validName reports whether the reference grammar accepts name as a
+// repository.
+func validName(name string) bool {
+	return minPathLen(name) <= maxPath && accepts(name+":x")
 }
 
 func accepts(s string) bool {

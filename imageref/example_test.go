@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/kicikit/kicikit/imageref"
-	"go.yaml.in/yaml/v3"
+	"github.com/kicikit/kicikit/scalerconfig"
 )
 
 func ExampleParse() {
@@ -43,11 +43,11 @@ func ExampleParse_errors() {
 		}
 	}
 	// Output:
-	// imageref: invalid image reference "Quay.io/KiCI/kici-agent": repository name must be lowercase
+	// imageref.Parse("Quay.io/KiCI/kici-agent"): repository name must be lowercase
 	//   → lower-case the repository
-	// imageref: invalid image reference "kici-agent:": invalid tag
+	// imageref.Parse("kici-agent:"): invalid tag
 	//   → fix the tag
-	// imageref: invalid image reference "kici-agent@sha256:abc": invalid digest
+	// imageref.Parse("kici-agent@sha256:abc"): invalid digest
 	//   → fix the digest
 }
 
@@ -71,25 +71,17 @@ func ExampleIsAgentImage() {
 }
 
 func ExampleCheckAgentImages() {
-	const scalers = `
-scalers:
-  - name: docker
-    type: container
-    maxAgents: 4
-    labelSets:
-      - labels: [linux, x64]
-        image: quay.io/kici/kici-agent:latest
-      - labels: [linux, pinned]
-        image: quay.io/kici/kici-agent:0.19.0
-        imagePullPolicy: Always
-      - labels: [linux, current]
-        image: quay.io/kici/kici-agent:0.20.0
-`
-	var cfg imageref.Config
-	if err := yaml.Unmarshal([]byte(scalers), &cfg); err != nil {
-		fmt.Println(err)
-		return
-	}
+	// What scalerconfig.Load returns for a scalers.yaml with one container
+	// scaler; a literal works as well.
+	cfg := scalerconfig.Config{Scalers: []scalerconfig.Scaler{{
+		Name: "docker",
+		Type: scalerconfig.TypeContainer,
+		LabelSets: []scalerconfig.LabelSet{
+			{Labels: []string{"linux", "x64"}, Image: "quay.io/kici/kici-agent:latest"},
+			{Labels: []string{"linux", "pinned"}, Image: "quay.io/kici/kici-agent:0.19.0", ImagePullPolicy: scalerconfig.PullAlways},
+			{Labels: []string{"linux", "current"}, Image: "quay.io/kici/kici-agent:0.20.0"},
+		},
+	}}}
 	findings := imageref.CheckAgentImages(imageref.CheckInput{
 		Config:           cfg,
 		TargetVersion:    "v0.20.0",
@@ -104,11 +96,11 @@ scalers:
 }
 
 func ExampleCheckAgentImages_typeSwitch() {
-	cfg := imageref.Config{Scalers: []imageref.Scaler{{
+	cfg := scalerconfig.Config{Scalers: []scalerconfig.Scaler{{
 		Name: "docker",
-		Type: imageref.ScalerTypeContainer,
-		LabelSets: []imageref.LabelSet{
-			{Labels: []string{"a"}, Image: "kici-agent:0.18.0", ImagePullPolicy: imageref.PullNever},
+		Type: scalerconfig.TypeContainer,
+		LabelSets: []scalerconfig.LabelSet{
+			{Labels: []string{"a"}, Image: "kici-agent:0.18.0", ImagePullPolicy: scalerconfig.PullNever},
 			{Labels: []string{"b"}, Image: "kici-agent:stable"},
 			{Labels: []string{"c"}, Image: "kici-agent: 0.20.0"},
 		},
@@ -136,11 +128,34 @@ func ExampleCheckAgentImages_typeSwitch() {
 	// [c] invalid: invalid tag
 }
 
+func ExampleFinding_LabelSet() {
+	// The positions are those scalerconfig.Load records; a literal may leave
+	// them out.
+	cfg := scalerconfig.Config{Scalers: []scalerconfig.Scaler{{
+		Name: "docker",
+		Type: scalerconfig.TypeContainer,
+		LabelSets: []scalerconfig.LabelSet{{
+			Labels:   []string{"linux"},
+			Image:    "kici-agent:0.19.0",
+			Pos:      scalerconfig.Pos{File: "scalers.d/10-docker.yaml", Line: 5, Column: 9, Offset: 71},
+			ImagePos: scalerconfig.Pos{File: "scalers.d/10-docker.yaml", Line: 6, Column: 16, Offset: 101},
+			ImageEnd: scalerconfig.Pos{File: "scalers.d/10-docker.yaml", Line: 6, Column: 33, Offset: 118},
+		}},
+	}}}
+	in := imageref.CheckInput{Config: cfg, TargetVersion: "0.20.0", ScalerConfigPath: "scalers.yaml", ScalerConfigDir: "scalers.d"}
+	for _, f := range imageref.CheckAgentImages(in) {
+		s := f.LabelSet() // whichever type f is
+		fmt.Printf("%s: %s: scaler %s, label set %v [%s]\n", s.ImagePos, s.Image, s.Scaler, s.Labels, f.Code())
+	}
+	// Output:
+	// scalers.d/10-docker.yaml:6:16: kici-agent:0.19.0: scaler docker, label set [linux] [older-pin]
+}
+
 func ExampleFinding_json() {
-	cfg := imageref.Config{Scalers: []imageref.Scaler{{
+	cfg := scalerconfig.Config{Scalers: []scalerconfig.Scaler{{
 		Name:      "docker",
-		Type:      "container",
-		LabelSets: []imageref.LabelSet{{Labels: []string{"linux"}, Image: "kici-agent:edge"}},
+		Type:      scalerconfig.TypeContainer,
+		LabelSets: []scalerconfig.LabelSet{{Labels: []string{"linux"}, Image: "kici-agent:edge"}},
 	}}}
 	findings := imageref.CheckAgentImages(imageref.CheckInput{Config: cfg, ScalerConfigPath: "scalers.yaml"})
 	enc := json.NewEncoder(os.Stdout)

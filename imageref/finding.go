@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/kicikit/kicikit/scalerconfig"
 )
 
 // The codes of the findings, as [Finding.Code] returns them. The first two
@@ -18,9 +20,14 @@ const (
 
 // Finding is one problem [CheckAgentImages] found with one label set. It is
 // one of [MovingTag], [OlderPin], [NeverPull], [FloatingTag] and
-// [InvalidImage]; callers tell them apart with a type switch. Each marshals
-// to a JSON object with the fields "code", "scaler", "labels", "image",
-// "message", "scalerIndex" and "labelSetIndex", then its own.
+// [InvalidImage]; callers tell them apart with a type switch, and reach the
+// label set of any of them with LabelSet. Each marshals to a JSON object
+// with the fields "code", "scaler", "labels", "image", "message",
+// "scalerIndex" and "labelSetIndex", then its own, then "where"; positions
+// are not part of it.
+//
+// The set of finding types is closed, so methods may be added to the
+// interface without breaking a caller.
 //
 //sumtype:decl
 type Finding interface {
@@ -29,22 +36,40 @@ type Finding interface {
 	Code() string
 	// Message returns the whole warning text, without a "Warning: " prefix.
 	Message() string
+	// LabelSet returns the label set the finding is about, and where the
+	// config declares it.
+	LabelSet() Site
 
 	finding()
 }
 
-// Site is the label set a [Finding] is about.
+// Site is the label set a [Finding] is about, and where the config
+// declares it. Every finding type embeds it.
 type Site struct {
 	Scaler string   // the scaler's name
-	Labels []string // the label set's labels
+	Labels []string // the label set's labels, as the config holds them
 	Image  string   // the label set's image, as written
 
 	// ScalerIndex and LabelSetIndex locate the label set in the checked
 	// config: Config.Scalers[ScalerIndex].LabelSets[LabelSetIndex]. Names
-	// and labels need not be unique; these are, so a tool can point at
-	// the line that declares the label set.
+	// and labels need not be unique; these are.
 	ScalerIndex, LabelSetIndex int
+
+	// Pos, ImagePos and ImageEnd are the label set's, as the config holds
+	// them: where the label set's mapping starts, and where its image value
+	// starts and ends in the file that declares it. Each is the zero Pos
+	// for a config built as a literal.
+	Pos, ImagePos, ImageEnd scalerconfig.Pos
+
+	// Where is the config file to edit, as the messages name it: the
+	// CheckInput's ScalerConfigPath, followed by "(or the file under DIR
+	// that declares it)" when there is a ScalerConfigDir.
+	Where string
 }
+
+// LabelSet returns s. Through it every finding type, which embeds a Site,
+// implements [Finding.LabelSet].
+func (s Site) LabelSet() Site { return s }
 
 // prefix is how the orchestrator's messages start.
 func (s Site) prefix() string {
@@ -73,7 +98,6 @@ type MovingTag struct {
 	Site
 	Tag    string // "" (no tag) or "latest"
 	Target string // the upgrade target as the message prints it; "" when there is no usable target
-	Where  string // the config file to edit, as the message names it
 }
 
 // Code returns "moving-tag".
@@ -85,10 +109,9 @@ func (f MovingTag) Message() string {
 		f.Where + ", " + f.pin(f.Target) + ` on this label set, or set "imagePullPolicy: Always" to pull ` + LatestTag + " on every spawn."
 }
 
-// MarshalJSON encodes the common fields, then "tag", "target" and "where".
-func (f MovingTag) MarshalJSON() ([]byte, error) {
-	return marshalTagged(f, f.Site, f.Tag, f.Target, f.Where)
-}
+// MarshalJSON encodes the finding as [Finding] describes it, with "tag"
+// and "target".
+func (f MovingTag) MarshalJSON() ([]byte, error) { return marshalFinding(f, pinned(f.Tag, f.Target)) }
 
 func (MovingTag) finding() {}
 
@@ -100,7 +123,6 @@ type OlderPin struct {
 	Site
 	Tag    string // the older release, as the image names it
 	Target string // the upgrade target as the message prints it
-	Where  string // the config file to edit, as the message names it
 }
 
 // Code returns "older-pin".
@@ -112,10 +134,9 @@ func (f OlderPin) Message() string {
 		f.Where + `, set "image: ` + f.repository() + ":" + f.Target + `" on this label set.`
 }
 
-// MarshalJSON encodes the common fields, then "tag", "target" and "where".
-func (f OlderPin) MarshalJSON() ([]byte, error) {
-	return marshalTagged(f, f.Site, f.Tag, f.Target, f.Where)
-}
+// MarshalJSON encodes the finding as [Finding] describes it, with "tag"
+// and "target".
+func (f OlderPin) MarshalJSON() ([]byte, error) { return marshalFinding(f, pinned(f.Tag, f.Target)) }
 
 func (OlderPin) finding() {}
 
@@ -131,7 +152,6 @@ type NeverPull struct {
 	Site
 	Tag    string // the image's tag; "" when it has none
 	Target string // the upgrade target as the message prints it; "" when there is no usable target
-	Where  string // the config file to edit, as the message names it
 }
 
 // Code returns "never-pull".
@@ -143,10 +163,9 @@ func (f NeverPull) Message() string {
 		f.Where + ", " + f.pin(f.Target) + ` on this label set, and pull that image on every host before agents spawn from it, or set "imagePullPolicy: IfNotPresent".`
 }
 
-// MarshalJSON encodes the common fields, then "tag", "target" and "where".
-func (f NeverPull) MarshalJSON() ([]byte, error) {
-	return marshalTagged(f, f.Site, f.Tag, f.Target, f.Where)
-}
+// MarshalJSON encodes the finding as [Finding] describes it, with "tag"
+// and "target".
+func (f NeverPull) MarshalJSON() ([]byte, error) { return marshalFinding(f, pinned(f.Tag, f.Target)) }
 
 func (NeverPull) finding() {}
 
@@ -160,7 +179,6 @@ type FloatingTag struct {
 	Site
 	Tag    string // the floating tag
 	Target string // the upgrade target as the message prints it; "" when there is no usable target
-	Where  string // the config file to edit, as the message names it
 }
 
 // Code returns "floating-tag".
@@ -172,10 +190,9 @@ func (f FloatingTag) Message() string {
 		f.Where + ", " + f.pin(f.Target) + " on this label set, or pin a digest (" + f.repository() + "@sha256:<digest>)."
 }
 
-// MarshalJSON encodes the common fields, then "tag", "target" and "where".
-func (f FloatingTag) MarshalJSON() ([]byte, error) {
-	return marshalTagged(f, f.Site, f.Tag, f.Target, f.Where)
-}
+// MarshalJSON encodes the finding as [Finding] describes it, with "tag"
+// and "target".
+func (f FloatingTag) MarshalJSON() ([]byte, error) { return marshalFinding(f, pinned(f.Tag, f.Target)) }
 
 func (FloatingTag) finding() {}
 
@@ -187,8 +204,7 @@ func (FloatingTag) finding() {}
 // accompanies.
 type InvalidImage struct {
 	Site
-	Err   *ParseError // why the image is invalid, as [Parse] reports it
-	Where string      // the config file to edit, as the message names it
+	Err *ParseError // why the image is invalid, as [Parse] reports it
 }
 
 // Code returns "invalid-image".
@@ -204,24 +220,22 @@ func (f InvalidImage) Message() string {
 		f.Where + ", correct the image on this label set."
 }
 
-// MarshalJSON encodes the common fields, then "error" (the [ParseError]'s
-// text) and "where".
+// MarshalJSON encodes the finding as [Finding] describes it, with "error",
+// the [ParseError]'s text.
 func (f InvalidImage) MarshalJSON() ([]byte, error) {
 	var text string
 	if f.Err != nil {
 		text = f.Err.Error()
 	}
-	return marshal(struct {
-		common
-		Error string `json:"error"`
-		Where string `json:"where"`
-	}{newCommon(f, f.Site), text, f.Where})
+	return marshalFinding(f, findingJSON{errorJSON: &errorJSON{text}})
 }
 
 func (InvalidImage) finding() {}
 
-// common is the JSON form of what every finding has.
-type common struct {
+// findingJSON is the JSON form of every finding: what it is, its label set,
+// what the finding adds (the embedded pointers that are not nil), and the
+// file to edit.
+type findingJSON struct {
 	Code          string   `json:"code"`
 	Scaler        string   `json:"scaler"`
 	Labels        []string `json:"labels"`
@@ -229,33 +243,43 @@ type common struct {
 	Message       string   `json:"message"`
 	ScalerIndex   int      `json:"scalerIndex"`
 	LabelSetIndex int      `json:"labelSetIndex"`
+	*pinJSON
+	*errorJSON
+	Where string `json:"where"`
 }
 
-func newCommon(f Finding, s Site) common {
-	labels := s.Labels
-	if labels == nil {
-		labels = []string{}
+// pinJSON is what the findings that advise a pin add: the image's tag and
+// the upgrade target.
+type pinJSON struct {
+	Tag    string `json:"tag"`
+	Target string `json:"target"`
+}
+
+// errorJSON is what [InvalidImage] adds: why the image is invalid.
+type errorJSON struct {
+	Error string `json:"error"`
+}
+
+func pinned(tag, target string) findingJSON {
+	return findingJSON{pinJSON: &pinJSON{Tag: tag, Target: target}}
+}
+
+// marshalFinding is the one JSON encoder of findings: own holds what f adds
+// to its code, message and label set, which marshalFinding fills in.
+func marshalFinding(f Finding, own findingJSON) ([]byte, error) {
+	s := f.LabelSet()
+	own.Code, own.Message = f.Code(), f.Message()
+	own.Scaler, own.Labels, own.Image = s.Scaler, s.Labels, s.Image
+	own.ScalerIndex, own.LabelSetIndex, own.Where = s.ScalerIndex, s.LabelSetIndex, s.Where
+	if own.Labels == nil {
+		own.Labels = []string{}
 	}
-	return common{Code: f.Code(), Scaler: s.Scaler, Labels: labels, Image: s.Image, Message: f.Message(),
-		ScalerIndex: s.ScalerIndex, LabelSetIndex: s.LabelSetIndex}
-}
-
-func marshalTagged(f Finding, s Site, tag, target, where string) ([]byte, error) {
-	return marshal(struct {
-		common
-		Tag    string `json:"tag"`
-		Target string `json:"target"`
-		Where  string `json:"where"`
-	}{newCommon(f, s), tag, target, where})
-}
-
-// marshal is json.Marshal without HTML escaping: the encoder that calls a
-// MarshalJSON method applies its own setting to the result.
-func marshal(v any) ([]byte, error) {
+	// Without HTML escaping: the encoder that calls a MarshalJSON method
+	// applies its own setting to the result.
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := enc.Encode(own); err != nil {
 		return nil, err
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil

@@ -10,6 +10,8 @@ import (
 
 	"github.com/distribution/reference"
 	"github.com/kicikit/kicikit/agentversion"
+	"github.com/kicikit/kicikit/internal/jsstr"
+	"github.com/kicikit/kicikit/scalerconfig"
 )
 
 func addRefSeeds(add func(string)) {
@@ -30,58 +32,92 @@ func addRefSeeds(add func(string)) {
 
 func FuzzParse(f *testing.F) {
 	addRefSeeds(func(s string) { f.Add(s) })
-	f.Fuzz(func(t *testing.T, s string) {
-		got, err := Parse(s)
-		named, refErr := reference.ParseNormalizedNamed(s)
-		if (err == nil) != (refErr == nil) {
-			t.Fatalf("Parse(%q) = %v, %v; the reference package says %v", s, got, err, refErr)
+	f.Fuzz(checkParse)
+}
+
+// FuzzParseLong checks Parse on inputs near and beyond the grammar's
+// length limits: s with n (128 to 383) copies of c inserted at byte at.
+func FuzzParseLong(f *testing.F) {
+	for i, s := range []string{
+		"kici-agent", "q.io/kici-agent", "kici-agent:_", "kici-agent@sha512:" + hex64 + hex64,
+		"q.io/kici-agent:1@" + sha256, "Q.io/Kici/kici-agent", "@" + sha256, "kici/a",
+	} {
+		for _, c := range []byte{'a', '0', 'A', '.', '/', ':', '@', '_'} {
+			f.Add(s, uint16(len(s)-i%2), c, uint8(i*37))
 		}
-		if err != nil {
-			checkParseError(t, s, got, err, refErr)
-			return
-		}
-		if got.String() != s {
-			t.Fatalf("Parse(%q).String() = %q", s, got.String())
-		}
-		if back := MustParse(got.String()); back != got {
-			t.Fatalf("Parse(%q) = %+v, but its String parses to %+v", s, got, back)
-		}
-		l := splitLenient(s)
-		if l.repository != got.Repository || l.tag != got.Tag || l.digest != got.Digest ||
-			l.hasTag != (got.Tag != "") || l.hasDigest != (got.Digest != "") {
-			t.Fatalf("Parse(%q) = %+v; the orchestrator's split is %+v", s, got, l)
-		}
-		tagged, _ := named.(reference.Tagged)
-		digested, _ := named.(reference.Digested)
-		var tag, dgst string
-		if tagged != nil {
-			tag = tagged.Tag()
-		}
-		if digested != nil {
-			dgst = digested.Digest().String()
-		}
-		for _, c := range []struct{ what, got, want string }{
-			{"Name", got.Name(), named.Name()},
-			{"Domain", got.Domain(), reference.Domain(named)},
-			{"Path", got.Path(), reference.Path(named)},
-			{"FamiliarName", got.FamiliarName(), reference.FamiliarName(named)},
-			{"Tag", got.Tag, tag},
-			{"Digest", got.Digest, dgst},
-		} {
-			if c.got != c.want {
-				t.Fatalf("Parse(%q): %s is %q, the reference package says %q", s, c.what, c.got, c.want)
-			}
-		}
+	}
+	f.Fuzz(func(t *testing.T, s string, at uint16, c byte, n uint8) {
+		i := int(at) % (len(s) + 1)
+		checkParse(t, s[:i]+strings.Repeat(string(c), 128+int(n))+s[i:])
 	})
 }
 
+// checkParse checks that Parse accepts s exactly when the reference
+// package does, splits it as the orchestrator does and agrees with the
+// reference package on every part, or else reports why it is invalid.
+func checkParse(t *testing.T, s string) {
+	t.Helper()
+	got, err := Parse(s)
+	named, refErr := reference.ParseNormalizedNamed(s)
+	if (err == nil) != (refErr == nil) {
+		t.Fatalf("Parse(%q) = %v, %v; the reference package says %v", s, got, err, refErr)
+	}
+	if err != nil {
+		checkParseError(t, s, got, err, refErr)
+		return
+	}
+	if got.String() != s {
+		t.Fatalf("Parse(%q).String() = %q", s, got.String())
+	}
+	if back := MustParse(got.String()); back != got {
+		t.Fatalf("Parse(%q) = %+v, but its String parses to %+v", s, got, back)
+	}
+	l := splitLenient(s)
+	if l.repository != got.Repository || l.tag != got.Tag || l.digest != got.Digest ||
+		l.hasTag != (got.Tag != "") || l.hasDigest != (got.Digest != "") {
+		t.Fatalf("Parse(%q) = %+v; the orchestrator's split is %+v", s, got, l)
+	}
+	tagged, _ := named.(reference.Tagged)
+	digested, _ := named.(reference.Digested)
+	var tag, dgst string
+	if tagged != nil {
+		tag = tagged.Tag()
+	}
+	if digested != nil {
+		dgst = digested.Digest().String()
+	}
+	for _, c := range []struct{ what, got, want string }{
+		{"Name", got.Name(), named.Name()},
+		{"Domain", got.Domain(), reference.Domain(named)},
+		{"Path", got.Path(), reference.Path(named)},
+		{"FamiliarName", got.FamiliarName(), reference.FamiliarName(named)},
+		{"Tag", got.Tag, tag},
+		{"Digest", got.Digest, dgst},
+	} {
+		if c.got != c.want {
+			t.Fatalf("Parse(%q): %s is %q, the reference package says %q", s, c.what, c.got, c.want)
+		}
+	}
+}
+
 // checkParseError checks the error's shape, and that its Reason is right:
-// fixing the part it blames, alone, makes the rest parse.
+// fixing the part it blames, alone, makes the rest parse. It wraps the
+// reference package's error, or, for a part too long to be valid, the
+// reference package's sentinel for that part.
 func checkParseError(t *testing.T, s string, got Ref, err, refErr error) {
 	t.Helper()
 	var pe *ParseError
-	if !errors.As(err, &pe) || pe.Input != s || pe.Err == nil || pe.Err.Error() != refErr.Error() || got != (Ref{}) {
+	wantErr := refErr
+	if over := splitLenient(s).overlong(); over != nil {
+		wantErr = over
+	}
+	if !errors.As(err, &pe) || pe.Input != s || pe.Err == nil || pe.Err.Error() != wantErr.Error() || got != (Ref{}) {
 		t.Fatalf("Parse(%q) = %+v, %#v; the reference package says %v", s, got, err, refErr)
+	}
+	// At most 64 bytes of the input, each quoted as at most 4, the prefix,
+	// the length and the longest reason.
+	if len(err.Error()) > 4*64+150 {
+		t.Fatalf("Parse(%q): the error is %d bytes long", s, len(err.Error()))
 	}
 	if !errors.Is(err, pe.Reason) {
 		t.Fatalf("Parse(%q): errors.Is(err, %v) is false", s, pe.Reason)
@@ -137,7 +173,7 @@ var seedDigits = regexp.MustCompile(`^[0-9]+$`)
 // seedParseVersion is parseVersionBase, with the package's one deliberate
 // difference: a part beyond uint64 is not a version.
 func seedParseVersion(version string) []uint64 {
-	parts := strings.Split(strings.Split(strings.TrimFunc(version, jsSpace), "-")[0], ".")
+	parts := strings.Split(strings.Split(jsstr.Trim(version), "-")[0], ".")
 	if len(parts) != 3 {
 		return nil
 	}
@@ -196,7 +232,7 @@ func seedParseImageRef(image string) seedRef {
 }
 
 func seedCheck(in CheckInput) []seedFinding {
-	bare := strings.TrimPrefix(strings.TrimFunc(in.TargetVersion, jsSpace), "v")
+	bare := strings.TrimPrefix(jsstr.Trim(in.TargetVersion), "v")
 	targetVersion := ""
 	if bare != "" && seedParseVersion(bare) != nil {
 		targetVersion = bare
@@ -261,21 +297,21 @@ func FuzzCheckAgentImages(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, image1, policy1, image2, policy2, target, configDir, type2 string) {
 		in := CheckInput{
-			Config: Config{Scalers: []Scaler{
-				{Name: "a", Type: "container", LabelSets: []LabelSet{
-					{Labels: []string{"l0"}, Image: image1, ImagePullPolicy: PullPolicy(policy1)},
-					{Labels: []string{"l1", "x"}, Image: image2, ImagePullPolicy: PullPolicy(policy2)},
+			Config: scalerconfig.Config{Scalers: []scalerconfig.Scaler{
+				{Name: "a", Type: "container", LabelSets: []scalerconfig.LabelSet{
+					{Labels: []string{"l0"}, Image: image1, ImagePullPolicy: scalerconfig.PullPolicy(policy1)},
+					{Labels: []string{"l1", "x"}, Image: image2, ImagePullPolicy: scalerconfig.PullPolicy(policy2)},
 				}},
-				{Name: "b", Type: type2, LabelSets: []LabelSet{
-					{Labels: []string{"l2"}, Image: image2, ImagePullPolicy: PullPolicy(policy1)},
-					{Labels: nil, Image: image1, ImagePullPolicy: PullPolicy(policy2)},
+				{Name: "b", Type: scalerconfig.ScalerType(type2), LabelSets: []scalerconfig.LabelSet{
+					{Labels: []string{"l2"}, Image: image2, ImagePullPolicy: scalerconfig.PullPolicy(policy1)},
+					{Labels: nil, Image: image1, ImagePullPolicy: scalerconfig.PullPolicy(policy2)},
 				}},
 			}},
 			TargetVersion:    target,
 			ScalerConfigPath: path,
 			ScalerConfigDir:  configDir,
 		}
-		var sets []LabelSet
+		var sets []scalerconfig.LabelSet
 		var scalers []string
 		for _, sc := range in.Config.Scalers {
 			for _, ls := range sc.LabelSets {
@@ -303,7 +339,7 @@ func FuzzCheckAgentImages(f *testing.F) {
 		codes := make([][]string, len(sets))
 		last := 0
 		for _, f := range got {
-			s := siteOf(f)
+			s := f.LabelSet()
 			if s.ScalerIndex < 0 || s.ScalerIndex >= len(in.Config.Scalers) || s.LabelSetIndex < 0 || s.LabelSetIndex >= 2 {
 				t.Fatalf("finding %+v: indices out of the input", f)
 			}
@@ -332,8 +368,8 @@ func FuzzCheckAgentImages(f *testing.F) {
 // seedCheckOne is the seed's code for label set i of in, or "".
 func seedCheckOne(in CheckInput, i int) string {
 	one := in
-	one.Config = Config{Scalers: []Scaler{in.Config.Scalers[i/2]}}
-	one.Config.Scalers[0].LabelSets = []LabelSet{in.Config.Scalers[i/2].LabelSets[i%2]}
+	one.Config = scalerconfig.Config{Scalers: []scalerconfig.Scaler{in.Config.Scalers[i/2]}}
+	one.Config.Scalers[0].LabelSets = []scalerconfig.LabelSet{in.Config.Scalers[i/2].LabelSets[i%2]}
 	if f := seedCheck(one); len(f) == 1 {
 		return f[0].Issue
 	}
@@ -341,7 +377,7 @@ func seedCheckOne(in CheckInput, i int) string {
 }
 
 // wantCodes is the codes a label set gets, from the documented rules.
-func wantCodes(scalerType string, ls LabelSet, seed string) []string {
+func wantCodes(scalerType scalerconfig.ScalerType, ls scalerconfig.LabelSet, seed string) []string {
 	var codes []string
 	if seed != "" {
 		codes = append(codes, seed)
@@ -359,9 +395,9 @@ func wantCodes(scalerType string, ls LabelSet, seed string) []string {
 	policy := ls.ImagePullPolicy
 	switch {
 	case l.hasDigest && seed != CodeOlderPin:
-	case policy == PullNever && (moving || floating || seed == CodeOlderPin):
+	case policy == scalerconfig.PullNever && (moving || floating || seed == CodeOlderPin):
 		codes = append(codes, CodeNeverPull)
-	case (policy == "" || policy == PullIfNotPresent) && floating:
+	case (policy == "" || policy == scalerconfig.PullIfNotPresent) && floating:
 		codes = append(codes, CodeFloatingTag)
 	}
 	return codes

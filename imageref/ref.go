@@ -32,6 +32,10 @@ type Ref struct {
 // documentation describes, keeping the repository as written.
 //
 // What it rejects it reports as a [*ParseError], along with the zero Ref.
+// A path, tag or digest longer than any valid reference's is refused before
+// the reference package's regular expressions read s, so that a long input
+// costs one pass over its bytes; only a registry, which the grammar does not
+// limit, is read at length.
 func Parse(s string) (Ref, error) {
 	r, err := parse(s)
 	if err != nil {
@@ -42,10 +46,16 @@ func Parse(s string) (Ref, error) {
 
 // parse is Parse with the concrete error type.
 func parse(s string) (Ref, *ParseError) {
-	if _, err := reference.ParseNormalizedNamed(s); err != nil {
-		return Ref{}, &ParseError{Input: s, Reason: classify(s), Err: err}
-	}
 	l := splitLenient(s)
+	// A part longer than the grammar allows is refused before the grammar's
+	// regular expressions read the whole input (and its reason found
+	// without them), so a long input costs no more than reading it.
+	if err := l.overlong(); err != nil {
+		return Ref{}, &ParseError{Input: s, Reason: classify(l), Err: err}
+	}
+	if _, err := reference.ParseNormalizedNamed(s); err != nil {
+		return Ref{}, &ParseError{Input: s, Reason: classify(l), Err: err}
+	}
 	return Ref{Repository: l.repository, Tag: l.tag, Digest: l.digest}, nil
 }
 

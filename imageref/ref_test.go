@@ -2,8 +2,11 @@ package imageref
 
 import (
 	"errors"
+	"math"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/distribution/reference"
 	"github.com/stretchr/testify/assert"
@@ -99,60 +102,62 @@ func TestParseError(t *testing.T) {
 		msg    string
 	}{
 		{"empty", "", ErrNameEmpty, reference.ErrReferenceInvalidFormat,
-			`imageref: invalid image reference "": empty repository name`},
+			`imageref.Parse(""): empty repository name`},
 		{"only a tag", ":latest", ErrNameEmpty, reference.ErrReferenceInvalidFormat,
-			`imageref: invalid image reference ":latest": empty repository name`},
+			`imageref.Parse(":latest"): empty repository name`},
 		{"only a digest", "@" + sha256, ErrNameEmpty, reference.ErrReferenceInvalidFormat,
-			`imageref: invalid image reference "@` + sha256 + `": empty repository name`},
+			`imageref.Parse("@sha256:` + hex64[:56] + `"... (72 bytes)): empty repository name`},
 		{"upper-case familiar name", "Kici-Agent", ErrNameUppercase, nil,
-			`imageref: invalid image reference "Kici-Agent": repository name must be lowercase`},
+			`imageref.Parse("Kici-Agent"): repository name must be lowercase`},
 		// reference.ParseNormalizedNamed reports this with a plain string,
 		// not reference.ErrNameContainsUppercase.
 		{"upper-case path", "quay.io/Kici/kici-agent:0.19.0", ErrNameUppercase, nil,
-			`imageref: invalid image reference "quay.io/Kici/kici-agent:0.19.0": repository name must be lowercase`},
+			`imageref.Parse("quay.io/Kici/kici-agent:0.19.0"): repository name must be lowercase`},
 		{"upper-case name before a bad tag", "KICI:bad tag", ErrNameUppercase, nil,
-			`imageref: invalid image reference "KICI:bad tag": repository name must be lowercase`},
+			`imageref.Parse("KICI:bad tag"): repository name must be lowercase`},
 		{"empty tag", "kici-agent:", ErrTagInvalid, reference.ErrReferenceInvalidFormat,
-			`imageref: invalid image reference "kici-agent:": invalid tag`},
+			`imageref.Parse("kici-agent:"): invalid tag`},
 		{"tag with a space", "kici-agent: 0.19.0", ErrTagInvalid, reference.ErrReferenceInvalidFormat,
-			`imageref: invalid image reference "kici-agent: 0.19.0": invalid tag`},
+			`imageref.Parse("kici-agent: 0.19.0"): invalid tag`},
 		{"tag starting with a dash", "kici-agent:-rc", ErrTagInvalid, reference.ErrReferenceInvalidFormat,
-			`imageref: invalid image reference "kici-agent:-rc": invalid tag`},
-		{"tag too long", "kici-agent:" + strings.Repeat("a", 129), ErrTagInvalid, reference.ErrReferenceInvalidFormat,
-			`imageref: invalid image reference "kici-agent:` + strings.Repeat("a", 129) + `": invalid tag`},
+			`imageref.Parse("kici-agent:-rc"): invalid tag`},
+		{"tag too long", "kici-agent:" + strings.Repeat("a", 129), ErrTagInvalid, reference.ErrTagInvalidFormat,
+			`imageref.Parse("kici-agent:` + strings.Repeat("a", 53) + `"... (140 bytes)): invalid tag`},
 		{"plus in tag", "kici-agent:1.2.3+b", ErrTagInvalid, reference.ErrReferenceInvalidFormat,
-			`imageref: invalid image reference "kici-agent:1.2.3+b": invalid tag`},
+			`imageref.Parse("kici-agent:1.2.3+b"): invalid tag`},
 		{"bad tag before a bad digest", "kici-agent:a b@x", ErrTagInvalid, reference.ErrReferenceInvalidFormat,
-			`imageref: invalid image reference "kici-agent:a b@x": invalid tag`},
+			`imageref.Parse("kici-agent:a b@x"): invalid tag`},
 		{"empty digest", "kici-agent@", ErrDigestInvalid, reference.ErrReferenceInvalidFormat,
-			`imageref: invalid image reference "kici-agent@": invalid digest`},
+			`imageref.Parse("kici-agent@"): invalid digest`},
 		{"empty digest after a tag", "kici-agent:latest@", ErrDigestInvalid, reference.ErrReferenceInvalidFormat,
-			`imageref: invalid image reference "kici-agent:latest@": invalid digest`},
+			`imageref.Parse("kici-agent:latest@"): invalid digest`},
 		{"short digest", "kici-agent@sha256:" + hex64[:40], ErrDigestInvalid, nil,
-			`imageref: invalid image reference "kici-agent@sha256:` + hex64[:40] + `": invalid digest`},
+			`imageref.Parse("kici-agent@sha256:` + hex64[:40] + `"): invalid digest`},
 		{"unsupported algorithm", "kici-agent@md5:" + hex64[:32], ErrDigestInvalid, nil,
-			`imageref: invalid image reference "kici-agent@md5:` + hex64[:32] + `": invalid digest`},
+			`imageref.Parse("kici-agent@md5:` + hex64[:32] + `"): invalid digest`},
 		{"upper-case algorithm", "kici-agent@SHA256:" + hex64, ErrDigestInvalid, nil,
-			`imageref: invalid image reference "kici-agent@SHA256:` + hex64 + `": invalid digest`},
-		{"two digests", "kici-agent@" + sha256 + "@" + sha256, ErrDigestInvalid, reference.ErrReferenceInvalidFormat,
-			`imageref: invalid image reference "kici-agent@` + sha256 + "@" + sha256 + `": invalid digest`},
+			`imageref.Parse("kici-agent@SHA256:` + hex64[:46] + `"... (82 bytes)): invalid digest`},
+		{"two digests", "kici-agent@" + sha256 + "@" + sha256, ErrDigestInvalid, reference.ErrDigestInvalidFormat,
+			`imageref.Parse("kici-agent@sha256:` + hex64[:46] + `"... (154 bytes)): invalid digest`},
 		{"space in name", "kici agent", ErrReferenceInvalid, reference.ErrReferenceInvalidFormat,
-			`imageref: invalid image reference "kici agent": invalid reference format`},
+			`imageref.Parse("kici agent"): invalid reference format`},
 		{"leading space", " kici-agent", ErrReferenceInvalid, reference.ErrReferenceInvalidFormat,
-			`imageref: invalid image reference " kici-agent": invalid reference format`},
+			`imageref.Parse(" kici-agent"): invalid reference format`},
 		{"trailing separator", "kici-agent_", ErrReferenceInvalid, reference.ErrReferenceInvalidFormat,
-			`imageref: invalid image reference "kici-agent_": invalid reference format`},
+			`imageref.Parse("kici-agent_"): invalid reference format`},
 		{"port without a path", "localhost:5000:0.20.0", ErrReferenceInvalid, reference.ErrReferenceInvalidFormat,
-			`imageref: invalid image reference "localhost:5000:0.20.0": invalid reference format`},
+			`imageref.Parse("localhost:5000:0.20.0"): invalid reference format`},
 		{"name too long", "kici/" + strings.Repeat("a", 251), ErrReferenceInvalid, reference.ErrNameTooLong,
-			`imageref: invalid image reference "kici/` + strings.Repeat("a", 251) + `": invalid reference format: repository name must not be more than 255 characters`},
+			`imageref.Parse("kici/` + strings.Repeat("a", 59) + `"... (256 bytes)): invalid reference format: repository name must not be more than 255 characters`},
 		// Found by FuzzParse: in lower case this is a bare identifier, which
 		// is not a reference, but with a tag it would be; the reference
 		// package too says "must be lowercase".
 		{"upper-case identifier", "000000000000000000000000000000000000000000000000000000000000A000", ErrNameUppercase, nil,
-			`imageref: invalid image reference "000000000000000000000000000000000000000000000000000000000000A000": repository name must be lowercase`},
+			`imageref.Parse("000000000000000000000000000000000000000000000000000000000000A000"): repository name must be lowercase`},
+		{"64 bytes, not an identifier", strings.Repeat("a", 62) + " b", ErrReferenceInvalid, reference.ErrReferenceInvalidFormat,
+			`imageref.Parse("` + strings.Repeat("a", 62) + ` b"): invalid reference format`},
 		{"identifier", hex64, ErrReferenceInvalid, nil,
-			`imageref: invalid image reference "` + hex64 + `": invalid reference format: invalid repository name (` + hex64 + `), cannot specify 64-byte hexadecimal strings`},
+			`imageref.Parse("` + hex64 + `"): invalid reference format: 64 hexadecimal digits name an image by its ID, not a repository`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -179,7 +184,7 @@ func TestParseError(t *testing.T) {
 
 func TestParseErrorWithoutErr(t *testing.T) {
 	e := &ParseError{Input: "x y", Reason: ErrReferenceInvalid}
-	assert.Equal(t, `imageref: invalid image reference "x y": invalid reference format`, e.Error())
+	assert.Equal(t, `imageref.Parse("x y"): invalid reference format`, e.Error())
 	assert.Equal(t, []error{ErrReferenceInvalid}, e.Unwrap())
 }
 
@@ -205,7 +210,7 @@ func TestReasonError(t *testing.T) {
 
 func TestMustParse(t *testing.T) {
 	assert.Equal(t, Ref{"quay.io/kici/kici-agent", "0.20.0", ""}, MustParse("quay.io/kici/kici-agent:0.20.0"))
-	assert.PanicsWithError(t, `imageref: invalid image reference "kici-agent:": invalid tag`, func() {
+	assert.PanicsWithError(t, `imageref.Parse("kici-agent:"): invalid tag`, func() {
 		MustParse("kici-agent:")
 	})
 }
@@ -305,4 +310,119 @@ func TestNameOfUnparsedRef(t *testing.T) {
 			assert.Equal(t, tt.family, tt.ref.FamiliarName())
 		})
 	}
+}
+
+// TestParseLengthLimits proves the limits Parse applies before the
+// reference package reads its input against the reference package itself:
+// the longest path, tag and digest are accepted, one byte more never is,
+// and the reason is the one the reference package's verdict gives.
+func TestParseLengthLimits(t *testing.T) {
+	path := "kici/" + strings.Repeat("a", 250) // 255 bytes
+	tag := "_" + strings.Repeat("a", 127)      // 128 bytes
+	digest := "sha512:" + hex64 + hex64        // 135 bytes
+	registry := strings.Repeat("r.", 5000) + "r"
+	tests := []struct {
+		name   string
+		in     string
+		reason Reason // 0: valid
+		err    error  // the reference package's sentinel in the error; nil: its own text
+	}{
+		{"longest path", "q.io/" + path, 0, nil},
+		{"longest familiar name", strings.Repeat("a", 247), 0, nil}, // library/ makes 255
+		{"longest tag", "kici-agent:" + tag, 0, nil},
+		{"longest digest", "kici-agent@" + digest, 0, nil},
+		{"longest of each", "q.io/" + path + ":" + tag + "@" + digest, 0, nil},
+		{"a registry has no limit", registry + "/" + path + ":" + tag + "@" + digest, 0, nil},
+
+		{"path", "q.io/" + path + "a", ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"path with no registry", path + "a", ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"path with no registry, invalid", path + "_", ErrReferenceInvalid, reference.ErrNameTooLong},
+		// Lower-case letters, digits, "-" and "_" never make a registry, so
+		// the first element counts in the path.
+		{"path whose first element is no registry", "az09-_/" + strings.Repeat("a", 248) + "_", ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"familiar name", strings.Repeat("a", 256), ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"path after a long registry", registry + "/" + path + "a", ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"upper-case path of the longest", "q.io/A" + strings.Repeat("a", 254), ErrNameUppercase, nil},
+		{"upper-case path, too long in lower case too", "q.io/" + strings.Repeat("A", 256), ErrReferenceInvalid, reference.ErrNameTooLong},
+		// The Kelvin sign is 3 bytes, its lower case "k" one.
+		{"upper-case path that lower case shortens", "q.io/" + strings.Repeat("\u212a", 100), ErrNameUppercase, reference.ErrNameTooLong},
+		{"tag", "kici-agent:" + tag + "a", ErrTagInvalid, reference.ErrTagInvalidFormat},
+		{"tag after a long registry", registry + "/kici-agent:" + tag + "a", ErrTagInvalid, reference.ErrTagInvalidFormat},
+		{"tag after an invalid name", "Kici-agent:" + tag + "a", ErrNameUppercase, reference.ErrTagInvalidFormat},
+		{"digest", "kici-agent@" + digest + "0", ErrDigestInvalid, reference.ErrDigestInvalidFormat},
+		{"digest after a tag", "kici-agent:1@" + digest + "0", ErrDigestInvalid, reference.ErrDigestInvalidFormat},
+		{"digest with no name", "@" + digest + "0", ErrNameEmpty, reference.ErrDigestInvalidFormat},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, refErr := reference.ParseNormalizedNamed(tt.in)
+			got, err := Parse(tt.in)
+			if tt.reason == 0 {
+				require.NoError(t, refErr)
+				require.NoError(t, err)
+				assert.Equal(t, tt.in, got.String())
+				return
+			}
+			require.Error(t, refErr, "the reference package accepts it")
+			var pe *ParseError
+			require.ErrorAs(t, err, &pe)
+			assert.Equal(t, tt.reason, pe.Reason)
+			if tt.err != nil {
+				assert.Equal(t, tt.err, pe.Err)
+			}
+			checkParseError(t, tt.in, got, err, refErr)
+		})
+	}
+}
+
+// TestParseLongInput checks that a long input that cannot be valid costs
+// Parse a read of its bytes and no more: a short error, almost no memory,
+// and time on the order of one pass over it, as a lower-casing takes.
+func TestParseLongInput(t *testing.T) {
+	const n = 4 << 20
+	tests := []struct {
+		name   string
+		in     string
+		reason Reason
+	}{
+		{"familiar name", strings.Repeat("a", n), ErrReferenceInvalid},
+		{"upper-case familiar name", strings.Repeat("A", n), ErrReferenceInvalid},
+		{"upper-case path", "quay.io/" + strings.Repeat("A", n), ErrReferenceInvalid},
+		{"path", "quay.io/kici/" + strings.Repeat("a", n), ErrReferenceInvalid},
+		{"tag", "kici-agent:" + strings.Repeat("a", n), ErrTagInvalid},
+		{"digest", "kici-agent@sha256:" + strings.Repeat("a", n), ErrDigestInvalid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var err error
+			allocated := heapAllocated(func() { _, err = Parse(tt.in) })
+			assert.ErrorIs(t, err, tt.reason)
+			assert.Less(t, len(err.Error()), 200, "the error's text")
+			assert.Less(t, allocated, uint64(64<<10), "bytes allocated")
+
+			took := fastest(func() { _, err = Parse(tt.in) })
+			pass := fastest(func() { _ = strings.ToLower(tt.in) })
+			assert.Less(t, took, 20*pass+10*time.Millisecond, "Parse took %v, a lower-casing %v", took, pass)
+		})
+	}
+}
+
+// heapAllocated returns the bytes f allocates on the heap.
+func heapAllocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// fastest returns the shortest time f takes in three runs.
+func fastest(f func()) time.Duration {
+	best := time.Duration(math.MaxInt64)
+	for range 3 {
+		start := time.Now()
+		f()
+		best = min(best, time.Since(start))
+	}
+	return best
 }

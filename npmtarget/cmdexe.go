@@ -1,68 +1,15 @@
 package npmtarget
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// UnsafeArgError reports an argument that cannot be handed to cmd.exe: one
-// that is empty or holds a byte outside the orchestrator's allow-list
-// A-Z a-z 0-9 @ / . _ + -.
-type UnsafeArgError struct {
-	Arg string // the argument as given
-}
-
-// Error returns the orchestrator's message, with the argument quoted as Go
-// quotes strings, so that control bytes stay visible and the message stays
-// one line.
-func (e *UnsafeArgError) Error() string {
-	return "cannot pass " + strconv.Quote(e.Arg) + " to npm: it holds a character cmd.exe reads as syntax"
-}
-
-// CommandReason is why a program path cannot be run safely. Its values are
-// the constants below.
-type CommandReason string
-
-// The reasons [WindowsShellCommand] and [Target.Command] refuse a program
-// path.
-const (
-	// ReasonCmdSyntax: the path holds a byte cmd.exe reads as syntax even
-	// inside double quotes (a double quote, "%" or "!"), a control byte (CR,
-	// LF, NUL and the rest of U+0000-U+001F, none of which a Windows file
-	// name holds), or is not valid UTF-8 (Windows names are UTF-16, so it
-	// names no file).
-	ReasonCmdSyntax CommandReason = "cmd-syntax"
-	// ReasonRelativePath: the path is not absolute on the target platform,
-	// so the program that ran would depend on the working directory (cmd.exe
-	// looks there first).
-	ReasonRelativePath CommandReason = "relative-path"
-	// ReasonNotExecutable: on Windows, the path ends neither in ".exe" or
-	// ".com" nor in a batch file's ".cmd" or ".bat". os/exec would try every
-	// extension in PATHEXT, .bat and .cmd among them, and run a batch file
-	// without cmd.exe's quoting rules.
-	ReasonNotExecutable CommandReason = "not-executable"
-)
-
-// UnsafeCommandError reports a program path that [WindowsShellCommand] or
-// [Target.Command] refuses to run.
-type UnsafeCommandError struct {
-	Cmd    string        // the program path as given
-	Reason CommandReason // why it is refused
-}
-
-// Error returns a one-line message naming the path, quoted as Go quotes
-// strings.
-func (e *UnsafeCommandError) Error() string {
-	q := strconv.Quote(e.Cmd)
-	switch e.Reason {
-	case ReasonRelativePath:
-		return "cannot run " + q + ": it is not an absolute path"
-	case ReasonNotExecutable:
-		return "cannot run " + q + ": it is neither a .exe or .com program nor a .cmd or .bat batch file"
-	}
-	return "cannot run " + q + " through cmd.exe: it holds a character cmd.exe reads as syntax even inside quotes"
-}
+// CmdExe is [Command.Path] on the npm.cmd fallback: the cmd.exe in the
+// Windows system folder, written with the variable that names that folder.
+// [Command.ExecCmd] expands SystemRoot from the environment it is given; the
+// path is never searched for on PATH or in the working directory.
+const CmdExe = `%SystemRoot%\System32\cmd.exe`
 
 // WindowsShellCommand returns the command line cmd.exe runs for a batch file
 // with arguments, as the orchestrator's windowsShellCommand does: cmd in
@@ -84,12 +31,18 @@ func (e *UnsafeCommandError) Error() string {
 // by nothing but allow-listed bytes and spaces. [Target.Command] wraps the
 // line as cmd.exe /d /s /c "<line>".
 func WindowsShellCommand(cmd string, args []string) (string, error) {
+	return shellCommand("WindowsShellCommand", cmd, args)
+}
+
+// shellCommand is WindowsShellCommand, with fn naming the call in its
+// errors.
+func shellCommand(fn, cmd string, args []string) (string, error) {
 	if !cmdQuotable(cmd) {
-		return "", &UnsafeCommandError{Cmd: cmd, Reason: ReasonCmdSyntax}
+		return "", &UnsafeCommandError{Func: fn, Cmd: cmd, Reason: ReasonCmdSyntax}
 	}
 	for _, a := range args {
 		if !shellSafe(a) {
-			return "", &UnsafeArgError{Arg: a}
+			return "", &UnsafeArgError{Func: fn, Arg: a}
 		}
 	}
 	var b strings.Builder
@@ -134,4 +87,50 @@ func shellSafeByte(c byte) bool {
 		return true
 	}
 	return c == '@' || c == '/' || c == '.' || c == '_' || c == '+' || c == '-'
+}
+
+// viaCmdExe reports whether t's npm runs through cmd.exe: its program is a
+// batch file on Windows.
+func (t Target) viaCmdExe() bool {
+	return t.Windows && isBatch(t.Invocation.Cmd, true)
+}
+
+// isBatch reports whether cmd names a batch file: on Windows, a name ending
+// in ".cmd" or ".bat" in any case once Windows has dropped its trailing dots
+// and spaces (the check Rust adopted for CVE-2024-43402); on posix, the
+// orchestrator's /\.cmd$/i.
+func isBatch(cmd string, windows bool) bool {
+	if !windows {
+		return hasSuffixFold(cmd, ".cmd")
+	}
+	cmd = strings.TrimRight(cmd, ". ")
+	return hasSuffixFold(cmd, ".cmd") || hasSuffixFold(cmd, ".bat")
+}
+
+// hasSuffixFold reports whether s ends in the ASCII suffix, ignoring ASCII
+// case.
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
+}
+
+// systemCmdExe expands CmdExe with the SystemRoot of environ (the last, name
+// compared without regard to case): that must be an absolute Windows path
+// that cmd.exe can take.
+func systemCmdExe(environ []string) (string, error) {
+	root := ""
+	for _, kv := range environ {
+		if name, value, ok := cutEnv(kv); ok && strings.EqualFold(name, "SystemRoot") {
+			root = value
+		}
+	}
+	if !isAbsolute(root, true) || !cmdQuotable(root) {
+		return "", execError{ReasonNoSystemRoot}
+	}
+	// A root of separators alone ("\\") would leave \System32\cmd.exe, on
+	// whatever drive is current.
+	path := strings.TrimRight(root, `\/`) + `\System32\cmd.exe`
+	if !isAbsolute(path, true) {
+		return "", execError{ReasonNoSystemRoot}
+	}
+	return path, nil
 }

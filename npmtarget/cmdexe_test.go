@@ -2,10 +2,12 @@ package npmtarget
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/kicikit/kicikit/internal/errtext"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -54,19 +56,28 @@ var batBadBut = []string{
 	"\xff",
 }
 
+// acceptedArgs are arguments cmd.exe takes as they are: every byte of the
+// allow-list, and the shapes npm's own arguments have.
+var acceptedArgs = []string{"install", "-g", "@kici-dev/orchestrator@0.20.0", "A-Za-z0-9@/._+-", "--json", "@s/p@1.2.3-rc.1+b"}
+
 func TestWindowsShellCommand(t *testing.T) {
 	const npm = `C:\Program Files\nodejs\npm.cmd`
-	line, err := WindowsShellCommand(npm, []string{"install", "-g", "@kici-dev/orchestrator@0.20.0"})
-	require.NoError(t, err)
-	assert.Equal(t, `"C:\Program Files\nodejs\npm.cmd" install -g @kici-dev/orchestrator@0.20.0`, line)
-
-	line, err = WindowsShellCommand(npm, nil)
-	require.NoError(t, err)
-	assert.Equal(t, `"C:\Program Files\nodejs\npm.cmd"`, line)
-
-	line, err = WindowsShellCommand(npm, []string{"A-Za-z0-9@/._+-", "--json", "@s/p@1.2.3-rc.1+b"})
-	require.NoError(t, err)
-	assert.Equal(t, `"C:\Program Files\nodejs\npm.cmd" A-Za-z0-9@/._+- --json @s/p@1.2.3-rc.1+b`, line)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"an install", []string{"install", "-g", "@kici-dev/orchestrator@0.20.0"}, `"C:\Program Files\nodejs\npm.cmd" install -g @kici-dev/orchestrator@0.20.0`},
+		{"no arguments", nil, `"C:\Program Files\nodejs\npm.cmd"`},
+		{"every accepted argument", acceptedArgs, `"C:\Program Files\nodejs\npm.cmd" install -g @kici-dev/orchestrator@0.20.0 A-Za-z0-9@/._+- --json @s/p@1.2.3-rc.1+b`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			line, err := WindowsShellCommand(npm, tt.args)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, line)
+		})
+	}
 }
 
 func TestBatBadBut(t *testing.T) {
@@ -78,7 +89,8 @@ func TestBatBadBut(t *testing.T) {
 				var argErr *UnsafeArgError
 				require.ErrorAs(t, err, &argErr)
 				assert.Equal(t, bad, argErr.Arg, "the error names the first refused argument")
-				assert.Contains(t, err.Error(), strconv.Quote(bad))
+				assert.Contains(t, err.Error(), errtext.Quote(bad))
+				assert.ErrorIs(t, err, ReasonArgSyntax)
 				assert.NotContains(t, err.Error(), "\n")
 				assert.Empty(t, line)
 			}
@@ -93,49 +105,158 @@ func TestBatBadBut(t *testing.T) {
 }
 
 func TestWindowsShellCommandRefusesCmdPath(t *testing.T) {
-	for _, cmd := range []string{
-		`C:\a"b\npm.cmd`,
-		`C:\%TEMP%\npm.cmd`,
-		`C:\a%b\npm.cmd`,
-		`C:\a!b!\npm.cmd`,
-		"C:\\a\r\\npm.cmd",
-		"C:\\a\n\\npm.cmd",
-		"C:\\a\x00\\npm.cmd",
-		"C:\\a\t\\npm.cmd",
-		"C:\\a\x1f\\npm.cmd",
-		"C:\\a\xff\\npm.cmd",
-	} {
-		line, err := WindowsShellCommand(cmd, []string{"install"})
+	tests := []struct{ name, cmd string }{
+		{"double quote", `C:\a"b\npm.cmd`},
+		{"a variable", `C:\%TEMP%\npm.cmd`},
+		{"a lone percent", `C:\a%b\npm.cmd`},
+		{"a delayed variable", `C:\a!b!\npm.cmd`},
+		{"CR", "C:\\a\r\\npm.cmd"},
+		{"LF", "C:\\a\n\\npm.cmd"},
+		{"NUL", "C:\\a\x00\\npm.cmd"},
+		{"tab", "C:\\a\t\\npm.cmd"},
+		{"unit separator", "C:\\a\x1f\\npm.cmd"},
+		{"invalid UTF-8", "C:\\a\xff\\npm.cmd"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			line, err := WindowsShellCommand(tt.cmd, []string{"install"})
+			assert.Equal(t, &UnsafeCommandError{Func: "WindowsShellCommand", Cmd: tt.cmd, Reason: ReasonCmdSyntax}, err)
+			assert.ErrorIs(t, err, ReasonCmdSyntax)
+			assert.Empty(t, line)
+		})
+	}
+	t.Run("the path is checked before the arguments", func(t *testing.T) {
+		_, err := WindowsShellCommand(`C:\%x%\npm.cmd`, []string{"&whoami"})
 		var cmdErr *UnsafeCommandError
-		require.ErrorAs(t, err, &cmdErr, "%q", cmd)
-		assert.Equal(t, cmd, cmdErr.Cmd)
-		assert.Equal(t, ReasonCmdSyntax, cmdErr.Reason)
-		assert.Contains(t, err.Error(), strconv.Quote(cmd))
-		assert.Empty(t, line)
+		assert.ErrorAs(t, err, &cmdErr)
+	})
+}
+
+// TestWindowsShellCommandTakesCmdPath lists paths that cmd.exe reads
+// literally inside quotes.
+func TestWindowsShellCommandTakesCmdPath(t *testing.T) {
+	tests := []struct{ name, cmd string }{
+		{"ampersand", `C:\a&b\npm.cmd`},
+		{"caret", `C:\a^b\npm.cmd`},
+		{"parentheses", `C:\(x86)\npm.cmd`},
+		{"space", `C:\a b\npm.cmd`},
+		{"non-ASCII", `C:\José\npm.cmd`},
+		{"argument separators", `C:\a;b,c=d\npm.cmd`},
+		{"UNC", `\\srv\share\npm.cmd`},
 	}
-	// Inside quotes cmd.exe takes these literally: they are fine in the path.
-	for _, cmd := range []string{`C:\a&b\npm.cmd`, `C:\a^b\npm.cmd`, `C:\(x86)\npm.cmd`, `C:\a b\npm.cmd`, `C:\José\npm.cmd`, `C:\a;b,c=d\npm.cmd`, `\\srv\share\npm.cmd`} {
-		line, err := WindowsShellCommand(cmd, []string{"install"})
-		require.NoError(t, err, cmd)
-		assert.Equal(t, `"`+cmd+`" install`, line)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			line, err := WindowsShellCommand(tt.cmd, []string{"install"})
+			require.NoError(t, err)
+			assert.Equal(t, `"`+tt.cmd+`" install`, line)
+		})
 	}
-	// The path is checked before the arguments.
-	_, err := WindowsShellCommand(`C:\%x%\npm.cmd`, []string{"&whoami"})
-	var cmdErr *UnsafeCommandError
-	assert.ErrorAs(t, err, &cmdErr)
+}
+
+func TestSystemCmdExe(t *testing.T) {
+	tests := []struct {
+		name    string
+		environ []string
+		want    string
+	}{
+		{"SystemRoot", []string{`SystemRoot=C:\Windows`}, `C:\Windows\System32\cmd.exe`},
+		{"upper case, trailing separator", []string{`SYSTEMROOT=D:\WINNT\`}, `D:\WINNT\System32\cmd.exe`},
+		{"the last of several", []string{`systemroot=C:\a`, `SystemRoot=C:\Windows`}, `C:\Windows\System32\cmd.exe`},
+		{"UNC", []string{`SystemRoot=\\srv\win`}, `\\srv\win\System32\cmd.exe`},
+		{"drive root", []string{`SystemRoot=C:\`}, `C:\System32\cmd.exe`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := systemCmdExe(tt.environ)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestSystemCmdExeRefuses(t *testing.T) {
+	tests := []struct {
+		name    string
+		environ []string
+	}{
+		{"no environment", nil},
+		{"no SystemRoot", []string{"PATH=C:\\x"}},
+		{"empty", []string{"SystemRoot="}},
+		{"relative", []string{"SystemRoot=Windows"}},
+		{"cmd.exe syntax", []string{`SystemRoot=C:\Win%x%`}},
+		{"the last counts", []string{`SystemRoot=C:\Windows`, `SystemRoot=.`}},
+		// A SystemRoot of separators alone passes for a UNC path, but cutting
+		// its trailing separators leaves \System32\cmd.exe, which hangs off
+		// the current drive: the program that ran would depend on the
+		// working directory, the very thing CmdExe rules out.
+		{"two backslashes", []string{`SystemRoot=\\`}},
+		{"two slashes", []string{`SystemRoot=//`}},
+		{"mixed separators", []string{`SystemRoot=\/`}},
+		{"three separators", []string{`SystemRoot=\\\`}},
+		{"four separators", []string{`SystemRoot=\\\\`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := systemCmdExe(tt.environ)
+			assert.ErrorIs(t, err, ReasonNoSystemRoot)
+			assert.EqualError(t, err, "npmtarget.Command.ExecCmd: the environment names no usable SystemRoot, so cmd.exe cannot be found")
+			assert.Empty(t, got)
+		})
+	}
 }
 
 func TestErrorMessages(t *testing.T) {
-	assert.Equal(t, `cannot pass "&whoami" to npm: it holds a character cmd.exe reads as syntax`, (&UnsafeArgError{Arg: "&whoami"}).Error())
-	assert.Equal(t, `cannot pass "a\nb" to npm: it holds a character cmd.exe reads as syntax`, (&UnsafeArgError{Arg: "a\nb"}).Error())
-	assert.Equal(t, `cannot run "C:\\%x%\\npm.cmd" through cmd.exe: it holds a character cmd.exe reads as syntax even inside quotes`,
-		(&UnsafeCommandError{Cmd: `C:\%x%\npm.cmd`, Reason: ReasonCmdSyntax}).Error())
-	assert.Equal(t, `cannot run "npm": it is not an absolute path`, (&UnsafeCommandError{Cmd: "npm", Reason: ReasonRelativePath}).Error())
-	assert.Equal(t, `cannot run "C:\\n\\node": it is neither a .exe or .com program nor a .cmd or .bat batch file`,
-		(&UnsafeCommandError{Cmd: `C:\n\node`, Reason: ReasonNotExecutable}).Error())
-	// An error is usable through errors.As from a wrapped chain.
-	wrapped := errors.Join(errors.New("upgrade"), &UnsafeArgError{Arg: "x y"})
-	var argErr *UnsafeArgError
-	require.ErrorAs(t, wrapped, &argErr)
-	assert.True(t, strings.HasPrefix(argErr.Error(), `cannot pass "x y"`))
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"unsafe argument", &UnsafeArgError{Func: "WindowsShellCommand", Arg: "&whoami"},
+			`npmtarget.WindowsShellCommand: cannot pass "&whoami" to npm: it holds a character cmd.exe reads as syntax`},
+		{"unsafe argument, one line", &UnsafeArgError{Func: "Target.Command", Arg: "a\nb"},
+			`npmtarget.Target.Command: cannot pass "a\nb" to npm: it holds a character cmd.exe reads as syntax`},
+		{"unsafe argument, bounded", &UnsafeArgError{Func: "Target.Command", Arg: strings.Repeat("&", 1<<20)},
+			`npmtarget.Target.Command: cannot pass "` + strings.Repeat("&", 64) + `"... (1048576 bytes) to npm: it holds a character cmd.exe reads as syntax`},
+		{"cmd.exe syntax in the path", &UnsafeCommandError{Func: "WindowsShellCommand", Cmd: `C:\%x%\npm.cmd`, Reason: ReasonCmdSyntax},
+			`npmtarget.WindowsShellCommand("C:\\%x%\\npm.cmd"): cannot run the program: it holds a character cmd.exe reads as syntax even inside quotes`},
+		{"relative path", &UnsafeCommandError{Func: "Target.Command", Cmd: "npm", Reason: ReasonRelativePath},
+			`npmtarget.Target.Command("npm"): cannot run the program: it is not an absolute path`},
+		{"not executable", &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\node`, Reason: ReasonNotExecutable},
+			`npmtarget.Target.Command("C:\\n\\node"): cannot run the program: it is neither a .exe or .com program nor a .cmd or .bat batch file`},
+		{"a long path, bounded", &UnsafeCommandError{Func: "Target.Command", Cmd: strings.Repeat("x", 1000), Reason: ReasonRelativePath},
+			`npmtarget.Target.Command("` + strings.Repeat("x", 64) + `"... (1000 bytes)): cannot run the program: it is not an absolute path`},
+		{"other platform", execError{ReasonOtherPlatform}, "npmtarget.Command.ExecCmd: the command's target runs on another platform"},
+		{"a refused field", &FieldError{Func: "Resolve", Field: "NodeExecPath", Value: "C:node.exe", Reason: ReasonRelativeNode},
+			`npmtarget.Resolve("C:node.exe"): NodeExecPath: the service's node is not an absolute path, so npm would run from the working directory: give its absolute path`},
+		{"a refused field, bounded", &FieldError{Func: "PlanUpgrade", Field: "Version", Value: strings.Repeat("v", 1<<20), Reason: ReasonVersion},
+			`npmtarget.PlanUpgrade("` + strings.Repeat("v", 64) + `"... (1048576 bytes)): Version: ` + ReasonVersion.Error()},
+		{"an unknown reason", Reason(200), "reason 200"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tt.err.Error())
+		})
+	}
+	t.Run("errors.As and errors.Is find an error in a wrapped chain", func(t *testing.T) {
+		wrapped := errors.Join(errors.New("upgrade"), &UnsafeArgError{Arg: "x y"})
+		var argErr *UnsafeArgError
+		require.ErrorAs(t, wrapped, &argErr)
+		assert.Equal(t, "x y", argErr.Arg)
+		assert.ErrorIs(t, wrapped, ReasonArgSyntax)
+		assert.ErrorIs(t, fmt.Errorf("upgrade: %w", &UnsafeCommandError{Reason: ReasonRelativePath}), ReasonRelativePath)
+	})
+}
+
+// TestReasons checks that every Reason has a description of its own that
+// says what it is about.
+func TestReasons(t *testing.T) {
+	seen := map[string]Reason{}
+	for r := ReasonCmdSyntax; r <= ReasonAltered; r++ {
+		t.Run(strconv.Itoa(int(r)), func(t *testing.T) {
+			text := r.Error()
+			assert.NotEqual(t, "reason "+strconv.Itoa(int(r)), text)
+			assert.NotContains(t, seen, text, "the same text as %d", seen[text])
+			seen[text] = r
+		})
+	}
 }

@@ -23,7 +23,7 @@
 // Paths follow the service's platform, chosen by [Options.Windows] and kept
 // in [Target.Windows], never the platform the code runs on. The rules are
 // node's path.posix and path.win32 dirname and join, which the orchestrator
-// calls, ported byte for byte (node 20) and checked against node's own test
+// calls, reproduced byte for byte (node 20) and checked against node's own test
 // vectors:
 //
 //	posix     separator "/"; "." and ".." folded; a trailing separator kept
@@ -66,14 +66,32 @@
 //
 // # Beyond the orchestrator
 //
-// The results are the orchestrator's, with these differences: the component
-// name is matched literally (the orchestrator puts it into a regular
-// expression unescaped); Windows environment names compare without regard to
-// case, where the orchestrator's copy of process.env can end up with both
-// "Path" and "PATH"; PATH gets the target platform's list separator, and no
-// empty element when the caller has no PATH; the batch-file test counts
-// ".bat" and trailing dots and spaces on Windows; [WindowsShellCommand] also
-// refuses a batch-file path that cmd.exe would read as syntax; and
-// [Target.Command] and [Command.ExecCmd] describe and start the process
-// without a shell parsing anything but the checked cmd.exe line.
+// The results are the orchestrator's, with these differences:
+//
+//   - the component name is matched literally (the orchestrator puts it into
+//     a regular expression unescaped);
+//   - a Windows drive root as the global prefix is "C:\", not "C:", which
+//     names the drive's current folder ([GlobalPrefix]);
+//   - Windows environment names compare without regard to case, where the
+//     orchestrator's copy of process.env can end up with both "Path" and
+//     "PATH"; PATH gets the target platform's list separator, and no empty
+//     element when the caller has no PATH ([Target.Env]);
+//   - the batch-file test counts ".bat" and trailing dots and spaces on
+//     Windows ([Target.PrefixViaEnv]);
+//   - [WindowsShellCommand] also refuses a batch-file path that cmd.exe would
+//     read as syntax;
+//   - [Target.Command] and [Command.ExecCmd] describe and start the process
+//     without a shell parsing anything but the checked cmd.exe line;
+//   - [Resolve] refuses, as [Unsafe], and [Target.Command] with an error, a
+//     node path that is not absolute, a node folder holding the PATH list
+//     separator and, on the npm.cmd route, a global prefix or node folder
+//     that npm.cmd would hand cmd.exe to misread, and an owning package
+//     that is not a valid npm package name; [PlanUpgrade] refuses them too
+//     ([RefusalUnsafe]);
+//   - [PlanUpgrade] refuses a version npm would read as anything but a
+//     version or a dist-tag ([RefusalBadVersion]): an alias, a URL, a git
+//     repository, a folder or a tarball, whose install scripts would run as
+//     the upgrader, or a range;
+//   - on the cmd.exe route, [Target.Env] drops an inherited
+//     NPM_PREFIX_NPM_CLI_JS and sets NoDefaultCurrentDirectoryInExePath=1.
 package npmtarget

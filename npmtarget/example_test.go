@@ -75,6 +75,7 @@ func ExampleResolve_windows() {
 	// line:    cmd.exe /d /s /c ""C:\Program Files\nodejs\npm.cmd" install -g @kici-dev/orchestrator@0.20.0"
 	// env:     Path=C:\Program Files\nodejs;C:\Windows\system32
 	// env:     npm_config_prefix=C:\Users\kici\AppData\Roaming\npm
+	// env:     NoDefaultCurrentDirectoryInExePath=1
 }
 
 func ExampleGlobalPrefix() {
@@ -123,7 +124,7 @@ func ExampleWindowsShellCommand() {
 	}
 	// Output:
 	// "C:\Program Files\nodejs\npm.cmd" install -g @kici-dev/orchestrator@0.20.0 <nil>
-	// refused "x@1&calc": cannot pass "x@1&calc" to npm: it holds a character cmd.exe reads as syntax
+	// refused "x@1&calc": npmtarget.WindowsShellCommand: cannot pass "x@1&calc" to npm: it holds a character cmd.exe reads as syntax
 }
 
 func ExamplePlanUpgrade() {

@@ -20,15 +20,27 @@ func TestExecCmd(t *testing.T) {
 	assert.Equal(t, []string{"PATH=/usr/bin:/bin", "A=1"}, cmd.Env)
 	assert.NoError(t, cmd.Err)
 	assert.Nil(t, cmd.SysProcAttr)
+}
 
-	// A Windows command does not start here, and says why.
-	for _, target := range []Target{winCli, winCmd} {
-		c, err := target.Command("install")
-		require.NoError(t, err)
-		cmd := c.ExecCmd(nil)
-		require.Error(t, cmd.Err)
-		assert.Equal(t, cmd.Err, cmd.Run())
-		assert.Contains(t, cmd.Err.Error(), "runs only on Windows")
+// TestExecCmdWindowsElsewhere checks that a Windows command does not start
+// here, and says why.
+func TestExecCmdWindowsElsewhere(t *testing.T) {
+	tests := []struct {
+		name   string
+		target Target
+	}{
+		{"node.exe", winCli},
+		{"npm.cmd through cmd.exe", winCmd},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := tt.target.Command("install")
+			require.NoError(t, err)
+			cmd := c.ExecCmd(nil)
+			require.Error(t, cmd.Err)
+			assert.Equal(t, cmd.Err, cmd.Run())
+			assert.ErrorIs(t, cmd.Err, ReasonOtherPlatform)
+		})
 	}
 }
 

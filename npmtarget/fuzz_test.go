@@ -2,6 +2,7 @@ package npmtarget
 
 import (
 	"errors"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -76,10 +77,38 @@ func FuzzResolve(f *testing.F) {
 			}
 		case Resolved:
 			checkResolved(t, r.Target, spec, component, entry, found, windows, exists, asked)
+		case Unsafe:
+			checkUnsafe(t, r, spec, windows, exists, asked)
 		default:
 			t.Fatalf("Resolve returned %T", got)
 		}
 	})
+}
+
+// checkUnsafe checks that an Unsafe result names the field of the target
+// that fails a refusal beyond the orchestrator, worked out independently.
+func checkUnsafe(t *testing.T, r Unsafe, spec LaunchSpec, windows, exists bool, asked []string) {
+	t.Helper()
+	var fe *FieldError
+	if !errors.As(r.Err, &fe) || fe.Func != "Resolve" || len(asked) > 1 {
+		t.Fatalf("Unsafe %#v after asking Exists %q", r, asked)
+	}
+	pkg, ok := FirstGlobalPackage(r.Entry)
+	if !ok {
+		t.Fatalf("Unsafe without a package: %q", r.Entry)
+	}
+	prefix, ok := GlobalPrefix(r.Entry, windows)
+	if !ok {
+		t.Fatalf("Unsafe without a global prefix: %q", r.Entry)
+	}
+	npm, cli := npmPaths(spec.ExecPath, windows)
+	tg := Target{NodeExecPath: spec.ExecPath, NpmPath: npm, OwningPackage: pkg, GlobalPrefix: prefix, Invocation: Invocation{Cmd: npm}, Windows: windows}
+	if exists {
+		tg.Invocation = Invocation{Cmd: spec.ExecPath, PreArgs: []string{cli}}
+	}
+	if field, value, reason := refusedBeyond(tg); fe.Reason != reason || fe.Value != value || fe.Field != field {
+		t.Fatalf("refused %#v, want %v of %s %q", fe, reason, field, value)
+	}
 }
 
 // endsInFile reports whether p names the file name (a relative path) in some
@@ -118,6 +147,9 @@ func checkResolved(t *testing.T, tg Target, spec LaunchSpec, component, entry st
 	if tg.NodeExecPath != spec.ExecPath || tg.Windows != windows || tg.OwningPackage == "" || tg.GlobalPrefix == "" {
 		t.Fatalf("bad target %+v", tg)
 	}
+	if _, _, reason := refusedBeyond(tg); reason != 0 {
+		t.Fatalf("Resolved %+v, which fails %v", tg, reason)
+	}
 	npm, cli := "npm", "lib/node_modules/npm/bin/npm-cli.js"
 	if windows {
 		npm, cli = `npm.cmd`, `node_modules\npm\bin\npm-cli.js`
@@ -147,9 +179,12 @@ func checkResolved(t *testing.T, tg Target, spec LaunchSpec, component, entry st
 	if hasPrefixArg == viaEnv {
 		t.Fatalf("Args %q with PrefixViaEnv %v", args, viaEnv)
 	}
-	env := tg.Env([]string{"PATH=/x", "npm_config_prefix=/y"})
-	if last := env[len(env)-1]; (last == "npm_config_prefix="+tg.GlobalPrefix) != viaEnv {
+	env := tg.Env([]string{"PATH=/x", "npm_config_prefix=/y", "NPM_PREFIX_NPM_CLI_JS=/z"})
+	if slices.Contains(env, "npm_config_prefix="+tg.GlobalPrefix) != viaEnv || slices.Contains(env, "npm_config_prefix=/y") == viaEnv {
 		t.Fatalf("Env %q with PrefixViaEnv %v", env, viaEnv)
+	}
+	if slices.Contains(env, "NoDefaultCurrentDirectoryInExePath=1") != viaEnv || slices.Contains(env, "NPM_PREFIX_NPM_CLI_JS=/z") == viaEnv {
+		t.Fatalf("Env %q on the cmd.exe route %v", env, viaEnv)
 	}
 	if !strings.HasPrefix(env[0], "PATH="+dirname(windows, spec.ExecPath)+listSeparator(windows)) {
 		t.Fatalf("Env %q does not put the node folder first", env)
@@ -215,11 +250,19 @@ func FuzzGlobalPrefix(f *testing.F) {
 		if !strings.HasPrefix(norm, prefix) {
 			t.Fatalf("prefix %q does not lead %q", prefix, entry)
 		}
-		// A separator follows, except where the posix prefix is the "/"
-		// the orchestrator writes for an empty one ("/lib/node_modules").
+		// A separator follows, except where the prefix is a root that ends
+		// in one: the posix "/" written for an empty prefix
+		// ("/lib/node_modules"), a Windows drive's "C:\\".
 		rest, cut := strings.CutPrefix(norm[len(prefix):], sep)
-		if !cut && !(prefix == "/" && !windows) {
+		root := strings.HasSuffix(prefix, sep) && (prefix == "/" && !windows || windows && len(prefix) == 3 && hasDrive(prefix))
+		if !cut && root {
+			rest, cut = norm[len(prefix):], true
+		}
+		if !cut {
 			t.Fatalf("prefix %q of %q ends inside a segment", prefix, entry)
+		}
+		if windows && hasDrive(prefix) && len(prefix) == 2 {
+			t.Fatalf("prefix %q of %q is a drive's current folder", prefix, entry)
 		}
 		layout := "node_modules"
 		if !windows {
@@ -321,8 +364,8 @@ func FuzzWindowsShellCommand(f *testing.F) {
 				}
 			}
 			// The same line is what Command hands cmd.exe for a batch file.
-			target := Target{Windows: true, Invocation: Invocation{Cmd: `C:\n\npm.cmd`}}
-			if cmdOK := !badCmd && isAbsolute(cmd, true) && isBatch(cmd, true); cmdOK {
+			target := Target{Windows: true, NodeExecPath: `C:\n\node.exe`, GlobalPrefix: `C:\p`, Invocation: Invocation{Cmd: `C:\n\npm.cmd`}}
+			if cmdOK := !badCmd && isAbsolute(cmd, true) && isBatch(cmd, true) && !misreadByNpmCmd(dirname(true, cmd)); cmdOK {
 				target.Invocation.Cmd = cmd
 			}
 			c, err := target.Command(a, b)
@@ -351,41 +394,55 @@ func FuzzWindowsShellCommand(f *testing.F) {
 }
 
 // FuzzEnv checks Env's environment: one PATH entry, the node folder first,
-// the prefix variables replaced only on the fallback, every other entry kept
-// in order.
+// the prefix variables replaced only on the fallback, the cmd.exe route's
+// variables only there, every other entry kept in order.
 func FuzzEnv(f *testing.F) {
 	f.Add("/usr/bin/node", "HOME=/h\x00PATH=/bin\x00npm_config_prefix=/x", false, false)
 	f.Add(`C:\n\node.exe`, "Path=C:\\w\x00PATH=C:\\v\x00NPM_CONFIG_GLOBAL_PREFIX=C:\\y\x00=C:=C:\\\x00junk", true, true)
+	f.Add(`C:\n\node.exe`, "npm_prefix_npm_cli_js=C:\\evil\x00nodefaultcurrentdirectoryinexepath=\x00A=1", true, true)
 	f.Fuzz(func(t *testing.T, node, blob string, windows, fallback bool) {
 		environ := strings.Split(blob, "\x00")
 		tg := Target{NodeExecPath: node, GlobalPrefix: "/p", Windows: windows, Invocation: Invocation{Cmd: `C:\n\npm.exe`}}
 		if fallback {
 			tg.Invocation.Cmd = `C:\n\npm.cmd`
 		}
-		viaEnv := tg.PrefixViaEnv()
+		viaEnv, viaCmd := tg.PrefixViaEnv(), windows && fallback
 		got := tg.Env(environ)
-		isPath := func(kv string) bool {
-			name, _, ok := strings.Cut(kv, "=")
+		nameOf := func(kv string) (string, bool) {
 			if strings.HasPrefix(kv, "=") {
-				n, _, ok2 := strings.Cut(kv[1:], "=")
-				name, ok = "="+n, ok2
+				n, _, ok := strings.Cut(kv[1:], "=")
+				return "=" + n, ok
 			}
+			name, _, ok := strings.Cut(kv, "=")
+			return name, ok
+		}
+		isPath := func(kv string) bool {
+			name, ok := nameOf(kv)
 			return ok && (name == "PATH" || windows && strings.EqualFold(name, "PATH"))
 		}
-		isPrefixVar := func(kv string) bool {
-			name, _, ok := strings.Cut(kv, "=")
-			return ok && !strings.HasPrefix(kv, "=") && (strings.EqualFold(name, "npm_config_prefix") || strings.EqualFold(name, "npm_config_global_prefix"))
+		dropped := func(kv string) bool {
+			name, ok := nameOf(kv)
+			prefixVar := strings.EqualFold(name, "npm_config_prefix") || strings.EqualFold(name, "npm_config_global_prefix")
+			cmdVar := strings.EqualFold(name, "NPM_PREFIX_NPM_CLI_JS") || strings.EqualFold(name, "NoDefaultCurrentDirectoryInExePath")
+			return ok && (viaEnv && prefixVar || viaCmd && cmdVar)
+		}
+		var added []string
+		if viaEnv {
+			added = append(added, "npm_config_prefix=/p")
+		}
+		if viaCmd {
+			added = append(added, "NoDefaultCurrentDirectoryInExePath=1")
 		}
 		var paths, others, wantOthers []string
-		for _, kv := range got {
+		for _, kv := range got[:len(got)-len(added)] {
 			if isPath(kv) {
 				paths = append(paths, kv)
-			} else if !(viaEnv && kv == "npm_config_prefix=/p") {
+			} else {
 				others = append(others, kv)
 			}
 		}
 		for _, kv := range environ {
-			if !isPath(kv) && !(viaEnv && isPrefixVar(kv)) {
+			if !isPath(kv) && !dropped(kv) {
 				wantOthers = append(wantOthers, kv)
 			}
 		}
@@ -400,8 +457,39 @@ func FuzzEnv(f *testing.F) {
 		if !slices.Equal(others, wantOthers) {
 			t.Fatalf("other entries %q, want %q", others, wantOthers)
 		}
-		if viaEnv != (got[len(got)-1] == "npm_config_prefix=/p") {
-			t.Fatalf("fallback %v, environment %q", viaEnv, got)
+		if !slices.Equal(added, got[len(got)-len(added):]) {
+			t.Fatalf("fallback %v, cmd.exe %v, environment %q", viaEnv, viaCmd, got)
+		}
+	})
+}
+
+// FuzzTargetCommand checks that Command makes a command only for a target
+// that passes every refusal beyond the orchestrator, worked out
+// independently, and that such a command runs the target's program.
+func FuzzTargetCommand(f *testing.F) {
+	f.Add(`C:\Program Files\nodejs\node.exe`, `C:\Users\k\AppData\Roaming\npm`, `C:\Program Files\nodejs\npm.cmd`, true, false)
+	f.Add(`C:\Program Files\nodejs\node.exe`, `C:\Windows" calc & REM "`, `C:\Program Files\nodejs\npm.cmd`, true, false)
+	f.Add(`C:node.exe`, `C:\`, `C:\npm.cmd`, true, false)
+	f.Add(`C:\a^b\node.exe`, `C:\p`, `C:\a^b\node.exe`, true, true)
+	f.Add("/opt/x:/node", "/usr", "/opt/x:/node", false, true)
+	f.Add("/usr/bin/node", "/usr", "/usr/bin/npm", false, false)
+	f.Fuzz(func(t *testing.T, node, prefix, cmd string, windows, cli bool) {
+		tg := Target{NodeExecPath: node, OwningPackage: "@kici-dev/orchestrator", GlobalPrefix: prefix, Invocation: Invocation{Cmd: cmd}, Windows: windows}
+		if cli {
+			tg.Invocation.PreArgs = []string{"/npm-cli.js"}
+		}
+		c, err := tg.Command("install", "-g", "@kici-dev/orchestrator@0.20.0")
+		if err != nil {
+			if !reflect.DeepEqual(c, Command{}) {
+				t.Fatalf("a refusal with a command %+v", c)
+			}
+			return
+		}
+		if field, value, reason := refusedBeyond(tg); reason != 0 {
+			t.Fatalf("made %+v of a target whose %s %q fails %v", c, field, value, reason)
+		}
+		if c.CmdLine == "" && c.Path != cmd || c.CmdLine != "" && !strings.HasPrefix(c.CmdLine, `cmd.exe /d /s /c ""`+cmd+`" `) {
+			t.Fatalf("command %+v for program %q", c, cmd)
 		}
 	})
 }

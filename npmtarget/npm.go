@@ -1,6 +1,10 @@
 package npmtarget
 
-import "strings"
+import (
+	"os/exec"
+	"slices"
+	"strings"
+)
 
 // PrefixViaEnv reports whether the global prefix travels in the environment
 // (npm_config_prefix, set by [Target.Env]) rather than as a --prefix argument
@@ -15,24 +19,6 @@ import "strings"
 // ([Target.Command]), which must not receive the prefix as an argument.
 func (t Target) PrefixViaEnv() bool {
 	return len(t.Invocation.PreArgs) == 0 && isBatch(t.Invocation.Cmd, t.Windows)
-}
-
-// isBatch reports whether cmd names a batch file: on Windows, a name ending
-// in ".cmd" or ".bat" in any case once Windows has dropped its trailing dots
-// and spaces (the check Rust adopted for CVE-2024-43402); on posix, the
-// orchestrator's /\.cmd$/i.
-func isBatch(cmd string, windows bool) bool {
-	if !windows {
-		return hasSuffixFold(cmd, ".cmd")
-	}
-	cmd = strings.TrimRight(cmd, ". ")
-	return hasSuffixFold(cmd, ".cmd") || hasSuffixFold(cmd, ".bat")
-}
-
-// hasSuffixFold reports whether s ends in the ASCII suffix, ignoring ASCII
-// case.
-func hasSuffixFold(s, suffix string) bool {
-	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
 }
 
 // Args returns the arguments for one npm call, after t.Invocation.Cmd: the
@@ -66,6 +52,12 @@ func (t Target) Args(npmArgs ...string) []string {
 //   - On the npm.cmd fallback ([Target.PrefixViaEnv]), every
 //     npm_config_prefix and npm_config_global_prefix entry, in any case,
 //     removed, and npm_config_prefix=<GlobalPrefix> appended.
+//   - On the cmd.exe route (a batch file on Windows), beyond the
+//     orchestrator: NPM_PREFIX_NPM_CLI_JS removed, since npm.cmd keeps an
+//     inherited one when its own look-up of the prefix fails and then runs
+//     the npm-cli.js it names; and NoDefaultCurrentDirectoryInExePath=1
+//     appended (any inherited one removed), so that cmd.exe never runs a
+//     node.exe from the working directory when npm.cmd falls back to "node".
 //
 // Every other entry stays as it is and where it is, so an operator's
 // npm_config_registry or proxy still applies. Names compare as the target
@@ -75,38 +67,31 @@ func (t Target) Args(npmArgs ...string) []string {
 // byte (Windows keeps per-drive entries such as "=C:=C:\work"); an entry
 // without one is kept as it is. Env returns a new slice and never changes
 // environ.
+//
+// Env refuses nothing: it describes the environment of any target, an
+// unsafe one included. [Resolve] and [Target.Command] refuse the targets
+// whose environment would mislead npm or cmd.exe: a relative node, whose
+// folder would put the working directory first on PATH, and a node folder
+// holding the list separator, which would split PATH.
 func (t Target) Env(environ []string) []string {
-	const pathName = "PATH"
 	sameName := func(a, b string) bool { return a == b }
 	if t.Windows {
 		sameName = strings.EqualFold
 	}
-	lastPath := -1
-	for i, kv := range environ {
-		if name, _, ok := cutEnv(kv); ok && sameName(name, pathName) {
-			lastPath = i
-		}
-	}
-	name, value := pathName, ""
-	if lastPath >= 0 {
-		name, value, _ = cutEnv(environ[lastPath])
-	}
-	pathEntry := name + "=" + dirname(t.Windows, t.NodeExecPath)
-	if value != "" {
-		pathEntry += listSeparator(t.Windows) + value
-	}
-	viaEnv := t.PrefixViaEnv()
-	env := make([]string, 0, len(environ)+2)
+	lastPath, pathEntry := t.pathEntry(environ, sameName)
+	viaEnv, viaCmd := t.PrefixViaEnv(), t.viaCmdExe()
+	env := make([]string, 0, len(environ)+3)
 	for i, kv := range environ {
 		name, _, ok := cutEnv(kv)
 		switch {
 		case !ok:
-		case sameName(name, pathName):
+		case sameName(name, "PATH"):
 			if i == lastPath {
 				env = append(env, pathEntry)
 			}
 			continue
-		case viaEnv && (strings.EqualFold(name, "npm_config_prefix") || strings.EqualFold(name, "npm_config_global_prefix")):
+		case viaEnv && (strings.EqualFold(name, "npm_config_prefix") || strings.EqualFold(name, "npm_config_global_prefix")),
+			viaCmd && (strings.EqualFold(name, "NPM_PREFIX_NPM_CLI_JS") || strings.EqualFold(name, noCwdInExePath)):
 			continue
 		}
 		env = append(env, kv)
@@ -117,7 +102,30 @@ func (t Target) Env(environ []string) []string {
 	if viaEnv {
 		env = append(env, "npm_config_prefix="+t.GlobalPrefix)
 	}
+	if viaCmd {
+		env = append(env, noCwdInExePath+"=1")
+	}
 	return env
+}
+
+// noCwdInExePath is the variable that, defined, keeps cmd.exe from looking
+// for a program in the working directory first.
+const noCwdInExePath = "NoDefaultCurrentDirectoryInExePath"
+
+// pathEntry returns the index of the caller's PATH entry that counts (the
+// last; -1 for none) and the entry that replaces it.
+func (t Target) pathEntry(environ []string, sameName func(a, b string) bool) (int, string) {
+	last, name, value := -1, "PATH", ""
+	for i, kv := range environ {
+		if n, v, ok := cutEnv(kv); ok && sameName(n, "PATH") {
+			last, name, value = i, n, v
+		}
+	}
+	entry := name + "=" + dirname(t.Windows, t.NodeExecPath)
+	if value != "" {
+		entry += listSeparator(t.Windows) + value
+	}
+	return last, entry
 }
 
 // cutEnv splits an environment entry at the first "=" after its first byte.
@@ -130,4 +138,278 @@ func cutEnv(kv string) (name, value string, ok bool) {
 		return "", "", false
 	}
 	return kv[:i+1], kv[i+2:], true
+}
+
+// Command describes the process that runs one npm call for a [Target],
+// without starting it: what os/exec needs, decided without reading the
+// environment or the disk. [Target.Command] makes one; [Command.ExecCmd]
+// turns it into an *exec.Cmd.
+type Command struct {
+	// Path is the program to start: the target's Invocation.Cmd, or CmdExe
+	// on the npm.cmd fallback.
+	Path string
+	// Args is the argument list, program first, as exec.Cmd.Args: the
+	// Invocation.Cmd and then Target.Args; on the npm.cmd fallback "cmd.exe",
+	// "/d", "/s", "/c" and the quoted WindowsShellCommand line.
+	Args []string
+	// CmdLine is, on the npm.cmd fallback, the whole command line cmd.exe
+	// receives, exactly:
+	//
+	//	cmd.exe /d /s /c ""<npm.cmd>" <args>"
+	//
+	// It goes to Windows as is (syscall.SysProcAttr.CmdLine), out of reach of
+	// os/exec's quoting, which follows the C runtime's rules and not cmd.exe's
+	// (golang/go#27199). Empty for every other command.
+	CmdLine string
+	// Target is the target the command runs npm for; [Command.Env] derives
+	// the environment from it.
+	Target Target
+}
+
+// Command describes the process that runs npm with npmArgs for t, such as
+// t.Command("install", "-g", "@kici-dev/orchestrator@0.20.0"). It runs
+// t.Invocation.Cmd with [Target.Args], except where t.Invocation.Cmd is a
+// batch file on Windows (npm.cmd, and see [Target.PrefixViaEnv] for what
+// counts): Windows runs a batch file through cmd.exe, so the command is
+// cmd.exe itself, with /d (no AutoRun commands), /s and /c and the line
+// [WindowsShellCommand] builds, the way node's spawn with shell: true runs it.
+//
+// Command returns an error, and runs nothing, when
+//
+//   - t.Invocation.Cmd is not an absolute path of the target platform
+//     (posix: starts with "/"; Windows: a drive root such as "C:\" or a UNC
+//     or device path starting with two separators): an *[UnsafeCommandError]
+//     with [ReasonRelativePath];
+//   - on Windows, t.Invocation.Cmd is neither a batch file nor a ".exe" or
+//     ".com" program: [ReasonNotExecutable];
+//   - on the cmd.exe route, t.Invocation.Cmd holds a byte cmd.exe reads as
+//     syntax even inside quotes: [ReasonCmdSyntax];
+//   - t fails a check that [Resolve] makes beyond the orchestrator: a
+//     *[FieldError] with [ReasonRelativeNode] or [ReasonListSeparator], or on
+//     the cmd.exe route [ReasonBatchPath] for the global prefix, the node
+//     folder or the batch file's folder;
+//   - on the cmd.exe route, [WindowsShellCommand] refuses the batch file's
+//     path or an argument (PreArgs and --prefix included, which is why the
+//     prefix travels in the environment there).
+//
+// The environment is not part of the returned value's fields: it depends on
+// the caller's, which this package does not read. [Command.Env] and
+// [Command.ExecCmd] take it as an argument.
+func (t Target) Command(npmArgs ...string) (Command, error) {
+	return t.command("Target.Command", npmArgs)
+}
+
+// command is Target.Command, with fn naming the call in its errors.
+func (t Target) command(fn string, npmArgs []string) (Command, error) {
+	cmd := t.Invocation.Cmd
+	if !isAbsolute(cmd, t.Windows) {
+		return Command{}, &UnsafeCommandError{Func: fn, Cmd: cmd, Reason: ReasonRelativePath}
+	}
+	if t.viaCmdExe() && !cmdQuotable(cmd) {
+		return Command{}, &UnsafeCommandError{Func: fn, Cmd: cmd, Reason: ReasonCmdSyntax}
+	}
+	if err := checkTarget(fn, t); err != nil {
+		return Command{}, err
+	}
+	// The Command keeps a Target of its own, so that changing one never
+	// changes the other.
+	t.Invocation.PreArgs = slices.Clone(t.Invocation.PreArgs)
+	args := t.Args(npmArgs...)
+	if t.viaCmdExe() {
+		line, err := shellCommand(fn, cmd, args)
+		if err != nil {
+			return Command{}, err
+		}
+		quoted := `"` + line + `"`
+		return Command{
+			Path:    CmdExe,
+			Args:    []string{"cmd.exe", "/d", "/s", "/c", quoted},
+			CmdLine: "cmd.exe /d /s /c " + quoted,
+			Target:  t,
+		}, nil
+	}
+	if t.Windows && !hasSuffixFold(cmd, ".exe") && !hasSuffixFold(cmd, ".com") {
+		return Command{}, &UnsafeCommandError{Func: fn, Cmd: cmd, Reason: ReasonNotExecutable}
+	}
+	return Command{Path: cmd, Args: append([]string{cmd}, args...), Target: t}, nil
+}
+
+// Env returns the environment the command runs in, given the caller's
+// environment as [os.Environ] gives it: c.Target.Env(environ). See
+// [Target.Env].
+func (c Command) Env(environ []string) []string {
+	return c.Target.Env(environ)
+}
+
+// ExecCmd returns an *exec.Cmd that starts c, in the environment
+// c.Env(environ); pass os.Environ() for the caller's own. It sets Path, Args
+// and Env (and on Windows SysProcAttr, for the cmd.exe line), so the caller
+// can still set Dir, Stdout and the rest. Nothing is looked up on PATH: Path
+// is used as it is. The exec.Cmd shares no slice with c, nor with another
+// ExecCmd's.
+//
+// ExecCmd runs only what [Target.Command] makes: it makes the command again
+// from c.Target and the npm arguments c.Args carries, and refuses c when
+// its Path, Args or CmdLine differ from that (ReasonAltered), or when
+// Target.Command now refuses c.Target, so that a field changed after the
+// fact is never silently ignored or run unchecked.
+//
+// On Windows, on the npm.cmd fallback, Path is CmdExe with SystemRoot taken
+// from environ, and CmdLine goes to Windows verbatim through
+// SysProcAttr.CmdLine. A command whose platform is not the running one (a
+// Windows target elsewhere, a posix target on Windows), or a cmd.exe line
+// without a usable SystemRoot, gets an exec.Cmd whose Err is set, so that
+// Start and Run return it and start nothing; so does a refused c.
+func (c Command) ExecCmd(environ []string) *exec.Cmd {
+	cmd := &exec.Cmd{Path: c.Path, Args: slices.Clone(c.Args), Env: c.Env(environ)}
+	want, err := c.remake()
+	if err != nil {
+		cmd.Err = err
+		return cmd
+	}
+	setPlatform(cmd, want, environ)
+	return cmd
+}
+
+// remake makes c again with Target.Command, from c.Target and the npm
+// arguments in c.Args, and reports an error unless that gives c back.
+func (c Command) remake() (Command, error) {
+	npmArgs, ok := c.npmArgs()
+	if !ok {
+		return Command{}, execError{ReasonAltered}
+	}
+	want, err := c.Target.command("Command.ExecCmd", npmArgs)
+	if err != nil {
+		return Command{}, err
+	}
+	if want.Path != c.Path || want.CmdLine != c.CmdLine || !slices.Equal(want.Args, c.Args) {
+		return Command{}, execError{ReasonAltered}
+	}
+	return want, nil
+}
+
+// npmArgs returns the npm arguments c.Args carries after the program, its
+// PreArgs and before its --prefix, as Target.Command placed them: on the
+// cmd.exe route, the words after the batch file in the quoted line.
+func (c Command) npmArgs() ([]string, bool) {
+	t := c.Target
+	args := c.Args
+	if t.viaCmdExe() {
+		words, ok := cmdExeWords(args, t.Invocation.Cmd)
+		if !ok {
+			return nil, false
+		}
+		args = words
+	}
+	if len(args) == 0 || len(args)-1 < len(t.Invocation.PreArgs) || !slices.Equal(args[1:1+len(t.Invocation.PreArgs)], t.Invocation.PreArgs) {
+		return nil, false
+	}
+	args = args[1+len(t.Invocation.PreArgs):]
+	if !t.PrefixViaEnv() {
+		n := len(args)
+		if n == 0 || args[n-1] != "--prefix="+t.GlobalPrefix {
+			return nil, false
+		}
+		args = args[:n-1]
+	}
+	return args, true
+}
+
+// cmdExeWords returns the words of a cmd.exe route's Args as Target.Command
+// writes them, cmd.exe /d /s /c ""<batch>" <word> <word>...", with the batch
+// file first.
+func cmdExeWords(args []string, batch string) ([]string, bool) {
+	if len(args) != 5 || !slices.Equal(args[:4], []string{"cmd.exe", "/d", "/s", "/c"}) {
+		return nil, false
+	}
+	rest, quoted := strings.CutPrefix(args[4], `""`+batch+`"`)
+	rest, closed := strings.CutSuffix(rest, `"`)
+	if !quoted || !closed || rest != "" && rest[0] != ' ' {
+		return nil, false
+	}
+	if rest == "" {
+		return []string{batch}, true
+	}
+	return append([]string{batch}, strings.Split(rest[1:], " ")...), true
+}
+
+// String returns the command as one line. On the npm.cmd fallback that is
+// CmdLine. Otherwise, for a Windows target, it is the command line os/exec
+// gives Windows for Args (quoted by syscall.EscapeArg's rules); for a posix
+// target, Args separated by spaces, each argument that needs it in single
+// quotes, as a posix shell reads them.
+func (c Command) String() string {
+	if c.CmdLine != "" {
+		return c.CmdLine
+	}
+	b := make([]byte, 0, 64)
+	for i, a := range c.Args {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		if c.Target.Windows {
+			b = appendWindowsArg(b, a)
+		} else {
+			b = appendShellWord(b, a)
+		}
+	}
+	return string(b)
+}
+
+// appendWindowsArg appends a as syscall.EscapeArg writes it: quoted when it
+// is empty or holds a space or tab; a "\"" escaped, and the backslashes
+// before a "\"" (or before the closing quote) doubled.
+func appendWindowsArg(b []byte, a string) []byte {
+	quote := a == "" || strings.ContainsAny(a, " \t")
+	if !quote && !strings.ContainsAny(a, `"\`) {
+		return append(b, a...)
+	}
+	if quote {
+		b = append(b, '"')
+	}
+	slashes := 0
+	for i := 0; i < len(a); i++ {
+		switch a[i] {
+		case '\\':
+			slashes++
+		case '"':
+			for ; slashes > 0; slashes-- {
+				b = append(b, '\\')
+			}
+			b = append(b, '\\')
+		default:
+			slashes = 0
+		}
+		b = append(b, a[i])
+	}
+	if quote {
+		for ; slashes > 0; slashes-- {
+			b = append(b, '\\')
+		}
+		b = append(b, '"')
+	}
+	return b
+}
+
+// appendShellWord appends a as a posix shell word: as it is when every byte
+// is in A-Z a-z 0-9 @ / . _ + - : = , and otherwise in single quotes, where
+// each single quote of a closes the quotes, is escaped with a backslash and
+// opens them again.
+func appendShellWord(b []byte, a string) []byte {
+	plain := a != ""
+	for i := 0; i < len(a) && plain; i++ {
+		plain = shellSafeByte(a[i]) || a[i] == ':' || a[i] == '=' || a[i] == ','
+	}
+	if plain {
+		return append(b, a...)
+	}
+	b = append(b, '\'')
+	for i := 0; i < len(a); i++ {
+		if a[i] == '\'' {
+			b = append(b, `'\''`...)
+		} else {
+			b = append(b, a[i])
+		}
+	}
+	return append(b, '\'')
 }

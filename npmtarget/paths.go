@@ -6,7 +6,7 @@ import "strings"
 // normalizeString, and the per-flavour dispatch. The flavour is an input (a
 // Windows flag), never the machine the code runs on: path/filepath picks its
 // rules at compile time, so its Windows branches are tested only on Windows.
-// posix.go and win32path.go hold the per-flavour primitives, ported from
+// posix.go and win32path.go hold the per-flavour primitives, as in
 // node's lib/path.js (node 20), whose path.posix and path.win32 the
 // orchestrator calls.
 //
@@ -32,6 +32,21 @@ func join(windows bool, elem ...string) string {
 	return posixJoin(elem...)
 }
 
+// isAbsolute reports whether p is a fully qualified path of the flavour:
+// posix, starting with "/"; Windows, a drive letter, ":" and a separator, or
+// two separators (a UNC path \\server\share\… or a device path \\?\…). A
+// Windows path starting with one separator hangs off the current drive, and
+// "C:x" off the current folder of drive C, so neither counts.
+func isAbsolute(p string, windows bool) bool {
+	if !windows {
+		return strings.HasPrefix(p, "/")
+	}
+	if len(p) >= 3 && hasDrive(p) && isWin32Sep(p[2]) {
+		return true
+	}
+	return len(p) >= 2 && isWin32Sep(p[0]) && isWin32Sep(p[1])
+}
+
 // listSeparator is the PATH list separator of the flavour: node's
 // path.delimiter.
 func listSeparator(windows bool) string {
@@ -45,17 +60,15 @@ func listSeparator(windows bool) string {
 // segments and runs of separators in p, joining what is left with sep.
 // allowAboveRoot keeps a leading ".." that has nothing left to cancel.
 func normalizeString(p string, allowAboveRoot bool, sep byte, isSep func(byte) bool) string {
-	res := make([]byte, 0, len(p))
-	lastSegmentLength := 0
-	lastSlash := -1
-	dots := 0
+	z := normalized{res: make([]byte, 0, len(p)), sep: sep}
+	lastSlash, dots := -1, 0
 	var code byte
 	for i := 0; i <= len(p); i++ {
 		switch {
 		case i < len(p):
 			code = p[i]
 		case isSep(code):
-			return string(res)
+			return string(z.res)
 		default:
 			code = '/'
 		}
@@ -71,42 +84,49 @@ func normalizeString(p string, allowAboveRoot bool, sep byte, isSep func(byte) b
 		case lastSlash == i-1 || dots == 1:
 			// An empty or "." segment: nothing to add.
 		case dots == 2:
-			n := len(res)
-			if n < 2 || lastSegmentLength != 2 || res[n-1] != '.' || res[n-2] != '.' {
-				if n > 2 {
-					if k := lastIndexByte(res, sep); k == -1 {
-						res = res[:0]
-						lastSegmentLength = 0
-					} else {
-						res = res[:k]
-						lastSegmentLength = len(res) - 1 - lastIndexByte(res, sep)
-					}
-					lastSlash, dots = i, 0
-					continue
-				} else if n != 0 {
-					res = res[:0]
-					lastSegmentLength = 0
-					lastSlash, dots = i, 0
-					continue
-				}
-			}
-			if allowAboveRoot {
-				if len(res) > 0 {
-					res = append(res, sep)
-				}
-				res = append(res, '.', '.')
-				lastSegmentLength = 2
-			}
+			z.parent(allowAboveRoot)
 		default:
-			if len(res) > 0 {
-				res = append(res, sep)
-			}
-			res = append(res, p[lastSlash+1:i]...)
-			lastSegmentLength = i - lastSlash - 1
+			z.add(p[lastSlash+1 : i])
 		}
 		lastSlash, dots = i, 0
 	}
-	return string(res)
+	return string(z.res)
+}
+
+// normalized is the result normalizeString builds, segment by segment.
+type normalized struct {
+	res     []byte
+	lastLen int // the length of the last segment in res
+	sep     byte
+}
+
+// add appends a segment.
+func (z *normalized) add(seg string) {
+	if len(z.res) > 0 {
+		z.res = append(z.res, z.sep)
+	}
+	z.res = append(z.res, seg...)
+	z.lastLen = len(seg)
+}
+
+// parent applies a ".." segment: it drops the last segment, unless that is
+// itself a kept "..", or there is none; then it keeps the ".." when
+// allowAboveRoot.
+func (z *normalized) parent(allowAboveRoot bool) {
+	n := len(z.res)
+	droppable := n < 2 || z.lastLen != 2 || z.res[n-1] != '.' || z.res[n-2] != '.'
+	switch {
+	case droppable && n > 2:
+		k := lastIndexByte(z.res, z.sep)
+		z.res, z.lastLen = z.res[:max(k, 0)], 0
+		if k >= 0 {
+			z.lastLen = len(z.res) - 1 - lastIndexByte(z.res, z.sep)
+		}
+	case droppable && n != 0:
+		z.res, z.lastLen = z.res[:0], 0
+	case allowAboveRoot:
+		z.add("..")
+	}
 }
 
 func lastIndexByte(b []byte, c byte) int {

@@ -1,6 +1,8 @@
 package npmtarget
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -170,50 +172,71 @@ var nodeWin32Join = []struct {
 }
 
 func TestNodeDirnameVectors(t *testing.T) {
-	for _, tc := range nodePosixDirname {
-		assert.Equal(t, tc.want, dirname(false, tc.in), "path.posix.dirname(%q)", tc.in)
+	for _, tt := range nodePosixDirname {
+		t.Run("posix "+strconv.Quote(tt.in), func(t *testing.T) {
+			assert.Equal(t, tt.want, dirname(false, tt.in))
+		})
 	}
-	for _, tc := range nodeWin32Dirname {
-		assert.Equal(t, tc.want, dirname(true, tc.in), "path.win32.dirname(%q)", tc.in)
+	for _, tt := range nodeWin32Dirname {
+		t.Run("win32 "+strconv.Quote(tt.in), func(t *testing.T) {
+			assert.Equal(t, tt.want, dirname(true, tt.in))
+		})
 	}
 }
 
 func TestNodeJoinVectors(t *testing.T) {
-	for _, tc := range nodeJoin {
-		assert.Equal(t, tc.want, join(false, tc.in...), "path.posix.join(%q)", tc.in)
-		got := join(true, tc.in...)
-		// node's own check: the win32 result matches as it is or with "\" read as "/".
-		if got != tc.want {
-			assert.Equal(t, tc.want, strings.ReplaceAll(got, `\`, "/"), "path.win32.join(%q) = %q", tc.in, got)
-		}
+	for _, tt := range nodeJoin {
+		t.Run(fmt.Sprintf("%q", tt.in), func(t *testing.T) {
+			assert.Equal(t, tt.want, join(false, tt.in...), "posix")
+			// node's own check: the win32 result matches as it is or with "\" read as "/".
+			got := join(true, tt.in...)
+			if got != tt.want {
+				assert.Equal(t, tt.want, strings.ReplaceAll(got, `\`, "/"), "win32 %q", got)
+			}
+		})
 	}
-	for _, tc := range nodeWin32Join {
-		assert.Equal(t, tc.want, join(true, tc.in...), "path.win32.join(%q)", tc.in)
+	for _, tt := range nodeWin32Join {
+		t.Run(fmt.Sprintf("win32 %q", tt.in), func(t *testing.T) {
+			assert.Equal(t, tt.want, join(true, tt.in...))
+		})
 	}
 }
 
 func TestSplitSegments(t *testing.T) {
-	for _, tc := range []struct {
+	tests := []struct {
+		name string
 		in   string
 		want []string
 	}{
-		{"", []string{""}},
-		{"/", []string{"", ""}},
-		{`a\b/c`, []string{"a", "b", "c"}},
-		{`//a\\`, []string{"", "", "a", "", ""}},
-		{"é/ü", []string{"é", "ü"}},
-	} {
-		assert.Equal(t, tc.want, splitSegments(tc.in), "split %q", tc.in)
+		{"empty", "", []string{""}},
+		{"a separator alone", "/", []string{"", ""}},
+		{"both separators", `a\b/c`, []string{"a", "b", "c"}},
+		{"runs of separators", `//a\\`, []string{"", "", "a", "", ""}},
+		{"non-ASCII", "é/ü", []string{"é", "ü"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, splitSegments(tt.in))
+		})
 	}
 }
 
 // TestNodeEdges covers the branches node's vectors and seed.json leave out;
 // the expected values are node v20.20.2's.
 func TestNodeEdges(t *testing.T) {
-	assert.Equal(t, `.\C:foo`, join(true, "x", "..", "C:foo")) // CVE-2024-36139: not drive C
-	assert.Equal(t, `a:\b:`, join(true, "a:", "..", "b:"))
-	assert.Equal(t, ".", win32Normalize(""))
-	assert.Equal(t, ".", posixNormalize(""))
+	tests := []struct {
+		name, got, want string
+	}{
+		{"CVE-2024-36139: not drive C", join(true, "x", "..", "C:foo"), `.\C:foo`},
+		{"a drive after ..", join(true, "a:", "..", "b:"), `a:\b:`},
+		{"win32 normalize of nothing", win32Normalize(""), "."},
+		{"posix normalize of nothing", posixNormalize(""), "."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tt.got)
+		})
+	}
 }
 
 // TestNodePathBoundaries covers boundaries that node's vectors and seed.json

@@ -1,5 +1,7 @@
 package npmtarget
 
+import "github.com/kicikit/kicikit/internal/errtext"
+
 // PlanInput is what [PlanUpgrade] decides from. Nothing is read from the
 // running process: the caller passes each fact in.
 type PlanInput struct {
@@ -46,13 +48,24 @@ const (
 	// RefusalNoGlobalPackage: the launch command is unknown, names no entry
 	// script, or names one outside any node_modules folder ([NoEntry]).
 	RefusalNoGlobalPackage RefusalReason = "no-global-package"
+	// RefusalUnsafe: Resolve refused the global install it found ([Unsafe]),
+	// where the orchestrator would go on.
+	RefusalUnsafe RefusalReason = "unsafe-target"
+	// RefusalBadVersion: the version is neither a semantic version nor a
+	// dist-tag in a form npm reads as nothing else, where the orchestrator
+	// passes it to npm as it is.
+	RefusalBadVersion RefusalReason = "bad-version"
 )
 
-// Refusal is a plan not to self-install, with a reason code and the
-// orchestrator's message for the operator.
+// Refusal is a plan not to self-install, with a reason code and a message
+// for the operator: the orchestrator's, where the orchestrator refuses too.
 type Refusal struct {
 	Reason  RefusalReason
 	Message string
+	// Err is, for a refusal beyond the orchestrator, the error that says
+	// what is refused and why (errors.Is matches its [Reason]); nil for the
+	// orchestrator's own refusals.
+	Err error
 }
 
 func (SelfInstall) plan() {}
@@ -67,8 +80,15 @@ func (s SelfInstall) NpmArgs() []string {
 }
 
 // Command describes the process that performs the install:
-// s.Target.Command(s.NpmArgs()...).
+// s.Target.Command(s.NpmArgs()...). It first refuses, with a *[FieldError],
+// what [PlanUpgrade] and [Resolve] refuse of a package and a version, for a
+// SelfInstall built by hand: an owning package npm would not read as a
+// package name ([ReasonPackageName]) and a version it would not read as a
+// version or a dist-tag ([ReasonVersion]).
 func (s SelfInstall) Command() (Command, error) {
+	if err := checkInstall("SelfInstall.Command", s.Target, s.Version); err != nil {
+		return Command{}, err
+	}
 	return s.Target.Command(s.NpmArgs()...)
 }
 
@@ -87,14 +107,31 @@ const (
 // version itself, as the part of the orchestrator's planNpmSourceUpgrade that
 // follows the choice of an npm-source self-driving upgrade. In order:
 //
-//  1. With no Version, a [Refusal] with [RefusalNoVersion].
+//  1. With no Version, a [Refusal] with [RefusalNoVersion]; with a Version
+//     npm would read as anything but a version or a dist-tag, a Refusal
+//     with [RefusalBadVersion] whose Err has [ReasonVersion].
 //  2. [Resolve] on Spec. [NotGlobal]: a Refusal with [RefusalNotGlobal]
 //     whose message names the entry script, the service's node
 //     (Spec.ExecPath) and RunningExecPath.
 //  3. [NoEntry], or a nil Spec: a Refusal with [RefusalNoGlobalPackage].
-//  4. [Resolved]: a [SelfInstall] of its Target at Version.
+//  4. [Unsafe]: a Refusal with [RefusalUnsafe] whose Err is Resolve's.
+//  5. [Resolved]: a [SelfInstall] of its Target at Version.
 //
-// The messages are the orchestrator's, word for word. Out of scope are what
+// The messages are the orchestrator's, word for word, where the orchestrator
+// refuses too. Beyond it, PlanUpgrade refuses
+//
+//   - a version that npm would read as an alias ("npm:left-pad@1.3.0"
+//     installs another package under the name), a URL, a git repository, a
+//     folder or a tarball ("/opt/evil" and "../x" run their install scripts
+//     as the upgrader), or a range: only a semantic version (an optional "v"
+//     before it) or a dist-tag such as "latest" is installed;
+//   - a global install that [Resolve] returns as Unsafe: a node path that is
+//     not absolute, a node folder holding the PATH list separator, an owning
+//     package that is not a valid npm package name, or on the npm.cmd route
+//     a prefix or node folder that npm.cmd would hand cmd.exe to misread.
+//     The orchestrator would hand each to npm, and the install would land
+//     where the service does not look, or cmd.exe would run something else. Out of scope are what
+//
 // the orchestrator does around this decision: reading the unit's launch
 // command, --restart-only, checking that the release reads the env file
 // (npm view), confirming with the operator, running npm and restarting the
@@ -102,6 +139,11 @@ const (
 func PlanUpgrade(in PlanInput) Plan {
 	if in.Version == "" {
 		return Refusal{Reason: RefusalNoVersion, Message: msgNoVersion}
+	}
+	if !isVersionOrTag(in.Version) {
+		err := &FieldError{Func: "PlanUpgrade", Field: "Version", Value: in.Version, Reason: ReasonVersion}
+		return Refusal{Reason: RefusalBadVersion, Err: err, Message: "npm-source upgrade cannot self-install: --version " +
+			errtext.Quote(in.Version) + ": " + ReasonVersion.Error() + "."}
 	}
 	if in.Spec == nil {
 		return Refusal{Reason: RefusalNoGlobalPackage, Message: msgNoGlobalPackage}
@@ -113,7 +155,20 @@ func PlanUpgrade(in PlanInput) Plan {
 		return Refusal{Reason: RefusalNotGlobal, Message: "npm-source upgrade cannot self-install: the unit's launch target " +
 			r.Entry + " is not inside a global npm install, so the unit's npm has no global prefix that holds it. The unit runs " +
 			in.Spec.ExecPath + "; this kici-admin runs " + in.RunningExecPath + ". " + msgAlternatives}
+	case Unsafe:
+		return Refusal{Reason: RefusalUnsafe, Err: r.Err, Message: "npm-source upgrade cannot self-install: the unit's launch target " +
+			r.Entry + " is a global install that npm cannot be run for safely: " + fieldMessage(r.Err) + ". " + msgAlternatives}
 	case NoEntry:
 	}
 	return Refusal{Reason: RefusalNoGlobalPackage, Message: msgNoGlobalPackage}
+}
+
+// fieldMessage is the part of a *FieldError's message an operator needs:
+// the field, its value and the reason.
+func fieldMessage(err error) string {
+	fe, ok := err.(*FieldError)
+	if !ok {
+		return err.Error()
+	}
+	return fe.Field + " " + errtext.Quote(fe.Value) + ": " + fe.Reason.Error()
 }

@@ -3,6 +3,7 @@ package npmtarget
 import (
 	"testing"
 
+	"github.com/kicikit/kicikit/internal/errtext"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -58,6 +59,17 @@ func TestPlanUpgrade(t *testing.T) {
 			want: noGlobal,
 		},
 		{
+			name: "a drive-relative node, beyond the orchestrator",
+			in: PlanInput{Spec: &LaunchSpec{ExecPath: "C:node.exe", Args: []string{`C:\npm\node_modules` + winEntry}},
+				Component: "orchestrator", Version: "0.20.0", Options: Options{Windows: true, Exists: func(string) bool { return false }}},
+			want: Refusal{
+				Reason: RefusalUnsafe,
+				Message: `npm-source upgrade cannot self-install: the unit's launch target C:\npm\node_modules\@kici-dev\orchestrator\dist\server.js is a global install ` +
+					`that npm cannot be run for safely: NodeExecPath "C:node.exe": the service's node is not an absolute path, so npm would run from the working directory: give its absolute path. ` + alternatives,
+				Err: &FieldError{Func: "Resolve", Field: "NodeExecPath", Value: "C:node.exe", Reason: ReasonRelativeNode},
+			},
+		},
+		{
 			name: "self-install",
 			in:   PlanInput{Spec: global, Component: "orchestrator", Version: "0.20.0", Options: noCli},
 			want: SelfInstall{Target: posixNpm, Version: "0.20.0"},
@@ -82,9 +94,70 @@ func TestSelfInstall(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "/usr/bin/npm install -g @kici-dev/orchestrator@0.20.0 --prefix=/usr", c.String())
 
-	// A version cmd.exe cannot take is refused on the npm.cmd fallback.
-	_, err = SelfInstall{Target: winCmd, Version: "0.20.0&calc"}.Command()
-	var argErr *UnsafeArgError
-	require.ErrorAs(t, err, &argErr)
-	assert.Equal(t, "@kici-dev/orchestrator@0.20.0&calc", argErr.Arg)
+}
+
+// TestSelfInstallRefuses lists the installs SelfInstall.Command refuses
+// before any command is made, as PlanUpgrade and Resolve would have.
+func TestSelfInstallRefuses(t *testing.T) {
+	tests := []struct {
+		name    string
+		target  Target
+		version string
+		want    error
+	}{
+		{"a version cmd.exe cannot take", winCmd, "0.20.0&calc",
+			&FieldError{Func: "SelfInstall.Command", Field: "Version", Value: "0.20.0&calc", Reason: ReasonVersion}},
+		{"an alias", posixNpm, "npm:left-pad@1.3.0",
+			&FieldError{Func: "SelfInstall.Command", Field: "Version", Value: "npm:left-pad@1.3.0", Reason: ReasonVersion}},
+		{"a folder", posixCli, "/opt/evil",
+			&FieldError{Func: "SelfInstall.Command", Field: "Version", Value: "/opt/evil", Reason: ReasonVersion}},
+		{"a drive as the package", withPackage(winCli, "C:"), "0.20.0",
+			&FieldError{Func: "SelfInstall.Command", Field: "OwningPackage", Value: "C:", Reason: ReasonPackageName}},
+		{"an option as the package", withPackage(posixCli, "-x"), "0.20.0",
+			&FieldError{Func: "SelfInstall.Command", Field: "OwningPackage", Value: "-x", Reason: ReasonPackageName}},
+		{"a tarball as the package", withPackage(posixCli, "x.tgz"), "0.20.0",
+			&FieldError{Func: "SelfInstall.Command", Field: "OwningPackage", Value: "x.tgz", Reason: ReasonPackageName}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := SelfInstall{Target: tt.target, Version: tt.version}.Command()
+			assert.Equal(t, tt.want, err)
+			assert.Equal(t, Command{}, c)
+		})
+	}
+}
+
+// withPackage returns t installing pkg.
+func withPackage(t Target, pkg string) Target {
+	t.OwningPackage = pkg
+	return t
+}
+
+// TestPlanUpgradeRefusesVersions lists versions PlanUpgrade refuses where
+// the orchestrator passes them to npm install as they are.
+func TestPlanUpgradeRefusesVersions(t *testing.T) {
+	global := &LaunchSpec{ExecPath: "/usr/bin/node", Args: []string{"/usr/lib/node_modules" + orchestratorEntry}}
+	tests := []struct {
+		name    string
+		version string
+	}{
+		{"an alias installs another package under the name", "npm:left-pad@1.3.0"},
+		{"an absolute folder runs its install scripts", "/opt/evil"},
+		{"a relative folder", "../x"},
+		{"a tarball", "evil.tgz"},
+		{"a git repository", "github:evil/x"},
+		{"a range", "^0.20.0"},
+		{"an option", "--ignore-scripts"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := Options{Exists: func(string) bool { t.Error("Exists asked"); return false }}
+			got := PlanUpgrade(PlanInput{Spec: global, Component: "orchestrator", Version: tt.version, Options: opts})
+			require.IsType(t, Refusal{}, got)
+			r := got.(Refusal)
+			assert.Equal(t, RefusalBadVersion, r.Reason)
+			assert.Equal(t, &FieldError{Func: "PlanUpgrade", Field: "Version", Value: tt.version, Reason: ReasonVersion}, r.Err)
+			assert.Equal(t, "npm-source upgrade cannot self-install: --version "+errtext.Quote(tt.version)+": "+ReasonVersion.Error()+".", r.Message)
+		})
+	}
 }

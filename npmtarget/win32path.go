@@ -14,6 +14,37 @@ func isWin32Sep(c byte) bool { return c == '/' || c == '\\' }
 
 func isDriveLetter(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
 
+// hasDrive reports whether p starts with a drive: a letter and ":".
+func hasDrive(p string) bool {
+	return len(p) >= 2 && isDriveLetter(p[0]) && p[1] == ':'
+}
+
+// uncRoot scans p, which starts with two separators, for the root of a UNC
+// path as node reads one: a server name, one or more separators, then a
+// share name, \\server\share. It returns the server name and where the
+// share name starts and ends in p; ok is false when either name is missing.
+// node reads a server of "." or "?" as a device root (\\.\, \\?\).
+func uncRoot(p string) (server string, shareStart, shareEnd int, ok bool) {
+	j := skip(p, 2, false)
+	if j == len(p) || j == 2 {
+		return "", 0, 0, false
+	}
+	k := skip(p, j, true)
+	if k == len(p) || k == j {
+		return "", 0, 0, false
+	}
+	return p[2:j], k, skip(p, k, false), true
+}
+
+// skip returns the index of the first byte at or after i that is not a
+// separator (seps true) or that is one (seps false), or len(p).
+func skip(p string, i int, seps bool) int {
+	for i < len(p) && isWin32Sep(p[i]) == seps {
+		i++
+	}
+	return i
+}
+
 // win32Dirname is node's path.win32.dirname.
 func win32Dirname(p string) string {
 	n := len(p)
@@ -26,65 +57,48 @@ func win32Dirname(p string) string {
 		}
 		return "."
 	}
-	rootEnd, offset := -1, 0
+	rootEnd := -1
 	switch {
-	case isWin32Sep(p[0]):
-		// A root, possibly a UNC root.
-		rootEnd, offset = 1, 1
-		if isWin32Sep(p[1]) {
-			j := skip(p, 2, false)
-			if j < n && j != 2 {
-				last := j
-				j = skip(p, j, true)
-				if j < n && j != last {
-					last = j
-					j = skip(p, j, false)
-					if j == n {
-						// Only a UNC root.
-						return p
-					}
-					if j != last {
-						// A UNC root with more after it.
-						rootEnd, offset = j+1, j+1
-					}
-				}
+	case isWin32Sep(p[0]) && isWin32Sep(p[1]):
+		rootEnd = 1
+		if _, _, end, ok := uncRoot(p); ok {
+			if end == n {
+				return p // only a UNC root
 			}
+			rootEnd = end + 1
 		}
-	case isDriveLetter(p[0]) && p[1] == ':':
+	case isWin32Sep(p[0]):
+		rootEnd = 1
+	case hasDrive(p):
 		rootEnd = 2
 		if n > 2 && isWin32Sep(p[2]) {
 			rootEnd = 3
 		}
-		offset = rootEnd
 	}
-	end := -1
-	matchedSlash := true
-	for i := n - 1; i >= offset; i-- {
-		if isWin32Sep(p[i]) {
-			if !matchedSlash {
-				end = i
-				break
-			}
-		} else {
-			matchedSlash = false
-		}
+	end := lastSegmentEnd(p, max(rootEnd, 0))
+	switch {
+	case end >= 0:
+		return p[:end]
+	case rootEnd >= 0:
+		return p[:rootEnd]
 	}
-	if end == -1 {
-		if rootEnd == -1 {
-			return "."
-		}
-		end = rootEnd
-	}
-	return p[:end]
+	return "."
 }
 
-// skip returns the index of the first byte at or after i that is not a
-// separator (seps true) or that is one (seps false), or len(p).
-func skip(p string, i int, seps bool) int {
-	for i < len(p) && isWin32Sep(p[i]) == seps {
-		i++
+// lastSegmentEnd returns the index of the separator that ends the
+// second-to-last segment of p[from:] (trailing separators ignored), or -1
+// when p[from:] holds a single segment.
+func lastSegmentEnd(p string, from int) int {
+	matchedSlash := true
+	for i := len(p) - 1; i >= from; i-- {
+		switch {
+		case !isWin32Sep(p[i]):
+			matchedSlash = false
+		case !matchedSlash:
+			return i
+		}
 	}
-	return i
+	return -1
 }
 
 // win32Join is node's path.win32.join: the non-empty elements joined with
@@ -144,84 +158,94 @@ func win32Normalize(p string) string {
 		}
 		return p
 	}
-	rootEnd := 0
-	device, hasDevice := "", false
-	isAbsolute := false
-	if isWin32Sep(p[0]) {
-		// Some kind of absolute path, possibly UNC.
-		isAbsolute = true
-		if !isWin32Sep(p[1]) {
-			rootEnd = 1
-		} else {
-			j := skip(p, 2, false)
-			if j < n && j != 2 {
-				firstPart := p[2:j]
-				last := j
-				j = skip(p, j, true)
-				if j < n && j != last {
-					last = j
-					j = skip(p, j, false)
-					switch {
-					case firstPart == "." || firstPart == "?":
-						// A device root such as \\.\PHYSICALDRIVE0.
-						device, hasDevice = `\\`+firstPart, true
-						rootEnd = 4
-					case j == n:
-						// Only a UNC root.
-						return `\\` + firstPart + `\` + p[last:] + `\`
-					default:
-						device, hasDevice = `\\`+firstPart+`\`+p[last:j], true
-						rootEnd = j
-					}
-				}
-			}
-		}
-	} else if colon := strings.IndexByte(p, ':'); colon > 0 {
-		if isDriveLetter(p[0]) && colon == 1 {
-			device, hasDevice = p[:2], true
-			rootEnd = 2
-			if n > 2 && isWin32Sep(p[2]) {
-				isAbsolute = true
-				rootEnd = 3
-			}
-		} else if isReservedName(p, colon) {
-			device, hasDevice = p[:colon+1], true
-			rootEnd = colon + 1
-		}
+	r := win32RootOf(p)
+	if r.whole != "" {
+		return r.whole
 	}
 	tail := ""
-	if rootEnd < n {
-		tail = normalizeString(p[rootEnd:], !isAbsolute, '\\', isWin32Sep)
+	if r.end < n {
+		tail = normalizeString(p[r.end:], !r.absolute, '\\', isWin32Sep)
 	}
-	if tail == "" && !isAbsolute {
+	if tail == "" && !r.absolute {
 		tail = "."
 	}
 	if tail != "" && isWin32Sep(p[n-1]) {
 		tail += `\`
 	}
-	if !isAbsolute && !hasDevice && strings.IndexByte(p, ':') >= 0 {
+	if !r.absolute && !r.hasDevice && readsAsDrive(p, tail) {
 		// Keep a relative result from reading as a drive (CVE-2024-36139).
-		if len(tail) >= 2 && isDriveLetter(tail[0]) && tail[1] == ':' {
-			return `.\` + tail
-		}
-		for i := 0; i < n; i++ {
-			if p[i] == ':' && (i == n-1 || isWin32Sep(p[i+1])) {
-				return `.\` + tail
-			}
-		}
+		return `.\` + tail
 	}
 	if isReservedName(p, strings.IndexByte(p, ':')) {
-		return `.\` + device + tail
+		return `.\` + r.device + tail
 	}
 	switch {
-	case !hasDevice && isAbsolute:
+	case !r.hasDevice && r.absolute:
 		return `\` + tail
-	case !hasDevice:
+	case !r.hasDevice:
 		return tail
-	case isAbsolute:
-		return device + `\` + tail
+	case r.absolute:
+		return r.device + `\` + tail
 	}
-	return device + tail
+	return r.device + tail
+}
+
+// win32Root is the root win32Normalize finds at the start of a path.
+type win32Root struct {
+	device    string // the drive, UNC or device root, without its last separator
+	hasDevice bool
+	absolute  bool   // whether a separator follows the root
+	end       int    // where the rest of the path starts
+	whole     string // the normalized path, when it is a UNC root alone
+}
+
+// win32RootOf finds the root of p, len(p) >= 2, as node's
+// path.win32.normalize reads it.
+func win32RootOf(p string) win32Root {
+	switch {
+	case isWin32Sep(p[0]) && isWin32Sep(p[1]):
+		r := win32Root{absolute: true}
+		server, start, end, ok := uncRoot(p)
+		switch {
+		case !ok:
+		case server == "." || server == "?":
+			r.device, r.hasDevice, r.end = `\\`+server, true, 4 // \\.\PHYSICALDRIVE0
+		case end == len(p):
+			r.whole = `\\` + server + `\` + p[start:] + `\` // only a UNC root
+		default:
+			r.device, r.hasDevice, r.end = `\\`+server+`\`+p[start:end], true, end
+		}
+		return r
+	case isWin32Sep(p[0]):
+		return win32Root{absolute: true, end: 1}
+	case hasDrive(p):
+		if len(p) > 2 && isWin32Sep(p[2]) {
+			return win32Root{device: p[:2], hasDevice: true, absolute: true, end: 3}
+		}
+		return win32Root{device: p[:2], hasDevice: true, end: 2}
+	}
+	if colon := strings.IndexByte(p, ':'); colon > 0 && isReservedName(p, colon) {
+		return win32Root{device: p[:colon+1], hasDevice: true, end: colon + 1}
+	}
+	return win32Root{}
+}
+
+// readsAsDrive reports whether a relative result built from p, whose
+// normalized rest is tail, would read as a drive: tail starts with one, or p
+// holds a ":" that ends a segment.
+func readsAsDrive(p, tail string) bool {
+	if strings.IndexByte(p, ':') < 0 {
+		return false
+	}
+	if hasDrive(tail) {
+		return true
+	}
+	for i := 0; i < len(p); i++ {
+		if p[i] == ':' && (i == len(p)-1 || isWin32Sep(p[i+1])) {
+			return true
+		}
+	}
+	return false
 }
 
 // isReservedName is node's isWindowsReservedName: whether

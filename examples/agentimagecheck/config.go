@@ -1,60 +1,50 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/kicikit/kicikit/imageref"
+	"github.com/kicikit/kicikit/scalerconfig"
 )
-
-// origin is where a label set is declared: the file, and the line of its
-// image (or of the label set itself when it names none).
-type origin struct {
-	File string
-	Line int
-}
-
-// loaded is a scaler config merged from its files, with the origin of every
-// label set: Origins[i][j] for Config.Scalers[i].LabelSets[j].
-type loaded struct {
-	Config  imageref.Config
-	Origins [][]origin
-}
 
 // loadConfig reads the scaler config at path and, when dir is not empty,
 // every *.yaml and *.yml file in dir in name order, appending their scalers
-// to the config's as the orchestrator does.
-func loadConfig(path, dir string) (loaded, error) {
-	var l loaded
-	if err := l.add(path); err != nil {
-		return loaded{}, err
+// to the config's as the orchestrator does. It reads only the fields the
+// check needs, and records where each scaler, label set and image is.
+func loadConfig(path, dir string) (scalerconfig.Config, error) {
+	var cfg scalerconfig.Config
+	if err := add(&cfg, path); err != nil {
+		return scalerconfig.Config{}, err
 	}
 	if dir == "" {
-		return l, nil
+		return cfg, nil
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return loaded{}, err
+		return scalerconfig.Config{}, err
 	}
 	for _, e := range entries { // os.ReadDir sorts by name
 		ext := filepath.Ext(e.Name())
 		if e.IsDir() || (ext != ".yaml" && ext != ".yml") {
 			continue
 		}
-		if err := l.add(filepath.Join(dir, e.Name())); err != nil {
-			return loaded{}, err
+		if err := add(&cfg, filepath.Join(dir, e.Name())); err != nil {
+			return scalerconfig.Config{}, err
 		}
 	}
-	return l, nil
+	return cfg, nil
 }
 
 // add appends the scalers of one file.
-func (l *loaded) add(path string) error {
+func add(cfg *scalerconfig.Config, path string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -66,43 +56,135 @@ func (l *loaded) add(path string) error {
 	if len(doc.Content) == 0 { // an empty file declares nothing
 		return nil
 	}
-	var cfg imageref.Config
-	if err := doc.Decode(&cfg); err != nil {
+	var file struct {
+		Scalers []yaml.Node `yaml:"scalers"`
+	}
+	if err := doc.Decode(&file); err != nil {
 		return fmt.Errorf("%s: %s", path, oneLine(err))
 	}
-	scalers := child(doc.Content[0], "scalers")
-	for i, s := range cfg.Scalers {
-		var sets *yaml.Node
-		if scalers != nil && i < len(scalers.Content) {
-			sets = child(scalers.Content[i], "labelSets")
+	src := newSource(path, data)
+	for i := range file.Scalers {
+		s, err := src.scaler(&file.Scalers[i])
+		if err != nil {
+			return fmt.Errorf("%s: %s", path, oneLine(err))
 		}
-		origins := make([]origin, len(s.LabelSets))
-		for j := range origins {
-			origins[j].File = path
-			if sets != nil && j < len(sets.Content) {
-				origins[j].Line = sets.Content[j].Line
-				if image := child(sets.Content[j], "image"); image != nil {
-					origins[j].Line = image.Line
-				}
-			}
-		}
-		l.Origins = append(l.Origins, origins)
+		cfg.Scalers = append(cfg.Scalers, s)
 	}
-	l.Config.Scalers = append(l.Config.Scalers, cfg.Scalers...)
 	return nil
 }
 
-// child returns the value of key in a YAML mapping, or nil.
-func child(m *yaml.Node, key string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
+// source is one config file, to place its nodes.
+type source struct {
+	file   string
+	data   []byte
+	starts []int // the offset of each line's first byte
+}
+
+func newSource(file string, data []byte) *source {
+	starts := []int{0}
+	for i, c := range data {
+		if c == '\n' {
+			starts = append(starts, i+1)
 		}
 	}
-	return nil
+	return &source{file: file, data: data, starts: starts}
+}
+
+func (src *source) scaler(n *yaml.Node) (scalerconfig.Scaler, error) {
+	var v struct {
+		Name      string                  `yaml:"name"`
+		Type      scalerconfig.ScalerType `yaml:"type"`
+		LabelSets []yaml.Node             `yaml:"labelSets"`
+	}
+	if err := n.Decode(&v); err != nil {
+		return scalerconfig.Scaler{}, err
+	}
+	s := scalerconfig.Scaler{Name: v.Name, Type: v.Type, Pos: src.at(src.offset(n))}
+	for i := range v.LabelSets {
+		ls, err := src.labelSet(&v.LabelSets[i])
+		if err != nil {
+			return scalerconfig.Scaler{}, err
+		}
+		s.LabelSets = append(s.LabelSets, ls)
+	}
+	return s, nil
+}
+
+func (src *source) labelSet(n *yaml.Node) (scalerconfig.LabelSet, error) {
+	var v struct {
+		Labels          []string                `yaml:"labels"`
+		Image           yaml.Node               `yaml:"image"`
+		ImagePullPolicy scalerconfig.PullPolicy `yaml:"imagePullPolicy"`
+	}
+	if err := n.Decode(&v); err != nil {
+		return scalerconfig.LabelSet{}, err
+	}
+	ls := scalerconfig.LabelSet{Labels: v.Labels, ImagePullPolicy: v.ImagePullPolicy, Pos: src.at(src.offset(n))}
+	if v.Image.Kind == 0 { // no image
+		return ls, nil
+	}
+	if err := v.Image.Decode(&ls.Image); err != nil {
+		return scalerconfig.LabelSet{}, err
+	}
+	start := src.offset(&v.Image)
+	ls.ImagePos = src.at(start)
+	if end := src.scalarEnd(start, &v.Image); end >= 0 {
+		ls.ImageEnd = src.at(end)
+	}
+	return ls, nil
+}
+
+// offset turns a node's line and column, which yaml.v3 counts in
+// characters, into a byte offset.
+func (src *source) offset(n *yaml.Node) int {
+	if n.Line < 1 || n.Line > len(src.starts) {
+		return -1
+	}
+	off := src.starts[n.Line-1]
+	for range n.Column - 1 {
+		_, size := utf8.DecodeRune(src.data[off:])
+		off += size
+	}
+	return off
+}
+
+// at returns the position of the byte at off, or the file alone when off
+// is -1.
+func (src *source) at(off int) scalerconfig.Pos {
+	if off < 0 {
+		return scalerconfig.Pos{File: src.file}
+	}
+	line := sort.Search(len(src.starts), func(i int) bool { return src.starts[i] > off })
+	return scalerconfig.Pos{File: src.file, Line: line, Column: off - src.starts[line-1] + 1, Offset: off}
+}
+
+// scalarEnd returns the offset just past the source text of the scalar n
+// that starts at off, its closing quote included, or -1 when it cannot
+// tell (a block scalar, a tag, or a plain scalar that folds lines).
+func (src *source) scalarEnd(off int, n *yaml.Node) int {
+	if off < 0 {
+		return -1
+	}
+	rest := src.data[off:]
+	switch n.Style {
+	case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
+		q := rest[0]
+		for i := 1; i < len(rest); i++ {
+			switch {
+			case q == '"' && rest[i] == '\\':
+				i++ // an escaped character
+			case q == '\'' && rest[i] == '\'' && i+1 < len(rest) && rest[i+1] == '\'':
+				i++ // '' is one quote
+			case rest[i] == q:
+				return off + i + 1
+			}
+		}
+	case 0:
+		if bytes.HasPrefix(rest, []byte(n.Value)) {
+			return off + len(n.Value)
+		}
+	}
+	return -1
 }
 
 // oneLine folds the several lines of a YAML type error into one.

@@ -77,13 +77,11 @@ func check(args []string, stdout io.Writer) (int, error) {
 	case *format != "text" && *format != "json" && *format != "sarif":
 		return 2, usageError(fmt.Sprintf("-format %q is not text, json or sarif", *format))
 	}
-	// Read the target as the orchestrator does (trimmed, one leading v
-	// dropped), but refuse one it would silently ignore: a mistyped target
-	// must not turn the older-pin check off.
-	if t := strings.TrimSpace(*target); t != "" {
-		if _, err := agentversion.Parse(strings.TrimPrefix(t, "v")); err != nil {
-			return 2, usageError(fmt.Sprintf("-target %q is not a release version (MAJOR.MINOR.PATCH)", *target))
-		}
+	// Read the target as the orchestrator does, but refuse one it would
+	// silently ignore: a mistyped target must not turn the older-pin check
+	// off. Only no -target, or an empty one, is no target.
+	if _, _, err := agentversion.ParseTarget(*target); err != nil && *target != "" {
+		return 2, usageError(fmt.Sprintf("-target %q is not a release version (MAJOR.MINOR.PATCH)", *target))
 	}
 
 	cfg, err := loadConfig(*config, *dir)
@@ -91,7 +89,7 @@ func check(args []string, stdout io.Writer) (int, error) {
 		return 2, err
 	}
 	findings := imageref.CheckAgentImages(imageref.CheckInput{
-		Config:           cfg.Config,
+		Config:           cfg,
 		TargetVersion:    *target,
 		ScalerConfigPath: *config,
 		ScalerConfigDir:  *dir,
@@ -104,7 +102,7 @@ func check(args []string, stdout io.Writer) (int, error) {
 		}
 		err = writeJSON(stdout, findings)
 	case "sarif":
-		err = writeJSON(stdout, sarifLog(findings, cfg))
+		err = writeJSON(stdout, sarifLog(findings))
 	default:
 		for _, f := range findings {
 			if _, err = fmt.Fprintln(stdout, "Warning: "+f.Message()); err != nil {
@@ -126,22 +124,4 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
-}
-
-// site returns the label set a finding is about.
-func site(f imageref.Finding) imageref.Site {
-	switch f := f.(type) {
-	case imageref.MovingTag:
-		return f.Site
-	case imageref.OlderPin:
-		return f.Site
-	case imageref.NeverPull:
-		return f.Site
-	case imageref.FloatingTag:
-		return f.Site
-	case imageref.InvalidImage:
-		return f.Site
-	default:
-		panic(fmt.Sprintf("agentimagecheck: unexpected finding type %T", f))
-	}
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kicikit/kicikit/scalerconfig"
 )
 
 var update = flag.Bool("update", false, "rewrite the testdata/want.* files")
@@ -49,6 +51,11 @@ func TestRun(t *testing.T) {
 		{name: "stray argument", args: append(readme, "extra"), wantStatus: 2, wantStderr: `unexpected argument "extra"`},
 		{name: "bad format", args: append(readme, "-format", "xml"), wantStatus: 2, wantStderr: `-format "xml" is not text, json or sarif`},
 		{name: "bad target", args: []string{"-config", td + "clean.yaml", "-target", "0.20"}, wantStatus: 2, wantStderr: `-target "0.20" is not a release version`},
+		// The target is read as the orchestrator reads it (agentversion.ParseTarget):
+		// JavaScript's trim() removes U+FEFF and keeps U+0085, Go's TrimSpace the reverse.
+		{name: "target trimmed of U+FEFF", args: append([]string{"-strict", "-target", "\ufeff0.20.0"}, readme[:4]...), wantStatus: 1, wantFile: "want.txt"},
+		{name: "target with U+0085 refused", args: append([]string{"-strict", "-target", "\u00850.20.0"}, readme[:4]...), wantStatus: 2, wantStderr: `-target "\u00850.20.0" is not a release version`},
+		{name: "a v alone is no target", args: append([]string{"-target", "v"}, readme[:4]...), wantStatus: 2, wantStderr: `-target "v" is not a release version`},
 		{name: "unreadable config", args: []string{"-config", td + "missing.yaml"}, wantStatus: 2, wantStderr: "missing.yaml: no such file or directory"},
 		{name: "unreadable dir", args: []string{"-config", td + "clean.yaml", "-dir", td + "missing.d"}, wantStatus: 2, wantStderr: "missing.d: no such file or directory"},
 		{name: "bad yaml names file and line", args: []string{"-config", td + "bad.yaml"}, wantStatus: 2, wantStderr: td + "bad.yaml: yaml: line 5: cannot unmarshal !!str `linux` into []string"},
@@ -146,7 +153,7 @@ func TestLocate(t *testing.T) {
       - labels: [x]
         image: quay.io/kici-dev/kici-agent:0.19.0
 `), 0o644))
-	l, err := loadConfig(config, "")
+	cfg, err := loadConfig(config, "")
 	require.NoError(t, err)
 	var stdout bytes.Buffer
 	require.Equal(t, 0, run([]string{"-config", config, "-target", "0.20.0", "-format", "sarif"}, &stdout, &bytes.Buffer{}))
@@ -157,5 +164,59 @@ func TestLocate(t *testing.T) {
 		lines = append(lines, r.Locations[0].PhysicalLocation.Region.StartLine)
 	}
 	assert.Equal(t, []int{8, 13, 13, 16}, lines, "older-pin; older-pin and never-pull; older-pin")
-	assert.Equal(t, [][]origin{{{config, 6}, {config, 8}}, {{config, 13}, {config, 16}}}, l.Origins)
+	type declared struct{ scaler, labelSet, image int }
+	var got []declared
+	for _, s := range cfg.Scalers {
+		for _, ls := range s.LabelSets {
+			assert.Equal(t, config, ls.ImagePos.File)
+			got = append(got, declared{s.Pos.Line, ls.Pos.Line, ls.ImagePos.Line})
+		}
+	}
+	assert.Equal(t, []declared{{2, 5, 6}, {2, 7, 8}, {9, 12, 13}, {9, 15, 16}}, got)
+}
+
+// TestPositions checks the byte positions the loader gives a label set and
+// its image, in every style of scalar, after multi-byte characters.
+func TestPositions(t *testing.T) {
+	// A comment of multi-byte characters ending in CRLF comes first.
+	data := []byte("# été\r\n" + `scalers:
+  - name: d
+    type: container
+    labelSets:
+      - labels: [été]
+        image: "quay.io/kici-dev/kici-agent:0.19.0"
+      - {labels: [été], image: 'kici''agent:1'}
+      - labels: [x]
+        image:   kici-agent # plain
+      - labels: [x]
+        image: |
+          kici-agent
+`)
+	file := filepath.Join(t.TempDir(), "scalers.yaml")
+	require.NoError(t, os.WriteFile(file, data, 0o644))
+	cfg, err := loadConfig(file, "")
+	require.NoError(t, err)
+	require.Len(t, cfg.Scalers, 1)
+	var texts []string
+	for _, ls := range cfg.Scalers[0].LabelSets {
+		for _, p := range []scalerconfig.Pos{ls.Pos, ls.ImagePos, ls.ImageEnd} {
+			if !p.IsValid() {
+				continue
+			}
+			lineStart := bytes.LastIndexByte(data[:p.Offset], '\n') + 1
+			assert.Equal(t, p.Offset-lineStart+1, p.Column, "column of %v", p)
+			assert.Equal(t, 1+bytes.Count(data[:p.Offset], []byte("\n")), p.Line, "line of %v", p)
+		}
+		text := ""
+		if ls.ImageEnd.IsValid() {
+			text = string(data[ls.ImagePos.Offset:ls.ImageEnd.Offset])
+		}
+		texts = append(texts, string(data[ls.Pos.Offset:ls.Pos.Offset+7])+" "+text)
+	}
+	assert.Equal(t, []string{
+		`labels: "quay.io/kici-dev/kici-agent:0.19.0"`,
+		`{labels 'kici''agent:1'`, // a flow mapping starts at its brace
+		`labels: kici-agent`,
+		`labels: `, // a block scalar has no end here
+	}, texts)
 }

@@ -27,8 +27,8 @@ func rule(id, name, level, text string) sarifRule {
 }
 
 // sarifLog is a SARIF 2.1.0 log of one run that reported findings, each at
-// the origin of its label set.
-func sarifLog(findings []imageref.Finding, l loaded) sarif {
+// the label set it is about.
+func sarifLog(findings []imageref.Finding) sarif {
 	results := make([]sarifResult, len(findings))
 	for i, f := range findings {
 		index := ruleIndex(f.Code())
@@ -37,7 +37,7 @@ func sarifLog(findings []imageref.Finding, l loaded) sarif {
 			RuleIndex: index,
 			Level:     rules[index].DefaultConfiguration.Level,
 			Message:   sarifText{f.Message()},
-			Locations: []sarifLocation{location(l.origin(f))},
+			Locations: []sarifLocation{location(f.LabelSet())},
 		}
 	}
 	return sarif{
@@ -59,19 +59,19 @@ func ruleIndex(code string) int {
 	panic("agentimagecheck: no SARIF rule for finding code " + code)
 }
 
-func location(o origin) sarifLocation {
+// location is where the label set s is declared: the line of its image, or
+// of the label set when it has none.
+func location(s imageref.Site) sarifLocation {
+	p := s.ImagePos
+	if !p.IsValid() {
+		p = s.Pos
+	}
 	var l sarifLocation
-	l.PhysicalLocation.ArtifactLocation.URI = filepath.ToSlash(o.File)
-	if o.Line > 0 {
-		l.PhysicalLocation.Region = &sarifRegion{StartLine: o.Line}
+	l.PhysicalLocation.ArtifactLocation.URI = filepath.ToSlash(p.File)
+	if p.IsValid() {
+		l.PhysicalLocation.Region = &sarifRegion{StartLine: p.Line}
 	}
 	return l
-}
-
-// origin returns where the label set a finding is about is declared.
-func (l loaded) origin(f imageref.Finding) origin {
-	s := site(f)
-	return l.Origins[s.ScalerIndex][s.LabelSetIndex]
 }
 
 type sarif struct {

@@ -23,7 +23,11 @@
 //
 // It prints the resolution, then the plan: the command, the program it
 // starts and the environment entries it changes ($PATH or %Path% standing
-// for the caller's own), or the refusal. It exits 0 with a command, 1 when
+// for the caller's own), or the refusal. A value that holds a control
+// character (a newline, an escape sequence), is not valid UTF-8 or starts
+// with a double quote prints as a Go quoted string, so that what the
+// launch command holds can never add lines to the output or drive a
+// terminal. It exits 0 with a command, 1 when
 // the upgrade refuses (or no safe command exists), and 2, with a one-line
 // message on stderr, for a usage error.
 //
@@ -38,7 +42,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/kicikit/kicikit/npmtarget"
 )
@@ -51,7 +58,7 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "npmplan: "+format+" (run with -h for usage)\n", a...)
+		fmt.Fprintf(stderr, "npmplan: %s (run with -h for usage)\n", show(fmt.Sprintf(format, a...)))
 		return 2
 	}
 
@@ -98,7 +105,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case npmtarget.Resolved:
 		printTarget(stdout, r.Target)
 	case npmtarget.NotGlobal:
-		fmt.Fprintf(stdout, "resolution: not global: %s\n", r.Entry)
+		fmt.Fprintf(stdout, "resolution: not global: %s\n", show(r.Entry))
+	case npmtarget.Unsafe:
+		fmt.Fprintf(stdout, "resolution: unsafe: %s\n", show(r.Err.Error()))
 	case npmtarget.NoEntry:
 		fmt.Fprintf(stdout, "resolution: no entry script of %q in a node_modules folder\n", *component)
 	}
@@ -110,22 +119,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case npmtarget.SelfInstall:
 		cmd, err := p.Command()
 		if err != nil {
-			fmt.Fprintf(stdout, "refused: %v\n", err)
+			fmt.Fprintf(stdout, "refused: %s\n", show(err.Error()))
 			return 1
 		}
-		fmt.Fprintf(stdout, "plan:       install %s@%s\n", p.Target.OwningPackage, p.Version)
-		fmt.Fprintf(stdout, "command:    %s\n", cmd)
-		fmt.Fprintf(stdout, "program:    %s\n", cmd.Path)
+		fmt.Fprintf(stdout, "plan:       install %s\n", show(p.Target.OwningPackage+"@"+p.Version))
+		fmt.Fprintf(stdout, "command:    %s\n", showLine(cmd.String()))
+		fmt.Fprintf(stdout, "program:    %s\n", show(cmd.Path))
 		callerPath := "PATH=$PATH"
 		if p.Target.Windows {
 			callerPath = "Path=%Path%"
 		}
 		for _, kv := range cmd.Env([]string{callerPath}) {
-			fmt.Fprintf(stdout, "env:        %s\n", kv)
+			fmt.Fprintf(stdout, "env:        %s\n", show(kv))
 		}
 		return 0
 	case npmtarget.Refusal:
-		fmt.Fprintf(stdout, "refused (%s): %s\n", p.Reason, p.Message)
+		fmt.Fprintf(stdout, "refused (%s): %s\n", p.Reason, show(p.Message))
 	}
 	return 1
 }
@@ -139,8 +148,35 @@ func printTarget(w io.Writer, t npmtarget.Target) {
 	if t.PrefixViaEnv() {
 		prefixVia = "npm_config_prefix in the environment"
 	}
-	fmt.Fprintf(w, "resolution: %s in %s (%s)\n", t.OwningPackage, t.GlobalPrefix, platform)
-	fmt.Fprintf(w, "  node:     %s\n", t.NodeExecPath)
-	fmt.Fprintf(w, "  npm:      %s\n", strings.Join(append([]string{t.Invocation.Cmd}, t.Invocation.PreArgs...), " "))
+	npm := []string{show(t.Invocation.Cmd)}
+	for _, a := range t.Invocation.PreArgs {
+		npm = append(npm, show(a))
+	}
+	fmt.Fprintf(w, "resolution: %s in %s (%s)\n", show(t.OwningPackage), show(t.GlobalPrefix), platform)
+	fmt.Fprintf(w, "  node:     %s\n", show(t.NodeExecPath))
+	fmt.Fprintf(w, "  npm:      %s\n", strings.Join(npm, " "))
 	fmt.Fprintf(w, "  prefix:   %s\n", prefixVia)
+}
+
+// show returns s as it is, or quoted as Go quotes strings when s starts
+// with a double quote or showLine would quote it, so that a printed value is
+// always one line that a reader cannot mistake.
+func show(s string) string {
+	if strings.HasPrefix(s, `"`) {
+		return strconv.Quote(s)
+	}
+	return showLine(s)
+}
+
+// showLine returns s as it is, or quoted as Go quotes strings when s holds a
+// control character (C0, DEL, C1, or the line and paragraph separators
+// U+2028 and U+2029) or is not valid UTF-8. A command line, whose quotes are
+// its own syntax, prints through showLine.
+func showLine(s string) string {
+	if !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool {
+		return unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
+	}) >= 0 {
+		return strconv.Quote(s)
+	}
+	return s
 }

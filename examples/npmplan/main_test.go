@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -100,4 +101,37 @@ func TestRunningDefault(t *testing.T) {
 	code := run([]string{"-version", "1.0.0", "/usr/bin/node", "/srv/kici/node_modules/@kici-dev/orchestrator/dist/server.js"}, &stdout, &stderr)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stdout.String(), "this kici-admin runs "+exe+". ")
+}
+
+// TestControlCharactersEscaped runs the program on launch commands whose
+// paths hold a newline, a carriage return and a terminal escape sequence,
+// and checks that every value prints on its line, quoted.
+func TestControlCharactersEscaped(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"a newline in the node path", []string{"-version", "0.20.0", "--", "/opt/x\n/bin/node", "/usr/lib/node_modules/@kici-dev/orchestrator/dist/server.js"}, 0},
+		{"an escape sequence in the prefix", []string{"-version", "0.20.0", "--", "/usr/bin/node", "/opt/\x1b[2J\r/lib/node_modules/@kici-dev/orchestrator/dist/server.js"}, 0},
+		{"a newline in a not-global entry", []string{"-version", "0.20.0", "-running", "/x", "--", "/usr/bin/node", "/srv/a\nfake: line/node_modules/@kici-dev/orchestrator/dist/server.js"}, 1},
+		{"a next-line character in the package", []string{"-version", "0.20.0", "--", "/usr/bin/node", "/usr/lib/node_modules/a\u0085b/node_modules/@kici-dev/orchestrator/dist/server.js"}, 1},
+		{"a line separator in the version", []string{"-version", "0.20.0\u2028x", "--", "/usr/bin/node", "/usr/lib/node_modules/@kici-dev/orchestrator/dist/server.js"}, 1},
+		{"a newline in a flag value", []string{"-npm-cli", "x\ny", "/usr/bin/node"}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			assert.Equal(t, tt.code, run(tt.args, &stdout, &stderr))
+			for _, line := range strings.SplitAfter(stdout.String()+stderr.String(), "\n") {
+				if line == "" {
+					continue
+				}
+				assert.True(t, strings.HasPrefix(line, "npmplan: ") || strings.HasPrefix(line, "  ") || strings.Contains(line, ": "), "a line of its own: %q", line)
+				assert.Equal(t, -1, strings.IndexFunc(strings.TrimSuffix(line, "\n"), func(r rune) bool {
+					return unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
+				}), "a raw control character in %q", line)
+			}
+		})
+	}
 }

@@ -1,7 +1,7 @@
 // Command spawnconfig prints what the KiCI container scaler creates an agent
-// container with, for given limits, binds and image: the HostConfig of the
-// Engine API's POST /containers/create and the environment entries the
-// scaler adds for the container's image.
+// container with, for given limits, binds and image: the environment entries
+// the scaler adds for the container's image and the HostConfig of the Engine
+// API's POST /containers/create.
 //
 // Usage:
 //
@@ -14,23 +14,29 @@
 // -job-image is given changes the output.
 //
 // It prints one JSON object, indented: "Env", the entries to append to the
-// container's environment, and "HostConfig". It exits 0 on success; 2,
-// with a one-line message on stderr, for a usage or input error; and 1 when
-// it cannot write its output.
+// container's environment, and "HostConfig", the members of the HostConfig
+// JSON that are not the Engine's defaults (null, false, 0, ""). It exits 0
+// on success; 2, with a one-line message on stderr, for a usage or input
+// error, a limit the scaler would not apply among them; and 1 when it
+// cannot write its output.
 //
 // testdata holds sample flag sets (NAME.args, one argument per line) with
 // what the program prints for each: NAME.stdout when it exits 0, NAME.stderr
-// when it exits 2.
+// when it exits 2. `go test ./examples/spawnconfig -update` rewrites them
+// from what the program prints.
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/kicikit/kicikit/hostconfig"
@@ -88,31 +94,91 @@ func run(args []string, stdout, stderr io.Writer) int {
 	res := &hostconfig.Resources{Limits: &hostconfig.ResourceSpec{CPUs: *cpus, Memory: *memory}}
 	limits, err := hostconfig.ResolveSpawnLimits(hostconfig.Limits{}, res)
 	if err != nil {
-		var pe *hostconfig.ParseError
-		if errors.As(err, &pe) {
-			err = pe.Reason // the flag and its value say the rest
-		}
-		return fail("-memory %q: %v", *memory, err)
+		return fail("%s", limitProblem(err))
 	}
 
-	add := hostconfig.SpawnAdditions(jobContainer)
-	out := struct {
-		Env        []string
-		HostConfig any
-	}{
-		Env: append([]string{}, add.Env...),
-		HostConfig: hostconfig.Build(hostconfig.Input{
-			Limits:              limits,
-			Binds:               binds,
-			ExtraHosts:          hosts,
-			SupplementaryGroups: add.SupplementaryGroups,
-		}),
+	origin := hostconfig.PoolImage
+	if jobContainer {
+		origin = hostconfig.JobImage
+	}
+	env, in := hostconfig.SpawnAdditions(origin).Apply([]string{}, hostconfig.Input{
+		Limits:     limits,
+		Binds:      binds,
+		ExtraHosts: hosts,
+	})
+	hc, err := nonDefault(hostconfig.Build(in))
+	if err != nil {
+		fmt.Fprintf(stderr, "spawnconfig: %v\n", err)
+		return 1
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
+	if err := enc.Encode(struct {
+		Env        []string
+		HostConfig map[string]any
+	}{env, hc}); err != nil {
 		fmt.Fprintf(stderr, "spawnconfig: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// limitProblem says which flag holds a limit ResolveSpawnLimits refused,
+// and why, in the flag's terms.
+func limitProblem(err error) string {
+	var le *hostconfig.LimitError
+	if !errors.As(err, &le) {
+		return err.Error()
+	}
+	reason := le.Err
+	var pe *hostconfig.ParseError
+	if errors.As(reason, &pe) {
+		reason = pe.Reason // the flag and its value say the rest
+	}
+	if le.Field == "memory" {
+		return fmt.Sprintf("-memory %q: %v", le.Memory, reason)
+	}
+	return fmt.Sprintf("-%s %v: %v", le.Field, le.CPUs, reason)
+}
+
+// nonDefault returns the members of v's JSON object whose values are not
+// the Engine's defaults: null, false, 0, "", or an array or object of
+// nothing else. Numbers stay as written, so no int64 is rounded.
+func nonDefault(v any) (map[string]any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var members map[string]any
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if err := d.Decode(&members); err != nil {
+		return nil, err
+	}
+	maps.DeleteFunc(members, func(_ string, v any) bool { return isZero(v) })
+	return members, nil
+}
+
+func isZero(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case bool:
+		return !v
+	case string:
+		return v == ""
+	case json.Number:
+		f, err := v.Float64()
+		return err == nil && f == 0
+	case []any:
+		return !slices.ContainsFunc(v, func(e any) bool { return !isZero(e) })
+	case map[string]any:
+		for _, e := range v {
+			if !isZero(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

@@ -45,13 +45,30 @@ func Trim(s string) string {
 	if s == "" || s[0] < utf8.RuneSelf && !isASCIISpace(s[0]) && s[len(s)-1] < utf8.RuneSelf && !isASCIISpace(s[len(s)-1]) {
 		return s
 	}
+	return trimRight(trimLeft(s))
+}
+
+// TrimLeft returns s without its leading white space ([IsSpace]), as
+// String.prototype.trimStart does. It does not allocate.
+func TrimLeft(s string) string {
+	// The common case, nothing to trim, stays small enough to inline.
+	if s == "" || s[0] < utf8.RuneSelf && !isASCIISpace(s[0]) {
+		return s
+	}
+	return trimLeft(s)
+}
+
+func trimLeft(s string) string {
 	for {
 		n := SpaceLen(s)
 		if n == 0 {
-			break
+			return s
 		}
 		s = s[n:]
 	}
+}
+
+func trimRight(s string) string {
 	for s != "" {
 		r, n := rune(s[len(s)-1]), 1
 		if r >= utf8.RuneSelf {

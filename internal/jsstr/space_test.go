@@ -9,21 +9,33 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// jsSpace is the set from the Unicode tables: unicode.IsSpace, less U+0085
-// and plus U+FEFF. Node 20 agrees over every code point:
+// jsSpace is ECMAScript's white space, built from Unicode's tables rather
+// than listed: the WhiteSpace code points (TAB, VT, FF, ZWNBSP and every
+// Space_Separator, category Zs) and the LineTerminator ones (LF, CR, LS, PS).
+// Node 20 agrees over every code point:
 //
 //	node -e 'for (let c = 0; c <= 0x10ffff; c++) { const s = String.fromCodePoint(c);
 //	  if (/\s/.test(s) !== (s.trim() === "")) throw c; if (/\s/.test(s)) console.log(c.toString(16)) }'
 //
 // prints 9 a b c d 20 a0 1680 2000-200a 2028 2029 202f 205f 3000 feff.
 func jsSpace(r rune) bool {
-	return r == 0xFEFF || r != 0x85 && unicode.IsSpace(r)
+	switch r {
+	case '\t', '\v', '\f', 0xFEFF, '\n', '\r', 0x2028, 0x2029:
+		return true
+	}
+	return unicode.Is(unicode.Zs, r)
 }
 
+// TestIsSpace checks IsSpace against the tables for every code point, and
+// states how it differs from Go's own unicode.IsSpace (the White_Space
+// property): JavaScript leaves out U+0085 (NEL) and adds U+FEFF.
 func TestIsSpace(t *testing.T) {
 	for r := rune(0); r <= unicode.MaxRune; r++ {
 		if got, want := IsSpace(r), jsSpace(r); got != want {
 			t.Fatalf("IsSpace(%U) = %v, want %v", r, got, want)
+		}
+		if want := r == 0xFEFF || r != 0x85 && unicode.IsSpace(r); IsSpace(r) != want {
+			t.Fatalf("IsSpace(%U) = %v, but unicode.IsSpace less NEL plus BOM says %v", r, IsSpace(r), want)
 		}
 	}
 }
@@ -88,7 +100,27 @@ func TestTrimEveryCodePoint(t *testing.T) {
 	}
 }
 
+func TestTrimLeft(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"empty", "", ""},
+		{"nothing to trim", "1k", "1k"},
+		{"leading white space goes", " \t\ufeff\u3000k", "k"},
+		{"trailing white space stays", "\u2028k ", "k "},
+		{"all white space", " \u00a0", ""},
+		{"NEL stays", "\u0085k", "\u0085k"},
+		{"invalid UTF-8 stays", "\xe3\x80k", "\xe3\x80k"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, TrimLeft(tt.in))
+		})
+	}
+}
+
 func TestTrimNoAllocs(t *testing.T) {
 	s := strings.Repeat("\u3000", 4) + "0.20.0" + strings.Repeat(" ", 4)
 	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = Trim(s) }))
+	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = TrimLeft(s) }))
 }

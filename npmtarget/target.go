@@ -1,6 +1,9 @@
 package npmtarget
 
-import "strings"
+import (
+	"os"
+	"strings"
+)
 
 // LaunchSpec is a service's launch command, as its unit file or service
 // definition names it: the program and its arguments.
@@ -23,8 +26,8 @@ type Options struct {
 	Exists func(path string) bool
 }
 
-// Resolution is the outcome of [Resolve]: [Resolved], [NoEntry] or
-// [NotGlobal].
+// Resolution is the outcome of [Resolve]: [Resolved], [NoEntry],
+// [NotGlobal] or [Unsafe].
 //
 //sumtype:decl
 type Resolution interface{ resolution() }
@@ -44,9 +47,19 @@ type NotGlobal struct {
 	Entry string // the entry script, as the launch command names it
 }
 
+// Unsafe reports a global install whose npm the orchestrator would run but
+// npmtarget refuses to: npm would install where the service does not look,
+// or cmd.exe would misread what it is given. Err, a *[FieldError], names the
+// field and a [Reason] that says what to fix.
+type Unsafe struct {
+	Entry string // the entry script, as the launch command names it
+	Err   error  // why, a *FieldError
+}
+
 func (Resolved) resolution()  {}
 func (NoEntry) resolution()   {}
 func (NotGlobal) resolution() {}
+func (Unsafe) resolution()    {}
 
 // Invocation is the program that runs npm and the arguments that come before
 // npm's own: either the service's node with npm-cli.js, or npm's launcher
@@ -88,19 +101,28 @@ type Target struct {
 //
 // and an Invocation of {ExecPath, [npm-cli.js]} when opts.Exists reports that
 // npm-cli.js exists, else {NpmPath, []}. Resolve never calls opts.Exists for
-// a NoEntry or NotGlobal result.
+// a NoEntry or NotGlobal result, and at most once otherwise.
+//
+// Where the orchestrator would go on, Resolve refuses with [Unsafe]:
+//
+//   - a node (spec.ExecPath) that is not an absolute path of the platform,
+//     on both routes alike: its folder goes first on PATH, and npm.cmd's path
+//     comes from it ("C:node.exe" would run C:\npm.cmd)
+//     ([ReasonRelativeNode]);
+//   - a node folder holding the PATH list separator, ":" on posix and ";" on
+//     Windows, which would split PATH ([ReasonListSeparator]);
+//   - an owning package that is not a name npm takes by
+//     validate-npm-package-name's rules, or that npm would read, followed by
+//     "@<version>", as a folder, a tarball or an option ("C:", "x.tgz",
+//     "-x") ([ReasonPackageName]);
+//   - on the npm.cmd route, a global prefix or node folder that npm.cmd
+//     would hand cmd.exe to misread: one holding a double quote, "%", "!",
+//     "^", a control character or a character Windows forbids in a file
+//     name ([ReasonBatchPath]). A double quote in the prefix would run what
+//     follows it as a command; no real Windows path holds one, and the
+//     others are rare enough that refusing them costs little.
 func Resolve(spec LaunchSpec, component string, opts Options) Resolution {
-	entry, found := "", false
-	if isEntry(spec.ExecPath, component) {
-		entry, found = spec.ExecPath, true
-	} else {
-		for _, a := range spec.Args {
-			if isEntry(a, component) {
-				entry, found = a, true
-				break
-			}
-		}
-	}
+	entry, found := findEntry(spec, component)
 	if !found {
 		return NoEntry{}
 	}
@@ -112,16 +134,7 @@ func Resolve(spec LaunchSpec, component string, opts Options) Resolution {
 	if !ok {
 		return NotGlobal{Entry: entry}
 	}
-	w := opts.Windows
-	nodeDir := dirname(w, spec.ExecPath)
-	var npmPath, npmCliJs string
-	if w {
-		npmPath = join(w, nodeDir, "npm.cmd")
-		npmCliJs = join(w, nodeDir, "node_modules", "npm", "bin", "npm-cli.js")
-	} else {
-		npmPath = join(w, nodeDir, "npm")
-		npmCliJs = join(w, nodeDir, "..", "lib", "node_modules", "npm", "bin", "npm-cli.js")
-	}
+	npmPath, npmCliJs := npmPaths(spec.ExecPath, opts.Windows)
 	exists := opts.Exists
 	if exists == nil {
 		exists = fileExists
@@ -130,24 +143,62 @@ func Resolve(spec LaunchSpec, component string, opts Options) Resolution {
 	if exists(npmCliJs) {
 		inv = Invocation{Cmd: spec.ExecPath, PreArgs: []string{npmCliJs}}
 	}
-	return Resolved{Target: Target{
+	target := Target{
 		NodeExecPath:  spec.ExecPath,
 		NpmPath:       npmPath,
 		OwningPackage: owningPackage,
 		GlobalPrefix:  globalPrefix,
 		Invocation:    inv,
-		Windows:       w,
-	}}
+		Windows:       opts.Windows,
+	}
+	if !isPackageName(owningPackage) {
+		return Unsafe{Entry: entry, Err: &FieldError{Func: "Resolve", Field: "OwningPackage", Value: owningPackage, Reason: ReasonPackageName}}
+	}
+	if err := checkTarget("Resolve", target); err != nil {
+		return Unsafe{Entry: entry, Err: err}
+	}
+	return Resolved{Target: target}
 }
 
-// isEntry reports whether s ends in the component's entry script: the
-// orchestrator's pattern
+// findEntry returns the first of spec.ExecPath and spec.Args that is the
+// component's entry script.
+func findEntry(spec LaunchSpec, component string) (string, bool) {
+	if isEntry(spec.ExecPath, component) {
+		return spec.ExecPath, true
+	}
+	for _, a := range spec.Args {
+		if isEntry(a, component) {
+			return a, true
+		}
+	}
+	return "", false
+}
+
+// npmPaths returns npm's launcher beside node and the npm-cli.js that a
+// node installation keeps: in <node dir>\node_modules on Windows, in
+// <node dir>/../lib/node_modules on posix.
+func npmPaths(node string, windows bool) (npmPath, npmCliJs string) {
+	nodeDir := dirname(windows, node)
+	if windows {
+		return join(true, nodeDir, "npm.cmd"), join(true, nodeDir, "node_modules", "npm", "bin", "npm-cli.js")
+	}
+	return join(false, nodeDir, "npm"), join(false, nodeDir, "..", "lib", "node_modules", "npm", "bin", "npm-cli.js")
+}
+
+// fileExists is the default of [Options.Exists], node's fs.existsSync: true
+// when os.Stat, which follows symbolic links, succeeds. It is the package's
+// only contact with the file system.
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// isEntry reports whether s ends in the component's entry script:
 //
 //	[/\\]@kici-dev[/\\]<component>[/\\]dist[/\\](?:server|standalone)\.js$
 //
-// with the component taken literally. The orchestrator interpolates it into
-// the pattern unescaped, so there a "." in it matches any character and a
-// "(" makes the pattern throw; here every byte matches only itself.
+// with every byte of the component matching only itself, so that a "." in
+// it matches no other character and a "(" is no syntax.
 func isEntry(s, component string) bool {
 	rest, ok := strings.CutSuffix(s, "server.js")
 	if !ok {
@@ -203,7 +254,10 @@ func FirstGlobalPackage(entry string) (string, bool) {
 // [FirstGlobalPackage] does, at its first "node_modules" segment:
 //
 //   - Windows lays a global install out as <prefix>\node_modules\<pkg>: the
-//     prefix is the segments before node_modules joined with "\".
+//     prefix is the segments before node_modules joined with "\", and a
+//     drive's root when that is a drive alone: "C:\node_modules\p" gives
+//     "C:\". The orchestrator answers "C:", which npm reads as drive C's
+//     current folder, so its install lands where the service never looks.
 //   - posix lays it out as <prefix>/lib/node_modules/<pkg>: the segment
 //     before node_modules must be "lib", and the prefix is the segments
 //     before that joined with "/", or "/" when that is empty. This tells a
@@ -223,6 +277,10 @@ func GlobalPrefix(entry string, windows bool) (string, bool) {
 	}
 	if windows {
 		prefix := strings.Join(segs[:i], `\`)
+		if len(prefix) == 2 && hasDrive(prefix) {
+			// "C:" names drive C's current folder, not its root.
+			prefix += `\`
+		}
 		return prefix, prefix != ""
 	}
 	if i < 2 || segs[i-1] != "lib" {
