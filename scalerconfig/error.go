@@ -173,7 +173,7 @@ func forward(rpath []seg) []seg {
 // the array item an issue names.
 func (m *merged) locate(path []seg, iss *issue) (string, yamljs.Pos) {
 	file, node := m.main, m.root
-	if m.items != nil && len(path) >= 2 && path[0].key == "scalers" && path[0].index < 0 && path[1].index >= 0 {
+	if m.items != nil && len(path) >= 2 && path[0].key == "scalers" && path[1].index >= 0 {
 		it := m.items[path[1].index]
 		file, node, path = it.file, it.node, path[2:]
 	}
@@ -206,7 +206,7 @@ func (m *merged) locate(path []seg, iss *issue) (string, yamljs.Pos) {
 // child is the node at s below n, or nil.
 func child(n *yamljs.Node, s seg) *yamljs.Node {
 	if s.index >= 0 {
-		if n.Kind == yamljs.Seq && s.index < len(n.Items) {
+		if n.Kind == yamljs.Seq { // an index of zod's is one of the array's
 			return n.Items[s.index]
 		}
 		return nil

@@ -1,6 +1,7 @@
 package scalerconfig
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -11,6 +12,22 @@ import (
 	"github.com/kicikit/kicikit/internal/errtext"
 	"github.com/kicikit/kicikit/internal/yamljs"
 )
+
+// Load reads the scaler config as the orchestrator's loadScalerConfig does
+// and returns it as the orchestrator holds it after loading.
+//
+// path is the main file; dir, when not "", is the drop-in folder, whose
+// files ending in .yaml or .yml are read in JavaScript's sort order, each
+// adding the entries of its scalers list (if it has one) to the main file's.
+// Both are paths in fsys, as [fs.FS] names them: slash-separated, without a
+// leading slash. [Location.Load] turns the paths [Locate] returns into them.
+//
+// A config the orchestrator would refuse (a YAML error, a value the schema
+// refuses) comes back as an *[Error] listing every problem. A file or folder
+// that cannot be read comes back as the fs error, wrapped with its path.
+func Load(fsys fs.FS, path, dir string) (*Config, error) {
+	return load(fsys, path, dir, yamljs.Parse)
+}
 
 // parser is yamljs.Parse; tests give Load a parser of their own.
 type parser func([]byte) (*yamljs.Node, error)
@@ -62,9 +79,16 @@ func readYAML(fsys fs.FS, name string, parse parser) (*yamljs.Node, error) {
 	return n, nil
 }
 
-// yamlProblem is the Problem of a file the YAML parser refuses.
+// yamlProblem is the Problem of a file the YAML parser refuses: what yaml's
+// parse() throws, at its line and column.
 func yamlProblem(name string, err error) Problem {
-	return Problem{File: name, Message: err.Error(), Code: "yaml"}
+	p := Problem{File: name, Message: err.Error(), Code: "yaml"}
+	var serr *yamljs.SyntaxError
+	if errors.As(err, &serr) {
+		first := serr.Problems[0]
+		p.Line, p.Column, p.Message = first.Pos.Line, first.Pos.Column, first.Message
+	}
+	return p
 }
 
 // dropIns appends the scalers of the drop-in files, in the order and with
@@ -82,12 +106,7 @@ func (m *merged) dropIns(fsys fs.FS, dir string, parse parser) error {
 			names = append(names, n)
 		}
 	}
-	slices.SortFunc(names, func(a, b string) int {
-		if utf16Less(a, b) {
-			return -1
-		}
-		return 1
-	})
+	slices.SortFunc(names, utf16Compare)
 	for _, n := range names {
 		file := path.Join(dir, n)
 		if !utf8.ValidString(n) {
@@ -137,32 +156,54 @@ func (m *merged) appendScalers(file string, list *yamljs.Node) error {
 // mainItems returns the main file's scalers as the first items of the
 // merged list.
 func (m *merged) mainItems() ([]item, error) {
-	typeErr := func(at *yamljs.Node, message string) error {
-		return &Error{Problems: []Problem{{File: m.main, Line: at.Pos.Line, Column: at.Pos.Column, Message: message, Code: "TypeError"}}}
-	}
 	switch m.root.Kind {
 	case yamljs.Null:
-		return nil, typeErr(m.root, "Cannot read properties of null (reading 'scalers'): the drop-ins' scalers are added to the main file, which is empty")
-	case yamljs.Bool, yamljs.Number, yamljs.String:
-		return nil, typeErr(m.root, "Cannot create property 'scalers' on "+typeName(m.root)+": the drop-ins' scalers are added to the main file, which is not a mapping")
-	case yamljs.Seq:
-		return []item{}, nil // the scalers become a property of the array, which the schema refuses anyway
+		return nil, m.typeError(m.root, "Cannot read properties of null (reading 'scalers'): the drop-ins' scalers are added to the main file, which is empty")
+	case yamljs.Bool, yamljs.Number, yamljs.String, yamljs.Symbol:
+		return nil, m.typeError(m.root, "Cannot create property 'scalers' on "+typeName(m.root)+": the drop-ins' scalers are added to the main file, which is not a mapping")
+	case yamljs.Map:
+		return m.spread(lookup(m.root, "scalers"))
 	}
+	// An array, a Date, a Buffer, a Set or a Map has no scalers property:
+	// the drop-ins' scalers become its only one.
+	return []item{}, nil
+}
+
+// typeError is the Problem of a TypeError the orchestrator's loader throws
+// while it appends the drop-ins' scalers.
+func (m *merged) typeError(at *yamljs.Node, message string) error {
+	return &Error{Problems: []Problem{{File: m.main, Line: at.Pos.Line, Column: at.Pos.Column, Message: message, Code: "TypeError"}}}
+}
+
+// spread returns the items [...s] makes of the main file's scalers s: an
+// array's items, a Set's members, a string's characters, a Map's [key,
+// value] pairs, a Buffer's bytes; nothing for none or null.
+func (m *merged) spread(s *yamljs.Node) ([]item, error) {
 	items := []item{}
-	switch s := lookup(m.root, "scalers"); {
+	add := func(n yamljs.Node) {
+		n.Pos, n.End = s.Pos, s.End // placed at the value spread
+		items = append(items, item{file: m.main, node: &n})
+	}
+	switch {
 	case s == nil || s.Kind == yamljs.Null:
-	case s.Kind == yamljs.Seq:
+	case s.Kind == yamljs.Seq || s.Kind == yamljs.Set:
 		for _, n := range s.Items {
 			items = append(items, item{file: m.main, node: n})
 		}
 	case s.Kind == yamljs.String:
 		for _, r := range s.Str {
-			c := *s
-			c.Str = string(r)
-			items = append(items, item{file: m.main, node: &c})
+			add(yamljs.Node{Kind: yamljs.String, Str: string(r)})
+		}
+	case s.Kind == yamljs.OrderedMap:
+		for _, p := range s.Pairs {
+			add(yamljs.Node{Kind: yamljs.Seq, Items: []*yamljs.Node{p.KeyNode, p.Value}})
+		}
+	case s.Kind == yamljs.Bytes:
+		for i := 0; i < len(s.Str); i++ {
+			add(yamljs.Node{Kind: yamljs.Number, Num: float64(s.Str[i])})
 		}
 	default:
-		return nil, typeErr(s, "scalers is not iterable: the drop-ins' scalers are added to the main file's scalers, which is "+typeName(s)+", not a list")
+		return nil, m.typeError(s, "scalers is not iterable: the drop-ins' scalers are added to the main file's scalers, which is "+typeName(s)+", not a list")
 	}
 	return items, nil
 }
@@ -170,8 +211,13 @@ func (m *merged) mainItems() ([]item, error) {
 // validationRoot is the value the schema validates: the main file, with
 // the merged scalers when a drop-in added any.
 func (m *merged) validationRoot() *yamljs.Node {
-	if m.items == nil || m.root.Kind != yamljs.Map {
-		return m.root
+	if m.items == nil || m.root.Kind == yamljs.Seq {
+		return m.root // a main array gets a scalers property the schema never reads
+	}
+	if m.root.Kind != yamljs.Map {
+		// A Date, a Buffer, a Set or a Map: an object whose one property
+		// the schema reads is the scalers the drop-ins gave it.
+		m.root = &yamljs.Node{Kind: yamljs.Map, Pos: m.root.Pos, End: m.root.End}
 	}
 	list := &yamljs.Node{Kind: yamljs.Seq, Items: make([]*yamljs.Node, len(m.items))}
 	for i, it := range m.items {

@@ -67,8 +67,8 @@ func envValue(envFile []byte, key string) (string, bool) {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		if i := strings.IndexByte(line, '='); i > 0 && line[:i] == key {
-			value, found = unquote(jsstr.Trim(line[i+1:])), true
+		if k, v, ok := strings.Cut(line, "="); ok && k == key {
+			value, found = unquote(jsstr.Trim(v)), true
 		}
 	}
 	return value, found
@@ -115,10 +115,11 @@ func isWindowsAbs(p string) bool {
 // windowsVolume is the volume p starts with: "C:", or "\\server\share"; ""
 // for none.
 func windowsVolume(p string) string {
-	if len(p) >= 2 && p[1] == ':' {
-		return p[:2]
+	two := p[:min(2, len(p))]
+	if len(two) == 2 && two[1] == ':' {
+		return two
 	}
-	if len(p) >= 2 && isSep(p[0]) && isSep(p[1]) {
+	if len(two) == 2 && isSep(two[0]) && isSep(two[1]) {
 		rest := p[2:]
 		n := 0
 		for i := 0; i < len(rest); i++ {
@@ -155,6 +156,17 @@ func (l Location) FS() (volume, file, dir string, err error) {
 		err = &LocationError{Path: l.Dir, Err: ErrNotFSPath}
 	}
 	return volume, file, dir, err
+}
+
+// Load loads the config at l from fsys, a file system rooted at the root of
+// l's volume: os.DirFS("/"), or os.DirFS(`C:\`) for a Windows location on
+// C:. It is [Load] with the paths of [Location.FS].
+func (l Location) Load(fsys fs.FS) (*Config, error) {
+	_, p, d, err := l.FS()
+	if err != nil {
+		return nil, err
+	}
+	return Load(fsys, p, d)
 }
 
 func (l Location) fsPath(p string) (string, string, error) {

@@ -65,6 +65,14 @@ func TestLocate(t *testing.T) {
 			want: Location{Path: `\\srv\share/s.yaml`, Windows: true}, ok: true},
 		{name: "windows relative without a working directory", env: "KICI_SCALER_CONFIG_PATH=s.yaml\n", windows: true,
 			want: Location{Path: `s.yaml`, Windows: true}, ok: true},
+		{name: "windows drive without separator", env: "KICI_SCALER_CONFIG_PATH=C:s.yaml\n", workingDir: `D:\svc`, windows: true,
+			want: Location{Path: `D:\svc\C:s.yaml`, Windows: true}, ok: true},
+		{name: "windows drive root", env: "KICI_SCALER_CONFIG_PATH=C:\\\n", workingDir: `D:\svc`, windows: true,
+			want: Location{Path: `C:\`, Windows: true}, ok: true},
+		{name: "windows two separators", env: "KICI_SCALER_CONFIG_PATH=//\n", workingDir: `D:\svc`, windows: true,
+			want: Location{Path: `//`, Windows: true}, ok: true},
+		{name: "windows one character", env: "KICI_SCALER_CONFIG_PATH=s\n", workingDir: `D:`, windows: true,
+			want: Location{Path: `D:\s`, Windows: true}, ok: true},
 		{name: "a drive path is relative on posix", env: "KICI_SCALER_CONFIG_PATH=C:\\s.yaml\n", workingDir: "/srv",
 			want: Location{Path: `/srv/C:\s.yaml`}, ok: true},
 	} {
@@ -96,6 +104,12 @@ func TestLocationFS(t *testing.T) {
 		{name: "windows", loc: Location{Path: `C:\kici\s.yaml`, Dir: `c:\kici\s.d`, Windows: true}, volume: "C:", file: "kici/s.yaml", dir: "kici/s.d"},
 		{name: "windows unc", loc: Location{Path: `\\srv\share\kici\s.yaml`, Windows: true}, volume: `\\srv\share`, file: "kici/s.yaml"},
 		{name: "windows unc without a share", loc: Location{Path: `\\srv`, Windows: true}, err: true, volume: `\\srv`},
+		{name: "windows drive root", loc: Location{Path: `C:\s`, Windows: true}, volume: "C:", file: "s"},
+		{name: "windows drive relative", loc: Location{Path: `C:s`, Windows: true}, volume: "C:", file: "s"},
+		{name: "windows unc share root", loc: Location{Path: `\\a\b\c`, Windows: true}, volume: `\\a\b`, file: "c"},
+		{name: "windows drive only", loc: Location{Path: `C:`, Windows: true}, err: true},
+		{name: "windows separators only", loc: Location{Path: `\\`, Windows: true}, err: true},
+		{name: "windows relative", loc: Location{Path: `kici\s.yaml`, Windows: true}, file: "kici/s.yaml"},
 		{name: "windows two volumes", loc: Location{Path: `C:\s.yaml`, Dir: `D:\s.d`, Windows: true}, volume: "C:", file: "s.yaml", dir: "s.d", err: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/kicikit/kicikit/internal/jsstr"
 	"github.com/kicikit/kicikit/internal/yamljs"
@@ -164,30 +163,7 @@ func noReserved(labels *yamljs.Node) bool {
 
 // reserved reports whether label, lower-cased, starts with "kici:". The
 // full mapping matters: the Kelvin sign lower-cases to k.
-func reserved(label string) bool {
-	// The lower case of the first five characters decides, and a lower
-	// case that is not ASCII is no "kici:". Lower-casing is per character
-	// but for capital sigma, which becomes σ or ς either way.
-	if len(label) >= 5 && isASCII(label[:5]) {
-		return strings.EqualFold(label[:5], "kici:")
-	}
-	end, n := 0, 0
-	for end < len(label) && n < 5 {
-		_, size := utf8.DecodeRuneInString(label[end:])
-		end += size
-		n++
-	}
-	return strings.HasPrefix(jsstr.ToLower(label[:end]), "kici:")
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
+func reserved(label string) bool { return strings.HasPrefix(jsstr.ToLower(label), "kici:") }
 
 // normalizeRoles is the roles' transform: undefined or a list with "all"
 // is every role (undefined); an empty list none; else the list as written.
@@ -337,14 +313,14 @@ func checkGates(p *payload, name string, sets []*yamljs.Node) {
 	for _, l := range lookup(p.value, "mandatoryLabels").Items {
 		mandatory = append(mandatory, jsstr.ToLower(l.Str))
 	}
+	if len(mandatory) == 0 {
+		// The platform's taints are injected into every label set, and a
+		// label set's own taints come from its labels: only a mandatory
+		// label can be out of reach.
+		return
+	}
 	for i, ls := range sets {
-		labels := lookup(ls, "labels").Items
-		if len(mandatory) == 0 && len(structured) == 0 && !slices.ContainsFunc(labels, func(l *yamljs.Node) bool {
-			return isPlatformTaint(jsstr.ToLower(l.Str))
-		}) {
-			continue // no gate
-		}
-		gate, reach := gateOf(mandatory, structured, labels)
+		gate, reach := gateOf(mandatory, structured, lookup(ls, "labels").Items)
 		for _, g := range gate {
 			if !reach[g] {
 				p.addIssue(custom(`Scaler "`+name+`" gate label "`+g+`" is missing from labelSets[`+strconv.Itoa(i)+
@@ -358,7 +334,7 @@ func checkGates(p *payload, name string, sets []*yamljs.Node) {
 // gateOf returns a label set's gate, in order without duplicates, and the
 // labels a job can request on it: its own and the platform's.
 func gateOf(mandatory, structured []string, labels []*yamljs.Node) ([]string, map[string]bool) {
-	reach := make(map[string]bool, len(labels)+len(structured))
+	reach := map[string]bool{}
 	var gate []string
 	add := func(l string) {
 		if !slices.Contains(gate, l) {

@@ -1,6 +1,7 @@
 package scalerconfig
 
 import (
+	"cmp"
 	"math"
 	"strconv"
 	"strings"
@@ -57,10 +58,12 @@ type issue struct {
 }
 
 // payload is what a schema reads and writes: zod's { value, issues }.
+// (zod's payload also has an "aborted" flag, which a pipe sets when it
+// stops; only a union's option or a check on the pipe itself would read it,
+// and this schema has neither.)
 type payload struct {
-	value   *yamljs.Node // nil is undefined
-	issues  []*issue
-	aborted bool
+	value  *yamljs.Node // nil is undefined
+	issues []*issue
 }
 
 // addIssue appends iss, placed at the value's path plus rel.
@@ -74,9 +77,6 @@ func (p *payload) addIssue(iss *issue, rel ...seg) {
 // abortedFrom reports whether p is aborted by an issue from start on, as
 // zod's util.aborted does.
 func (p *payload) abortedFrom(start int) bool {
-	if p.aborted {
-		return true
-	}
 	for _, iss := range p.issues[start:] {
 		if iss.cont != contTrue {
 			return true
@@ -88,9 +88,6 @@ func (p *payload) abortedFrom(start int) bool {
 // explicitlyAborted reports whether an issue of p forbids even the checks
 // that run on an aborted value.
 func (p *payload) explicitlyAborted() bool {
-	if p.aborted {
-		return true
-	}
 	for _, iss := range p.issues {
 		if iss.cont == contFalse {
 			return true
@@ -139,7 +136,7 @@ func (s *schema) run(p *payload) {
 		}
 		n := len(p.issues)
 		ch.fn(p)
-		if !aborted && len(p.issues) > n {
+		if !aborted {
 			aborted = p.abortedFrom(n)
 		}
 	}
@@ -176,8 +173,21 @@ func typeName(n *yamljs.Node) string {
 		return "string"
 	case yamljs.Seq:
 		return "array"
+	case yamljs.Map:
+		return "object"
 	}
-	return "object"
+	return n.Kind.String() // Buffer, Date, Set, Map, symbol: the constructor's name, or typeof
+}
+
+// isObject reports whether zod reads n as an object: not null, not an
+// array, of typeof "object". A Date, Buffer, Set or Map is one, with no
+// properties zod's shapes name.
+func isObject(n *yamljs.Node) bool {
+	switch n.Kind {
+	case yamljs.Map, yamljs.Bytes, yamljs.Date, yamljs.Set, yamljs.OrderedMap:
+		return true
+	}
+	return false
 }
 
 func invalidType(expected string, n *yamljs.Node) *issue {
@@ -295,7 +305,8 @@ func nonEmpty() check {
 
 func hasLength(p *payload) bool {
 	v := p.value
-	return v != nil && (v.Kind == yamljs.String || v.Kind == yamljs.Seq || v.Kind == yamljs.Map && lookup(v, "length") != nil)
+	return v != nil && (v.Kind == yamljs.String || v.Kind == yamljs.Seq || v.Kind == yamljs.Bytes ||
+		v.Kind == yamljs.Map && lookup(v, "length") != nil)
 }
 
 func minLength1(p *payload) {
@@ -309,62 +320,73 @@ func minLength1(p *payload) {
 		if len(v.Items) == 0 {
 			p.addIssue(&issue{code: "too_small", cont: contTrue, message: "Too small: expected array to have >=1 items"})
 		}
+	case yamljs.Bytes:
+		if v.Str == "" {
+			p.addIssue(&issue{code: "too_small", cont: contTrue, message: "Too small: expected unknown to be >=1"})
+		}
 	default:
-		n, ok := toNumber(lookup(v, "length"))
-		if !ok {
-			p.addIssue(&issue{code: "TypeError", typeErr: true, message: "Cannot convert object to primitive value"})
+		n, err := toNumber(lookup(v, "length"))
+		if err != "" {
+			p.addIssue(&issue{code: "TypeError", typeErr: true, message: err})
 		} else if !(n >= 1) {
 			p.addIssue(&issue{code: "too_small", cont: contTrue, message: "Too small: expected unknown to be >=1"})
 		}
 	}
 }
 
-// toNumber is JavaScript's ToNumber of a value. An object's is NaN, as its
-// toString gives "[object Object]", unless the object has its own toString
-// or valueOf property: YAML makes those plain values, not functions, and
-// then toString throws (ok false).
-func toNumber(n *yamljs.Node) (float64, bool) {
+// toNumber is JavaScript's ToNumber of a value, or the message of the
+// TypeError it throws. An object's toString or valueOf is a plain value in
+// YAML, not a function: one with its own toString cannot become a number.
+func toNumber(n *yamljs.Node) (float64, string) {
 	switch n.Kind {
 	case yamljs.Null:
-		return 0, true
+		return 0, ""
 	case yamljs.Bool:
 		if n.Bool {
-			return 1, true
+			return 1, ""
 		}
-		return 0, true
-	case yamljs.Number:
-		return n.Num, true
+		return 0, ""
+	case yamljs.Number, yamljs.Date:
+		return n.Num, "" // a Date's valueOf is its time value
 	case yamljs.String:
-		return jsstr.ToNumber(n.Str), true
+		return jsstr.ToNumber(n.Str), ""
+	case yamljs.Bytes:
+		return jsstr.ToNumber(n.Str), "" // a Buffer's toString is its text
 	case yamljs.Seq:
 		return seqToNumber(n)
+	case yamljs.Symbol:
+		return 0, "Cannot convert a Symbol value to a number"
+	case yamljs.Map:
+		if lookup(n, "toString") != nil {
+			return 0, "Cannot convert object to primitive value"
+		}
 	}
-	if lookup(n, "toString") != nil {
-		return 0, false
-	}
-	return math.NaN(), true
+	return math.NaN(), "" // "[object Object]", "[object Set]", "[object Map]"
 }
 
 // seqToNumber is ToNumber of an array: of the string its items joined by
 // commas make.
-func seqToNumber(n *yamljs.Node) (float64, bool) {
+func seqToNumber(n *yamljs.Node) (float64, string) {
+	for _, it := range n.Items {
+		switch {
+		case it.Kind == yamljs.Symbol:
+			return 0, "Cannot convert a Symbol value to a string"
+		case it.Kind == yamljs.Map && lookup(it, "toString") != nil:
+			return 0, "Cannot convert object to primitive value"
+		}
+	}
 	switch len(n.Items) {
 	case 0:
-		return 0, true
+		return 0, ""
 	case 1:
 	default:
-		for _, it := range n.Items {
-			if it.Kind == yamljs.Map && lookup(it, "toString") != nil {
-				return 0, false
-			}
-		}
-		return math.NaN(), true // a comma is never part of a number
+		return math.NaN(), "" // a comma is never part of a number
 	}
 	switch it := n.Items[0]; it.Kind {
 	case yamljs.Null:
-		return 0, true // join writes null as ""
-	case yamljs.Bool:
-		return math.NaN(), true // "true", "false"
+		return 0, "" // join writes null as ""
+	case yamljs.Bool, yamljs.Date:
+		return math.NaN(), "" // "true", "false", a date's text
 	}
 	return toNumber(n.Items[0])
 }
@@ -412,22 +434,19 @@ type field struct {
 // stripping object drops the keys it does not know; a strict one reports
 // them, after the shape's issues, in one issue that lets the checks run.
 func object(strict bool, shape ...field) *schema {
-	if len(shape) > maxShape {
-		panic("scalerconfig: a shape of more than maxShape fields") // a programming error, caught by every test
-	}
 	index := make(map[string]int, len(shape))
 	for i, f := range shape {
 		index[f.key] = i
 	}
 	return &schema{parse: func(p *payload) {
 		in := p.value
-		if in == nil || in.Kind != yamljs.Map {
+		if in == nil || !isObject(in) {
 			p.addIssue(invalidType("object", in))
 			return
 		}
 		var vals [maxShape]*yamljs.Node
 		var unknown []string
-		for _, pair := range in.Pairs {
+		for _, pair := range properties(in) {
 			if i, ok := index[pair.Key]; ok {
 				vals[i] = pair.Value
 			} else if strict {
@@ -453,21 +472,38 @@ func object(strict bool, shape ...field) *schema {
 
 // property is zod's handlePropertyResult: it runs one key's schema and puts
 // its issues and value in the object's. A key absent from an optional
-// field adds nothing; from a defaulted one, the default. (zod's other
-// branches, for a required schema that accepts undefined and an optional
-// one around a default, need schemas this config does not have.)
+// field adds nothing (zod returns early for it; here its schema gives no
+// issue and no value, which comes to the same); from a defaulted one, the
+// default. (zod's other branches, for a required schema that accepts
+// undefined and an optional one around a default, need schemas this
+// config does not have.)
 //
 // r holds the key's input value; property returns the value the object
 // gets for the key, nil for none.
 func property(p, r *payload, f field) *yamljs.Node {
 	present := r.value != nil
 	f.s.run(r)
-	if !present && f.s.optin == optOptional && f.s.optout == optOptional {
-		return nil
-	}
 	p.prefix(seg{key: f.key, index: -1}, r.issues)
 	if present || f.s.optin != optNone {
 		return r.value
+	}
+	return nil
+}
+
+// properties are the own enumerable properties of an object: a plain
+// object's entries, a Buffer's indices (node's Buffer.prototype also has
+// enumerable methods, which a for...in lists; they are left out here), and
+// none for a Date, a Set or a Map, whose entries are not properties.
+func properties(n *yamljs.Node) []yamljs.Pair {
+	switch n.Kind {
+	case yamljs.Map:
+		return n.Pairs
+	case yamljs.Bytes:
+		pairs := make([]yamljs.Pair, len(n.Str))
+		for i := range pairs {
+			pairs[i] = yamljs.Pair{Key: strconv.Itoa(i), Value: &yamljs.Node{Kind: yamljs.Number, Num: float64(n.Str[i]), Pos: n.Pos, End: n.End}}
+		}
+		return pairs
 	}
 	return nil
 }
@@ -566,7 +602,6 @@ func pipe(in *schema, fn func(*payload)) *schema {
 		in.run(p)
 		for _, iss := range p.issues {
 			if iss.code != "unrecognized_keys" {
-				p.aborted = true
 				return
 			}
 		}
@@ -589,25 +624,25 @@ func custom(message string) *issue {
 	return &issue{code: "custom", cont: contTrue, message: message}
 }
 
-// utf16Less reports whether a sorts before b in JavaScript's default sort
-// order: by UTF-16 code units, which puts a character beyond U+FFFF (a
-// surrogate pair, from 0xD800) before U+E000 to U+FFFF.
-func utf16Less(a, b string) bool {
+// utf16Compare compares a and b in JavaScript's default sort order: by
+// UTF-16 code units, which puts a character beyond U+FFFF (a surrogate
+// pair, from 0xD800) before U+E000 to U+FFFF.
+func utf16Compare(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
-	for i := 0; i < len(ra) && i < len(rb); i++ {
-		if ra[i] != rb[i] {
-			return utf16Key(ra[i]) < utf16Key(rb[i])
+	for i := range min(len(ra), len(rb)) {
+		if c := cmp.Compare(utf16Key(ra[i]), utf16Key(rb[i])); c != 0 {
+			return c
 		}
 	}
-	return len(ra) < len(rb)
+	return cmp.Compare(len(ra), len(rb))
 }
 
-// utf16Key is the first UTF-16 code unit of r, and r after it, so that
-// comparing keys compares code units.
-func utf16Key(r rune) rune {
+// utf16Key is the first UTF-16 code unit of r, and r's second one after
+// it, so that comparing keys compares code units.
+func utf16Key(r rune) uint32 {
 	if r >= 0x10000 {
 		hi, lo := utf16.EncodeRune(r)
-		return hi<<16 | lo
+		return uint32(hi)<<16 | uint32(lo)
 	}
-	return r << 16
+	return uint32(r) << 16
 }

@@ -68,8 +68,9 @@ function docs(root, c) {
   const out = {};
   for (const rel of Object.keys(c.files)) {
     const lc = new LineCounter();
-    const doc = parseDocument(readFileSync(join(root, rel), 'utf-8'), { lineCounter: lc });
-    out[rel] = { doc, lc };
+    const text = readFileSync(join(root, rel), 'utf-8');
+    const doc = parseDocument(text, { lineCounter: lc });
+    out[rel] = { doc, lc, text };
   }
   return out;
 }
@@ -79,7 +80,8 @@ const keyOf = (p) => String(isScalar(p.key) ? p.key.value : p.key);
 function child(d, node, seg) {
   node = deref(d, node);
   if (typeof seg === 'number') return isSeq(node) && node.items[seg] ? { node: deref(d, node.items[seg]) } : undefined;
-  if (!isMap(node)) return undefined;
+  // A Set's members are not properties.
+  if (!isMap(node) || node.tag === 'tag:yaml.org,2002:set') return undefined;
   const pair = node.items.find((p) => keyOf(p) === seg);
   return pair ? { node: deref(d, pair.value), key: pair.key } : undefined;
 }
@@ -122,9 +124,11 @@ function position(c, ds, origin, iss) {
   } else if (iss.message.startsWith("Labels with 'kici:'") && isSeq(node)) {
     at = node.items.map((n) => deref(d, n)).find((n) => typeof n?.value === 'string' && n.value.toLowerCase().startsWith('kici:')) ?? node;
   }
+  // The column in bytes: yaml counts UTF-16 code units.
   const offset = at?.range?.[0] ?? 0;
-  const { line, col } = d.lc.linePos(offset);
-  return { file, line, col };
+  const { line } = d.lc.linePos(offset);
+  const start = d.lc.lineStarts[line - 1];
+  return { file, line, col: Buffer.byteLength(d.text.slice(start, offset)) + 1 };
 }
 
 function run(c) {
