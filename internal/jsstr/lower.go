@@ -59,23 +59,21 @@ func ToLower(s string) string {
 // none. A character both cased and case-ignorable is skipped as ignorable.
 func finalSigma(s string, start, end int) bool {
 	before := false
-	for i := start; i > 0; {
-		r, n := utf8.DecodeLastRuneInString(s[:i])
+	for b := s[:start]; b != ""; {
+		r, n := utf8.DecodeLastRuneInString(b)
 		if !inRanges(caseIgnorableRanges, r) {
 			before = inRanges(casedRanges, r)
 			break
 		}
-		i -= n
+		b = b[:len(b)-n]
 	}
 	if !before {
 		return false
 	}
-	for i := end; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
+	for _, r := range s[end:] {
 		if !inRanges(caseIgnorableRanges, r) {
 			return !inRanges(casedRanges, r)
 		}
-		i += n
 	}
 	return true
 }

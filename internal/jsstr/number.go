@@ -19,9 +19,12 @@ func ToNumber(s string) float64 {
 	if s == "" {
 		return 0
 	}
-	if len(s) > 2 && s[0] == '0' {
-		if base := radix(s[1]); base != 0 {
-			return integer(s[2:], base)
+	for _, r := range [...]struct {
+		prefix string
+		base   int
+	}{{"0x", 16}, {"0X", 16}, {"0o", 8}, {"0O", 8}, {"0b", 2}, {"0B", 2}} {
+		if digits, ok := strings.CutPrefix(s, r.prefix); ok {
+			return integer(digits, r.base)
 		}
 	}
 	body := strings.TrimLeft(s[:1], "+-") + s[1:]
@@ -37,18 +40,6 @@ func ToNumber(s string) float64 {
 	}
 	f, _ := strconv.ParseFloat(s, 64) // overflow gives ±Inf, as in JavaScript
 	return f
-}
-
-func radix(c byte) int {
-	switch c {
-	case 'x', 'X':
-		return 16
-	case 'o', 'O':
-		return 8
-	case 'b', 'B':
-		return 2
-	}
-	return 0
 }
 
 // integer is the value of digits in base, NaN when one is not a digit.
