@@ -28,9 +28,10 @@
 // 10.yaml before 9.yaml). Each drop-in that has a scalers list appends its
 // entries to the main file's; its other keys are ignored, and a drop-in
 // that is empty or has no scalers list adds nothing. Appending to a main
-// file that is empty or not a mapping, or whose scalers is a number or a
-// mapping, fails as it does in the orchestrator (a Problem with Code
-// "TypeError"); a scalers string is spread into its characters.
+// file that is empty or a scalar, or whose scalers is a number, a boolean,
+// a mapping or a date, fails as it does in the orchestrator (a Problem with
+// Code "TypeError"); a scalers string is spread into its characters, a set
+// into its members.
 //
 // Each file is YAML as the npm package yaml 2.9.1 reads it with its
 // defaults (YAML 1.2, core schema): one document only, no duplicate keys,
