@@ -68,8 +68,8 @@ func (e *EditError) Unwrap() error { return e.Err }
 // A quoted value stays in its quotes ('…' doubles a quote, "…" escapes
 // what it must); a plain value stays plain.
 //
-// It makes an edit exactly or not at all: it refuses (an [*EditError],
-// and src unchanged) an image written as a block scalar, one reached
+// It makes the edits exactly or none of them: it refuses (src unchanged,
+// and an error joining an [*EditError] for each edit refused) an image written as a block scalar, one reached
 // through a YAML alias, a new image that the value's style cannot hold
 // (a plain value that would read as another type or another string, a
 // single-quoted one with a line break), and, after reading the edited
@@ -151,34 +151,48 @@ func eachChild(n *yamljs.Node, f func(*yamljs.Node)) {
 }
 
 // plan checks each edit and returns the replacements in file order, and the
-// new image of each edited node.
+// new image of each edited node, or every edit it refuses.
 func (t *tree) plan(edits []ImageEdit) ([]Replacement, map[*yamljs.Node]string, error) {
 	sorted := slices.Clone(edits)
 	slices.SortStableFunc(sorted, func(a, b ImageEdit) int { return a.Pos.Offset - b.Pos.Offset })
 	var reps []Replacement
+	var refused []error
 	set := map[*yamljs.Node]string{}
-	for _, e := range sorted {
-		if n := len(reps); n > 0 && e.Pos.Offset < reps[n-1].End.Offset {
-			if prev := reps[n-1]; prev.Pos.Offset == e.Pos.Offset && prev.End.Offset == e.End.Offset && prev.Image == e.Image {
-				continue
+	end := -1 // where the text the last edit names ends
+	for i, e := range sorted {
+		if i > 0 && e.Pos.Offset < end {
+			if e != sorted[i-1] {
+				refused = append(refused, &EditError{Edit: e, Err: ErrConflict})
 			}
-			return nil, nil, &EditError{Edit: e, Err: ErrConflict}
+			continue
 		}
-		node := t.at[e.Pos.Offset]
-		if node == nil || node.End.Offset != e.End.Offset {
-			return nil, nil, &EditError{Edit: e, Err: ErrNoImageValue}
-		}
-		if t.shared[node] {
-			return nil, nil, &EditError{Edit: e, Err: ErrAliased}
-		}
-		text, err := quote(e.Image, node.Style)
+		end = e.End.Offset
+		node, text, err := t.check(e)
 		if err != nil {
-			return nil, nil, &EditError{Edit: e, Err: err}
+			refused = append(refused, &EditError{Edit: e, Err: err})
+			continue
 		}
 		reps = append(reps, Replacement{Pos: e.Pos, End: e.End, Text: text, Image: e.Image})
 		set[node] = e.Image
 	}
+	if refused != nil {
+		return nil, nil, errors.Join(refused...)
+	}
 	return reps, set, nil
+}
+
+// check returns the node e edits and the new image's text, or why e
+// cannot be made.
+func (t *tree) check(e ImageEdit) (*yamljs.Node, string, error) {
+	node := t.at[e.Pos.Offset]
+	if node == nil || node.End.Offset != e.End.Offset {
+		return nil, "", ErrNoImageValue
+	}
+	if t.shared[node] {
+		return nil, "", ErrAliased
+	}
+	text, err := quote(e.Image, node.Style)
+	return node, text, err
 }
 
 func apply(src []byte, reps []Replacement) []byte {

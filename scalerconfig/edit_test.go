@@ -153,6 +153,24 @@ func TestEditImagesOtherPlaces(t *testing.T) {
 	}
 }
 
+// TestEditImagesEveryRefusal: each refused edit is named, and none is made.
+func TestEditImagesEveryRefusal(t *testing.T) {
+	src, err := os.ReadFile("testdata/edit/fleet.yaml")
+	require.NoError(t, err)
+	cfg := loadBytes(t, src)
+	const pin = "quay.io/kici-dev/kici-agent:0.20.0"
+	_, _, err = EditImages(src, []ImageEdit{edit(cfg, 1, 2, pin), edit(cfg, 0, 0, pin), edit(cfg, 1, 0, pin)})
+	joined, ok := err.(interface{ Unwrap() []error })
+	require.True(t, ok, "%T", err)
+	var reasons []error
+	for _, e := range joined.Unwrap() {
+		var ee *EditError
+		require.ErrorAs(t, e, &ee)
+		reasons = append(reasons, ee.Err)
+	}
+	assert.Equal(t, []error{ErrAliased, ErrBlockScalar}, reasons, "in file order")
+}
+
 func TestEditImagesNothing(t *testing.T) {
 	src := []byte("not: [yaml")
 	got, reps, err := EditImages(src, nil)
