@@ -17,6 +17,7 @@ require (
 	github.com/moby/moby/api v1.57.0 // indirect
 	github.com/opencontainers/go-digest v1.0.0 // indirect
 	github.com/opencontainers/image-spec v1.1.1 // indirect
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
 )
 
 replace github.com/kicikit/kicikit => ../
