@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/kicikit/kicikit/internal/yamljs"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -180,4 +182,60 @@ func TestEditImagesNothing(t *testing.T) {
 	_, _, err = EditImages(src, []ImageEdit{{Image: "x"}})
 	var ee *EditError
 	assert.ErrorAs(t, err, &ee)
+}
+
+// FuzzEditImages sets every image of a config that loads to one fuzzed
+// image. When EditImages makes the edits, the edited bytes read back as the
+// old tree with only the edited values changed, even where EditImages itself
+// does not read them back (a file with no alias and no directive), and they
+// load to the old config with the new images; when it refuses, it names
+// each refused edit and returns nothing.
+func FuzzEditImages(f *testing.F) {
+	fleet, err := os.ReadFile("testdata/edit/fleet.yaml")
+	require.NoError(f, err)
+	images := []string{"quay.io/kici-dev/kici-agent:0.20.0", "kici-agent: 1", "it's", "a\nb", "017", "null", "x #y", "é\u2028"}
+	cases := readLoadCases(f)
+	for i, image := range images {
+		f.Add(fleet, image)
+		c := cases[i%len(cases)]
+		f.Add([]byte(c.Files[c.Main]), image)
+	}
+	f.Fuzz(func(t *testing.T, src []byte, image string) {
+		cfg, err := Load(fstest.MapFS{"s.yaml": {Data: src}}, "s.yaml", "")
+		if err != nil {
+			return
+		}
+		var edits []ImageEdit
+		for i, s := range cfg.Scalers {
+			for j := range s.LabelSets {
+				if s.LabelSets[j].ImagePos.IsValid() {
+					edits = append(edits, edit(cfg, i, j, image))
+					cfg.Scalers[i].LabelSets[j].Image = image
+				}
+			}
+		}
+		got, reps, err := EditImages(src, edits)
+		if err != nil {
+			assert.Nil(t, got)
+			assert.Nil(t, reps)
+			var ee *EditError
+			assert.ErrorAs(t, err, &ee)
+			return
+		}
+		if len(edits) == 0 {
+			assert.Equal(t, src, got)
+			return
+		}
+		root, err := yamljs.Parse(src)
+		require.NoError(t, err)
+		_, set, err := index(root, edits).plan(edits)
+		require.NoError(t, err)
+		require.NoError(t, verify(root, got, set), "%q", got)
+		edited, err := Load(fstest.MapFS{"s.yaml": {Data: got}}, "s.yaml", "")
+		if image == "" {
+			return // the schema refuses a label set without an image
+		}
+		require.NoError(t, err, "%q", got)
+		assert.Equal(t, configJSON(t, cfg), configJSON(t, edited))
+	})
 }
