@@ -19,14 +19,13 @@ const stdinName = "<stdin>"
 // input is the scaler config to check: where it is, and every file Load
 // read, by the path Load opened it by.
 type input struct {
-	fsys       *recordFS
-	path, dir  string // as Load opens them
-	shownPath  string // as the user or the env file named them
-	shownDir   string
-	separator  string // the operating system's path separator
-	noConfig   string // why there is nothing to check, when the env file names no config
-	fromStdin  bool
-	fsysRooted bool // path and dir are relative to the root of their volume
+	fsys      *recordFS
+	path, dir string // as Load opens them
+	shownPath string // as the user or the env file named them
+	shownDir  string
+	separator string // the operating system's path separator
+	noConfig  string // why there is nothing to check, when the env file names no config
+	fromStdin bool
 }
 
 // recordFS is a file system that keeps the bytes of every file read, for
@@ -65,6 +64,10 @@ func (c *check) locate() (*input, error) {
 	path, dir := o.config, o.dir
 	if o.envFile != "" {
 		env, err := os.ReadFile(o.envFile)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s: %w", o.envFile, pe.Err) // as an unreadable config reads
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -88,47 +91,39 @@ func (c *check) locate() (*input, error) {
 		in.fromStdin, in.path, in.shownPath = true, stdinName, stdinName
 		in.fsys.files[stdinName] = data
 	}
-	return in, in.root(path, dir)
+	return in, in.root(path, dir, o.windows)
 }
 
 // root sets the file system Load reads: the root of the volume of the
-// paths, with the paths relative to it.
-func (in *input) root(path, dir string) error {
-	var volume string
-	var err error
-	if !in.fromStdin {
-		if volume, in.path, err = fsPath(path); err != nil {
-			return err
+// paths, with the paths relative to it, as scalerconfig.Location.FS gives
+// them.
+func (in *input) root(path, dir string, windows bool) error {
+	if in.fromStdin {
+		if dir == "" {
+			return nil // nothing but standard input to read
 		}
+		path = dir
+	}
+	loc := scalerconfig.Location{Windows: windows}
+	var err error
+	if loc.Path, err = filepath.Abs(path); err != nil {
+		return err
 	}
 	if dir != "" {
-		v, d, err := fsPath(dir)
-		if err != nil {
+		if loc.Dir, err = filepath.Abs(dir); err != nil {
 			return err
 		}
-		if !in.fromStdin && !strings.EqualFold(v, volume) {
-			return fmt.Errorf("%s and %s are on two volumes", path, dir)
-		}
-		volume, in.dir = v, d
 	}
-	if !in.fromStdin || dir != "" {
-		in.fsys.base = os.DirFS(volume + string(filepath.Separator))
-	}
-	return nil
-}
-
-// fsPath returns the volume of p and p relative to its root, with slashes.
-func fsPath(p string) (volume, rel string, err error) {
-	abs, err := filepath.Abs(p)
+	volume, file, d, err := loc.FS()
 	if err != nil {
-		return "", "", err
+		return err
 	}
-	volume = filepath.VolumeName(abs)
-	rel = filepath.ToSlash(strings.TrimLeft(abs[len(volume):], `/\`))
-	if rel == "" {
-		rel = "."
+	if !in.fromStdin {
+		in.path = file
 	}
-	return volume, rel, nil
+	in.dir = d
+	in.fsys.base = os.DirFS(volume + string(filepath.Separator))
+	return nil
 }
 
 // shown returns a file Load read, as the user named it: the config path,
@@ -145,8 +140,6 @@ func (in *input) shown(file string) string {
 			return in.shownDir + name
 		}
 		return in.shownDir + in.separator + name
-	case in.dir == "." && !strings.Contains(file, "/"):
-		return filepath.Join(in.shownDir, file)
 	}
 	return file
 }

@@ -52,6 +52,8 @@ func TestRun(t *testing.T) {
 		{name: "ignore-comments", args: []string{"-config", td + "ignore.yaml", "-target", "0.20.0"}},
 		{name: "control-characters", args: []string{"-config", td + "control.yaml"}},
 		{name: "control-characters-github", args: []string{"-config", td + "control.yaml", "-format", "github"}},
+		{name: "every-code", args: []string{"-config", td + "every-code.yaml", "-target", "0.20.0"}, status: 1},
+		{name: "every-code-diff", args: []string{"-config", td + "every-code.yaml", "-target", "0.20.0", "-diff"}, status: 1},
 		{name: "bad-config", args: []string{"-config", td + "bad.yaml"}, status: 1},
 		{name: "bad-config-sarif", args: []string{"-config", td + "bad.yaml", "-format", "sarif"}, status: 1},
 		{name: "bad-config-json", args: []string{"-config", td + "bad.yaml", "-format", "json"}, status: 1},
