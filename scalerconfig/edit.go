@@ -75,7 +75,7 @@ func (e *EditError) Unwrap() error { return e.Err }
 // that the value's style cannot hold (a plain value that would read as
 // another type or another string, a single-quoted one with a line break),
 // and any edit that changes more than the edited images, which it finds by
-// reading the edited bytes back when the file holds an alias or a
+// reading the edited bytes back when the file holds an alias, a tag or a
 // directive (without them, each value written as above reads as its new
 // image and nothing else changes). Edits of one value with the same image
 // count once.
@@ -87,13 +87,14 @@ func EditImages(src []byte, edits []ImageEdit) ([]byte, []Replacement, error) {
 	if err != nil {
 		return nil, nil, &EditError{Edit: edits[0], Err: err}
 	}
-	t := index(root, edits)
+	plain := !mayReadOtherwise(src)
+	t := index(root, edits, !plain)
 	reps, set, err := t.plan(edits)
 	if err != nil {
 		return nil, nil, err
 	}
 	out := apply(src, reps)
-	if mayReadOtherwise(src) {
+	if !plain {
 		if err := verify(root, out, set); err != nil {
 			return nil, nil, &EditError{Edit: reps[0].edit(), Err: err}
 		}
@@ -102,16 +103,18 @@ func EditImages(src []byte, edits []ImageEdit) ([]byte, []Replacement, error) {
 }
 
 // mayReadOtherwise reports whether the edited bytes must be read back to
-// know that only the images changed. Each edited value is a string scalar
-// reached by one path, written in its own style so that it reads as the new
-// image on its own (a plain one with no indicator, no flow indicator, no
-// ": " or " #", and as a string in the core schema); what could still make
-// the file read otherwise is an alias (to a key, or to a value the reader
-// drops, so that the value's text is not where the image is used) or a
-// %YAML directive (another schema). Without a "*" or a "%" byte there is
-// neither; FuzzEditImages reads every edit back to hold this to account.
+// know that only the images changed, and the tree walked for values reached
+// twice. Each edited value is a string scalar written in its own style so
+// that it reads as the new image on its own (a plain one with no indicator,
+// no flow indicator, no ": " or " #", and as a string in the core schema);
+// what could still make the file read otherwise, or reach a value from two
+// places, is an alias (to a key, or to a value the reader drops, so that the
+// value's text is not where the image is used), a tag (!!merge copies a
+// map's values into another) or a %YAML directive (another schema, with
+// merge keys). Without a "*", a "!" or a "%" byte there is none of them;
+// FuzzEditImages checks this by reading every edit back.
 func mayReadOtherwise(src []byte) bool {
-	return bytes.IndexByte(src, '*') >= 0 || bytes.IndexByte(src, '%') >= 0
+	return bytes.IndexAny(src, "*!%") >= 0
 }
 
 func (r Replacement) edit() ImageEdit { return ImageEdit{Pos: r.Pos, End: r.End, Image: r.Image} }
@@ -119,13 +122,19 @@ func (r Replacement) edit() ImageEdit { return ImageEdit{Pos: r.Pos, End: r.End,
 // tree is what EditImages knows of the file: the string values at the
 // edits' offsets, and which nodes are reached more than once.
 type tree struct {
-	at     map[int]*yamljs.Node // string values by start offset
-	seen   map[*yamljs.Node]bool
+	at     map[int]*yamljs.Node  // string values by start offset
+	seen   map[*yamljs.Node]bool // nil when no node can be reached twice
 	shared map[*yamljs.Node]bool // reached by two paths, or below such a node
 }
 
-func index(root *yamljs.Node, edits []ImageEdit) *tree {
-	t := &tree{at: map[int]*yamljs.Node{}, seen: map[*yamljs.Node]bool{}, shared: map[*yamljs.Node]bool{}}
+// index walks the tree for the values at the edits' offsets; with
+// mayShare, it also marks the nodes reached twice (a file without aliases,
+// tags and directives has none).
+func index(root *yamljs.Node, edits []ImageEdit, mayShare bool) *tree {
+	t := &tree{at: map[int]*yamljs.Node{}, shared: map[*yamljs.Node]bool{}}
+	if mayShare {
+		t.seen = map[*yamljs.Node]bool{}
+	}
 	for _, e := range edits {
 		t.at[e.Pos.Offset] = nil
 	}
@@ -134,11 +143,13 @@ func index(root *yamljs.Node, edits []ImageEdit) *tree {
 }
 
 func (t *tree) visit(n *yamljs.Node) {
-	if t.seen[n] {
-		t.share(n)
-		return
+	if t.seen != nil {
+		if t.seen[n] {
+			t.share(n)
+			return
+		}
+		t.seen[n] = true
 	}
-	t.seen[n] = true
 	if want, ok := t.at[n.Pos.Offset]; ok && n.Kind == yamljs.String {
 		if want != nil && want != n {
 			t.share(want) // two values at one place: neither is the file's own

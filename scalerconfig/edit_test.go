@@ -228,7 +228,7 @@ func FuzzEditImages(f *testing.F) {
 		}
 		root, err := yamljs.Parse(src)
 		require.NoError(t, err)
-		_, set, err := index(root, edits).plan(edits)
+		_, set, err := index(root, edits, true).plan(edits)
 		require.NoError(t, err)
 		require.NoError(t, verify(root, got, set), "%q", got)
 		edited, err := Load(fstest.MapFS{"s.yaml": {Data: got}}, "s.yaml", "")
