@@ -114,7 +114,7 @@ func EditImages(src []byte, edits []ImageEdit) ([]byte, []Replacement, error) {
 // merge keys). Without a "*", a "!" or a "%" byte there is none of them;
 // FuzzEditImages checks this by reading every edit back.
 func mayReadOtherwise(src []byte) bool {
-	return bytes.IndexAny(src, "*!%") >= 0
+	return bytes.ContainsAny(src, "*!%")
 }
 
 func (r Replacement) edit() ImageEdit { return ImageEdit{Pos: r.Pos, End: r.End, Image: r.Image} }
