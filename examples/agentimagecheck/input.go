@@ -139,7 +139,11 @@ func (in *input) shown(file string) string {
 		if strings.HasSuffix(in.shownDir, "/") || strings.HasSuffix(in.shownDir, in.separator) {
 			return in.shownDir + name
 		}
-		return in.shownDir + in.separator + name
+		sep := in.separator
+		if strings.Contains(in.shownDir, "/") && !strings.Contains(in.shownDir, in.separator) {
+			sep = "/" // a folder named with slashes on Windows: its files too
+		}
+		return in.shownDir + sep + name
 	}
 	return file
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -62,7 +63,11 @@ func TestSARIFSchema(t *testing.T) {
 	copyFile(t, "testdata/scalers.d/10-mirror.yaml", filepath.Join(dir, "scalers.d", "10 mir#ror.yaml"))
 	abs := sarifOf(t, "-config", filepath.Join(dir, "scal%ers.yaml"), "-dir", filepath.Join(dir, "scalers.d"), "-target", "0.20.0")
 	validate(t, ss, abs)
-	assert.Contains(t, string(abs), `"uri": "file://`+filepath.ToSlash(strings.ReplaceAll(filepath.Dir(dir), " ", "%20"))+`/sp%20ace%231/scal%25ers.yaml"`)
+	root := "file://" + filepath.ToSlash(strings.ReplaceAll(filepath.Dir(dir), " ", "%20"))
+	if runtime.GOOS == "windows" {
+		root = "file:///" + root[len("file://"):] // file:///C:/...
+	}
+	assert.Contains(t, string(abs), `"uri": "`+root+`/sp%20ace%231/scal%25ers.yaml"`)
 	assert.Contains(t, string(abs), `/sp%20ace%231/scalers.d/10%20mir%23ror.yaml"`)
 
 	t.Chdir(filepath.Dir(dir))

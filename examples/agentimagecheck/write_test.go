@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -79,7 +80,9 @@ func TestWrite(t *testing.T) {
 		assert.Equal(t, string(want), string(got), name)
 		info, err := os.Stat(name)
 		require.NoError(t, err)
-		assert.Equal(t, os.FileMode(0o640), info.Mode().Perm(), name)
+		if runtime.GOOS != "windows" { // which has no mode but read-only
+			assert.Equal(t, os.FileMode(0o640), info.Mode().Perm(), name)
+		}
 	}
 	left, err := filepath.Glob(filepath.Join(dir, "*", ".*agentimagecheck*"))
 	require.NoError(t, err)
@@ -117,4 +120,34 @@ func TestWriteSymlink(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, string(got), "kici-agent:latest")
 	assert.Contains(t, string(got), "kici-agent:0.20.0")
+}
+
+// TestWriteAllOrNone: when one file cannot be written (here the name of its
+// temporary file is too long for the file system), no file is: the other's
+// pins are not made either, and no temporary file is left.
+func TestWriteAllOrNone(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("d", 250) + ".yaml" // 255 bytes: the most a name may have
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "scalers.d"), 0o755))
+	copyFile(t, "testdata/scalers.yaml", filepath.Join(dir, "scalers.yaml"))
+	copyFile(t, "testdata/scalers.d/10-mirror.yaml", filepath.Join(dir, "scalers.d", long))
+	var stdout, stderr bytes.Buffer
+	status := run([]string{"-config", filepath.Join(dir, "scalers.yaml"), "-dir", filepath.Join(dir, "scalers.d"), "-target", "0.20.0", "-write"}, nil, &stdout, &stderr)
+	assert.Equal(t, 2, status)
+	assert.Empty(t, stdout.String())
+	assert.Contains(t, stderr.String(), filepath.Join(dir, "scalers.d"), "the error names the file that cannot be written")
+	for from, to := range map[string]string{"testdata/scalers.yaml": "scalers.yaml", "testdata/scalers.d/10-mirror.yaml": filepath.Join("scalers.d", long)} {
+		want, err := os.ReadFile(from)
+		require.NoError(t, err)
+		got, err := os.ReadFile(filepath.Join(dir, to))
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got), to)
+	}
+	for _, sub := range []string{".", "scalers.d"} {
+		entries, err := os.ReadDir(filepath.Join(dir, sub))
+		require.NoError(t, err)
+		for _, e := range entries {
+			assert.NotContains(t, e.Name(), "agentimagecheck", "a temporary file left")
+		}
+	}
 }
