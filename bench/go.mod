@@ -9,6 +9,7 @@ require (
 	github.com/google/go-containerregistry v0.22.1
 	github.com/hashicorp/go-version v1.9.0
 	github.com/kicikit/kicikit v0.0.0
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/mod v0.39.0
 )
 

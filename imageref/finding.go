@@ -39,6 +39,10 @@ type Finding interface {
 	// LabelSet returns the label set the finding is about, and where the
 	// config declares it.
 	LabelSet() Site
+	// Replacement returns the image the finding advises in place of the
+	// label set's, and true; or "" and false when it advises no one image
+	// (see [MovingTag.Replacement]).
+	Replacement() (string, bool)
 
 	finding()
 }

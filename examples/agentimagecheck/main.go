@@ -1,127 +1,112 @@
 // Command agentimagecheck checks a KiCI scaler config before an orchestrator
 // upgrade: it reports every container label set whose agent image the
 // upgrade would leave on an old release, as `kici-admin orchestrator upgrade`
-// warns, and the problems the orchestrator does not look for.
+// warns, the problems the orchestrator does not look for, and everything
+// for which the orchestrator would refuse to load the config. It can pin
+// the images itself.
 //
 // Usage:
 //
-//	agentimagecheck -config scalers.yaml [-dir scalers.d] [-target 0.20.0] [-format text|json|sarif] [-strict]
+//	agentimagecheck -env-file FILE [-workdir DIR] [flags]
+//	agentimagecheck -config FILE|- [-dir DIR] [flags]
 //
-// It reads the config, then every *.yaml and *.yml file in -dir in name
-// order, and appends their scalers, as the orchestrator loads them. Without
-// -target it reports only what holds for any release (moving tags), as the
-// orchestrator does when the target is unknown.
-//
-// The text format prints one "Warning: " line per finding, as the
-// orchestrator does; json prints the findings as they marshal; sarif prints
-// a SARIF 2.1.0 log with one rule per finding code.
-//
-// Exit status: 0 when the check ran (with or without findings), 1 when there
-// are findings and -strict is set, 2 for a usage or input error.
+// Run it with -h for the flags, the checks, their codes and the exit
+// statuses.
 package main
 
 import (
-	"encoding/json"
+	"bufio"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
-
-	"github.com/kicikit/kicikit/agentversion"
-	"github.com/kicikit/kicikit/imageref"
 )
 
+// version is the version of this program and of its JSON output.
+const version = "1.0.0"
+
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-const usage = "usage: agentimagecheck -config scalers.yaml [-dir scalers.d] [-target 0.20.0] [-format text|json|sarif] [-strict]"
-
-// usageError is a mistake in the command line.
-func usageError(msg string) error { return errors.New(msg + " (-h for usage)") }
+// The exit statuses, as hadolint's.
+const (
+	exitOK      = 0 // nothing reaches the failure threshold
+	exitFailure = 1 // something does
+	exitError   = 2 // a usage error, or a file that cannot be read or written
+)
 
 // run is the whole program, minus the process: it returns the exit status.
-func run(args []string, stdout, stderr io.Writer) int {
-	status, err := check(args, stdout)
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	defer out.Flush()
+	o, err := parseFlags(args)
+	switch {
+	case errors.Is(err, errHelp):
+		fmt.Fprint(out, help)
+		return exitOK
+	case err != nil:
+		fmt.Fprintln(stderr, "agentimagecheck:", err, "(-h for usage)")
+		return exitError
+	case o.version:
+		fmt.Fprintln(out, "agentimagecheck", version)
+		return exitOK
+	}
+	o.windows = runtime.GOOS == "windows"
+	c := &check{opts: o, stdin: stdin, out: out}
+	status, err := c.run()
+	if err := out.Flush(); err != nil && status != exitError {
+		fmt.Fprintln(stderr, "agentimagecheck:", escape(err.Error()))
+		return exitError
+	}
 	if err != nil {
-		fmt.Fprintln(stderr, "agentimagecheck:", err)
+		fmt.Fprintln(stderr, "agentimagecheck:", escape(err.Error()))
+	}
+	if c.pins != nil {
+		for _, line := range c.pins.refused {
+			fmt.Fprintln(stderr, "agentimagecheck:", line)
+		}
+	}
+	if c.summary != "" && !o.quiet {
+		fmt.Fprintln(stderr, "agentimagecheck:", c.summary)
 	}
 	return status
 }
 
-func check(args []string, stdout io.Writer) (int, error) {
-	fs := flag.NewFlagSet("agentimagecheck", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // run prints one line, not flag's own
-	fs.Usage = func() {}
-	config := fs.String("config", "", "the scaler config `file` (YAML)")
-	dir := fs.String("dir", "", "the scalers.d `folder` whose *.yaml and *.yml files add scalers")
-	target := fs.String("target", "", "the `version` the upgrade installs")
-	format := fs.String("format", "text", "the output `format`: text, json or sarif")
-	strict := fs.Bool("strict", false, "exit 1 when there are findings")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stdout, usage)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return 0, nil
-		}
-		return 2, usageError(strings.TrimSpace(err.Error()))
-	}
-	switch {
-	case fs.NArg() > 0:
-		return 2, usageError(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
-	case *config == "":
-		return 2, usageError("-config is required")
-	case *format != "text" && *format != "json" && *format != "sarif":
-		return 2, usageError(fmt.Sprintf("-format %q is not text, json or sarif", *format))
-	}
-	// Read the target as the orchestrator does, but refuse one it would
-	// silently ignore: a mistyped target must not turn the older-pin check
-	// off. Only no -target, or an empty one, is no target.
-	if _, _, err := agentversion.ParseTarget(*target); err != nil && *target != "" {
-		return 2, usageError(fmt.Sprintf("-target %q is not a release version (MAJOR.MINOR.PATCH)", *target))
-	}
-
-	cfg, err := loadConfig(*config, *dir)
-	if err != nil {
-		return 2, err
-	}
-	findings := imageref.CheckAgentImages(imageref.CheckInput{
-		Config:           cfg,
-		TargetVersion:    *target,
-		ScalerConfigPath: *config,
-		ScalerConfigDir:  *dir,
-	})
-
-	switch *format {
-	case "json":
-		if findings == nil {
-			findings = []imageref.Finding{}
-		}
-		err = writeJSON(stdout, findings)
-	case "sarif":
-		err = writeJSON(stdout, sarifLog(findings))
-	default:
-		for _, f := range findings {
-			if _, err = fmt.Fprintln(stdout, "Warning: "+f.Message()); err != nil {
-				break
-			}
+// escape writes the control characters of config text as Go escapes, so
+// that a scaler name or an image with a line break or a terminal escape
+// cannot forge output lines.
+func escape(s string) string {
+	clean := true
+	for _, r := range s {
+		if isControl(r) {
+			clean = false
+			break
 		}
 	}
-	if err != nil {
-		return 2, err
+	if clean {
+		return s
 	}
-	if *strict && len(findings) > 0 {
-		return 1, nil
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == '\uFFFD' && !strings.HasPrefix(s[i:], "\uFFFD"):
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case isControl(r) && r < 0x100:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case isControl(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
 	}
-	return 0, nil
+	return b.String()
 }
 
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+// isControl reports whether r is a C0 or C1 control character, DEL, or a
+// line or paragraph separator.
+func isControl(r rune) bool {
+	return r < 0x20 || 0x7F <= r && r < 0xA0 || r == 0x2028 || r == 0x2029 || r == '\uFFFD'
 }

@@ -6,217 +6,217 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/kicikit/kicikit/scalerconfig"
 )
 
-var update = flag.Bool("update", false, "rewrite the testdata/want.* files")
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+const td = "examples/agentimagecheck/testdata/"
 
 // The README's command, run from the module's root as a newcomer runs it.
-var readme = []string{
-	"-config", "examples/agentimagecheck/testdata/scalers.yaml",
-	"-dir", "examples/agentimagecheck/testdata/scalers.d",
-	"-target", "0.20.0",
-}
+var readme = []string{"-config", td + "scalers.yaml", "-dir", td + "scalers.d", "-target", "0.20.0"}
 
+func with(args ...string) []string { return append(append([]string(nil), readme...), args...) }
+
+// TestRun runs the program on the configs in testdata; what it prints on
+// standard output and standard error is in testdata/golden/NAME.stdout and
+// NAME.stderr (go test -update rewrites them).
 func TestRun(t *testing.T) {
 	t.Chdir("../..")
-	const td = "examples/agentimagecheck/testdata/"
 	tests := []struct {
-		name       string
-		args       []string
-		wantStatus int
-		wantFile   string // the golden stdout, under testdata
-		wantStdout string // the exact stdout, when there is no golden file
-		wantStderr string // what the one stderr line holds
+		name   string
+		args   []string
+		stdin  string
+		status int
+		osText bool // the output holds an error text or a path join of the operating system's
 	}{
-		{name: "readme", args: readme, wantFile: "want.txt"},
-		{name: "json", args: append(readme, "-format", "json"), wantFile: "want.json"},
-		{name: "sarif", args: append(readme, "-format", "sarif"), wantFile: "want.sarif"},
-		{name: "strict with findings", args: append(readme, "-strict"), wantStatus: 1, wantFile: "want.txt"},
-		{name: "clean", args: []string{"-config", td + "clean.yaml", "-target", "v0.20.0", "-strict"}},
-		{name: "clean json is an empty list", args: []string{"-config", td + "clean.yaml", "-format", "json"}, wantStdout: "[]\n"},
-		{
-			name:       "no target: only what holds for any release",
-			args:       []string{"-config", td + "scalers.yaml"},
-			wantStdout: `Warning: container scaler "docker-linux", label set [linux, x64]: image quay.io/kici-dev/kici-agent:latest with imagePullPolicy IfNotPresent keeps the agent image this host already pulled, so the upgrade does not change the container agents. In examples/agentimagecheck/testdata/scalers.yaml, set image to the kici-agent release you upgrade to (quay.io/kici-dev/kici-agent:<version>) on this label set, or set "imagePullPolicy: Always" to pull latest on every spawn.` + "\n",
-		},
-		{name: "missing -config", args: []string{"-target", "0.20.0"}, wantStatus: 2, wantStderr: "-config is required"},
-		{name: "unknown flag", args: append(readme, "-x"), wantStatus: 2, wantStderr: "flag provided but not defined: -x"},
-		{name: "stray argument", args: append(readme, "extra"), wantStatus: 2, wantStderr: `unexpected argument "extra"`},
-		{name: "bad format", args: append(readme, "-format", "xml"), wantStatus: 2, wantStderr: `-format "xml" is not text, json or sarif`},
-		{name: "bad target", args: []string{"-config", td + "clean.yaml", "-target", "0.20"}, wantStatus: 2, wantStderr: `-target "0.20" is not a release version`},
-		// The target is read as the orchestrator reads it (agentversion.ParseTarget):
-		// JavaScript's trim() removes U+FEFF and keeps U+0085, Go's TrimSpace the reverse.
-		{name: "target trimmed of U+FEFF", args: append([]string{"-strict", "-target", "\ufeff0.20.0"}, readme[:4]...), wantStatus: 1, wantFile: "want.txt"},
-		{name: "target with U+0085 refused", args: append([]string{"-strict", "-target", "\u00850.20.0"}, readme[:4]...), wantStatus: 2, wantStderr: `-target "\u00850.20.0" is not a release version`},
-		{name: "a v alone is no target", args: append([]string{"-target", "v"}, readme[:4]...), wantStatus: 2, wantStderr: `-target "v" is not a release version`},
-		{name: "unreadable config", args: []string{"-config", td + "missing.yaml"}, wantStatus: 2, wantStderr: "missing.yaml: no such file or directory"},
-		{name: "unreadable dir", args: []string{"-config", td + "clean.yaml", "-dir", td + "missing.d"}, wantStatus: 2, wantStderr: "missing.d: no such file or directory"},
-		{name: "bad yaml names file and line", args: []string{"-config", td + "bad.yaml"}, wantStatus: 2, wantStderr: td + "bad.yaml: yaml: line 5: cannot unmarshal !!str `linux` into []string"},
+		{name: "readme", args: readme},
+		{name: "json", args: with("-format", "json")},
+		{name: "sarif", args: with("-format", "sarif")},
+		{name: "github", args: with("-format", "github")},
+		{name: "diff", args: with("-diff")},
+		{name: "strict", args: with("-strict"), status: 1},
+		{name: "threshold-warning", args: with("-failure-threshold", "warning"), status: 1},
+		{name: "quiet", args: with("-quiet")},
+		{name: "ignore-flag", args: with("-ignore", "moving-tag", "-ignore", "floating-tag")},
+		{name: "no-target", args: []string{"-config", td + "scalers.yaml"}},
+		{name: "clean-strict", args: []string{"-config", td + "clean.yaml", "-target", "v0.20.0", "-strict"}},
+		{name: "clean-json", args: []string{"-config", td + "clean.yaml", "-format", "json"}},
+		{name: "env-file", args: []string{"-env-file", td + "orchestrator.env", "-workdir", td, "-target", "0.20.0"}, osText: true},
+		{name: "env-file-no-config", args: []string{"-env-file", td + "noconfig.env", "-format", "json"}},
+		{name: "stdin", args: []string{"-config", "-", "-dir", td + "scalers.d", "-target", "0.20.0"}, stdin: mustRead(t, td+"scalers.yaml")},
+		{name: "stdin-diff", args: []string{"-config", "-", "-target", "0.20.0", "-diff"}, stdin: mustRead(t, td+"scalers.yaml")},
+		{name: "ignore-comments", args: []string{"-config", td + "ignore.yaml", "-target", "0.20.0"}},
+		{name: "control-characters", args: []string{"-config", td + "control.yaml"}},
+		{name: "control-characters-github", args: []string{"-config", td + "control.yaml", "-format", "github"}},
+		{name: "every-code", args: []string{"-config", td + "every-code.yaml", "-target", "0.20.0"}, status: 1},
+		{name: "every-code-diff", args: []string{"-config", td + "every-code.yaml", "-target", "0.20.0", "-diff"}, status: 1},
+		{name: "bad-config", args: []string{"-config", td + "bad.yaml"}, status: 1},
+		{name: "bad-config-sarif", args: []string{"-config", td + "bad.yaml", "-format", "sarif"}, status: 1},
+		{name: "bad-config-json", args: []string{"-config", td + "bad.yaml", "-format", "json"}, status: 1},
+		{name: "bad-config-threshold-none", args: []string{"-config", td + "bad.yaml", "-failure-threshold", "none"}},
+		{name: "bad-yaml", args: []string{"-config", td + "bad-yaml.yaml"}, status: 1},
+		{name: "unreadable", args: []string{"-config", td + "missing.yaml"}, status: 2, osText: true},
+		{name: "unreadable-sarif", args: []string{"-config", td + "missing.yaml", "-format", "sarif"}, status: 2, osText: true},
+		{name: "unreadable-json", args: []string{"-config", td + "missing.yaml", "-format", "json"}, status: 2, osText: true},
+		{name: "unreadable-dir", args: []string{"-config", td + "clean.yaml", "-dir", td + "missing.d"}, status: 2, osText: true},
+		{name: "unreadable-env-file", args: []string{"-env-file", td + "missing.env"}, status: 2, osText: true},
+		{name: "version", args: []string{"-version"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			status := run(tt.args, &stdout, &stderr)
-			assert.Equal(t, tt.wantStatus, status, "stderr: %s", stderr.String())
-			switch {
-			case tt.wantFile != "" && *update && tt.wantStatus == 0:
-				require.NoError(t, os.WriteFile(filepath.Join(td, tt.wantFile), stdout.Bytes(), 0o644))
-			case tt.wantFile != "":
-				want, err := os.ReadFile(filepath.Join(td, tt.wantFile))
-				require.NoError(t, err)
-				assert.Equal(t, string(want), stdout.String())
-			default:
-				assert.Equal(t, tt.wantStdout, stdout.String())
+			status := run(tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
+			assert.Equal(t, tt.status, status, "stderr: %s", stderr.String())
+			if tt.osText && runtime.GOOS == "windows" {
+				return // the golden output holds Unix's error text or path join
 			}
-			if tt.wantStderr == "" {
-				assert.Empty(t, stderr.String())
-				return
-			}
-			assert.Contains(t, stderr.String(), tt.wantStderr)
+			golden(t, tt.name+".stdout", stdout.Bytes())
+			golden(t, tt.name+".stderr", stderr.Bytes())
+		})
+	}
+}
+
+func mustRead(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name) // after t.Chdir to the module root
+	require.NoError(t, err)
+	return string(b)
+}
+
+// golden compares got with testdata/golden/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	file := filepath.Join(td, "golden", name)
+	if *update {
+		require.NoError(t, os.WriteFile(file, got, 0o644))
+		return
+	}
+	want, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(got))
+}
+
+// TestUsage: each usage error is one line on standard error, exit 2, and
+// nothing on standard output.
+func TestUsage(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no config", []string{"-target", "0.20.0"}, "give -env-file (the service's env file) or -config (the scaler config)"},
+		{"both", []string{"-config", "a", "-env-file", "b"}, "give -env-file or -config, not both"},
+		{"-dir twice", []string{"-config", "a", "-dir", "b", "-dir", "c"}, "-dir given twice: give it once"},
+		{"-config twice", []string{"-config", "a", "-config", "b"}, "-config given twice"},
+		{"-workdir alone", []string{"-config", "a", "-workdir", "b"}, "-workdir goes with -env-file"},
+		{"-dir with -env-file", []string{"-env-file", "a", "-dir", "b"}, "-dir goes with -config"},
+		{"bad format", []string{"-config", "a", "-format", "xml"}, `-format "xml" is not text, json, sarif or github`},
+		{"bad threshold", []string{"-config", "a", "-failure-threshold", "info"}, `-failure-threshold "info" is not error, warning or none`},
+		{"-strict and another threshold", []string{"-config", "a", "-strict", "-failure-threshold", "none"}, "-strict is -failure-threshold warning: give one of them"},
+		{"unknown flag", []string{"-config", "a", "-x"}, "flag provided but not defined: -x"},
+		{"stray argument", []string{"-config", "a", "extra"}, `unexpected argument "extra"`},
+		{"bad target", []string{"-config", "a", "-target", "0.20"}, `-target "0.20" is not a release version`},
+		{"target with U+0085", []string{"-config", "a", "-target", "\u00850.20.0"}, `-target "\u00850.20.0" is not a release version`},
+		{"a v alone", []string{"-config", "a", "-target", "v"}, `-target "v" is not a release version`},
+		{"-diff without target", []string{"-config", "a", "-diff"}, "nothing to pin without -target"},
+		{"-write without target", []string{"-config", "a", "-write"}, "nothing to pin without -target"},
+		{"-diff and -write", []string{"-config", "a", "-diff", "-write", "-target", "0.20.0"}, "give -diff or -write, not both"},
+		{"-write on standard input", []string{"-config", "-", "-write", "-target", "0.20.0"}, "-write cannot rewrite standard input"},
+		{"unknown code", []string{"-config", "a", "-ignore", "latest"}, `-ignore "latest" is not a finding code (moving-tag, older-pin, never-pull, floating-tag, invalid-image, invalid-config)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			assert.Equal(t, 2, run(tt.args, strings.NewReader(""), &stdout, &stderr))
+			assert.Empty(t, stdout.String())
+			assert.Contains(t, stderr.String(), tt.want)
 			assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one line: %q", stderr.String())
 			assert.True(t, strings.HasPrefix(stderr.String(), "agentimagecheck: "))
+			assert.True(t, strings.HasSuffix(stderr.String(), " (-h for usage)\n"))
 		})
 	}
 }
 
 func TestHelp(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	assert.Equal(t, 0, run([]string{"-h"}, &stdout, &stderr))
-	assert.Contains(t, stdout.String(), usage)
-	assert.Contains(t, stdout.String(), "-strict")
+	assert.Equal(t, 0, run([]string{"-h"}, strings.NewReader(""), &stdout, &stderr))
+	for _, want := range append([]string{"-env-file", "-failure-threshold", "-strict", "-ignore", "-diff", "-write", "-version",
+		"agentimagecheck:ignore=", "Exit status:", "  0  ", "  1  ", "  2  "}, codes...) {
+		assert.Contains(t, stdout.String(), want)
+	}
 	assert.Empty(t, stderr.String())
 }
 
-// TestSARIF checks the log's shape a SARIF consumer relies on: every result
-// names a rule that exists, at its index, and points at the line of the
-// label set's image in the file that declares it.
-func TestSARIF(t *testing.T) {
+// TestSARIFPlaces checks what a SARIF consumer relies on: every result
+// names a rule that exists, at its index, and points at the image value in
+// the file that declares it, columns in UTF-16 code units, with its pin.
+func TestSARIFPlaces(t *testing.T) {
 	t.Chdir("../..")
 	var stdout bytes.Buffer
-	require.Equal(t, 0, run(append(readme, "-format", "sarif"), &stdout, &bytes.Buffer{}))
-	var log sarif
+	require.Equal(t, 0, run(with("-format", "sarif"), nil, &stdout, &bytes.Buffer{}))
+	var log sarifLog
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &log))
-	assert.Equal(t, "2.1.0", log.Version)
-	require.Len(t, log.Runs, 1)
 	run := log.Runs[0]
-	ids := map[string]bool{}
-	for _, r := range run.Tool.Driver.Rules {
-		assert.False(t, ids[r.ID], "rule %s listed twice", r.ID)
-		ids[r.ID] = true
-	}
 	type at struct {
-		rule, file string
-		line       int
+		rule, uri           string
+		line, col, end      int
+		inserted            string
+		deletedCol, delEnds int
 	}
 	var got []at
 	for _, r := range run.Results {
 		require.Less(t, r.RuleIndex, len(run.Tool.Driver.Rules))
 		assert.Equal(t, r.RuleID, run.Tool.Driver.Rules[r.RuleIndex].ID)
 		loc := r.Locations[0].PhysicalLocation
-		require.NotNil(t, loc.Region)
-		got = append(got, at{r.RuleID, loc.ArtifactLocation.URI, loc.Region.StartLine})
+		assert.Equal(t, srcRoot, loc.ArtifactLocation.URIBaseID)
+		require.Len(t, r.Fixes, 1)
+		rep := r.Fixes[0].ArtifactChanges[0].Replacements[0]
+		got = append(got, at{r.RuleID, loc.ArtifactLocation.URI, loc.Region.StartLine, loc.Region.StartColumn, loc.Region.EndColumn,
+			rep.InsertedContent.Text, rep.DeletedRegion.StartColumn, rep.DeletedRegion.EndColumn})
 	}
-	const td = "examples/agentimagecheck/testdata/"
 	assert.Equal(t, []at{
-		{"moving-tag", td + "scalers.yaml", 10},
-		{"older-pin", td + "scalers.yaml", 17},
-		{"floating-tag", td + "scalers.d/10-mirror.yaml", 8},
+		{"moving-tag", td + "scalers.yaml", 11, 16, 50, "quay.io/kici-dev/kici-agent:0.20.0", 16, 50},
+		{"older-pin", td + "scalers.yaml", 18, 16, 50, "quay.io/kici-dev/kici-agent:0.20.0", 16, 50},
+		{"floating-tag", td + "scalers.d/10-mirror.yaml", 9, 16, 61, "registry.internal:5000/kici/kici-agent:0.20.0", 16, 61},
 	}, got)
 }
 
-// TestLocate checks that findings find their label set when scalers share a
-// name and label sets repeat, and when one label set has two findings.
-func TestLocate(t *testing.T) {
-	dir := t.TempDir()
-	config := filepath.Join(dir, "scalers.yaml")
-	require.NoError(t, os.WriteFile(config, []byte(`scalers:
-  - name: a
-    type: container
-    labelSets:
-      - labels: [x]
-        image: quay.io/kici-dev/kici-agent:0.20.0
-      - labels: [x]
-        image: quay.io/kici-dev/kici-agent:0.19.0
-  - name: a
-    type: container
-    labelSets:
-      - labels: [x]
-        image: quay.io/kici-dev/kici-agent:0.19.0
-        imagePullPolicy: Never
-      - labels: [x]
-        image: quay.io/kici-dev/kici-agent:0.19.0
-`), 0o644))
-	cfg, err := loadConfig(config, "")
-	require.NoError(t, err)
-	var stdout bytes.Buffer
-	require.Equal(t, 0, run([]string{"-config", config, "-target", "0.20.0", "-format", "sarif"}, &stdout, &bytes.Buffer{}))
-	var log sarif
-	require.NoError(t, json.Unmarshal(stdout.Bytes(), &log))
-	var lines []int
-	for _, r := range log.Runs[0].Results {
-		lines = append(lines, r.Locations[0].PhysicalLocation.Region.StartLine)
+func TestArtifact(t *testing.T) {
+	tests := []struct {
+		shown   string
+		windows bool
+		want    sarifArtifact
+	}{
+		{"/etc/kici/sp ace#1/scal%ers.yaml", false, sarifArtifact{URI: "file:///etc/kici/sp%20ace%231/scal%25ers.yaml"}},
+		{"sp ace#1/scal%ers.yaml", false, sarifArtifact{URI: "sp%20ace%231/scal%25ers.yaml", URIBaseID: srcRoot}},
+		{"a:b/é.yaml", false, sarifArtifact{URI: "a%3Ab/%C3%A9.yaml", URIBaseID: srcRoot}},
+		{`C:\kici\sp ace\scalers.yaml`, true, sarifArtifact{URI: "file:///C:/kici/sp%20ace/scalers.yaml"}},
+		{`\\server\share\scalers.yaml`, true, sarifArtifact{URI: "file://server/share/scalers.yaml"}},
+		{`conf\scalers.yaml`, true, sarifArtifact{URI: "conf/scalers.yaml", URIBaseID: srcRoot}},
+		{stdinName, false, sarifArtifact{URI: "%3Cstdin%3E", URIBaseID: srcRoot}},
 	}
-	assert.Equal(t, []int{8, 13, 13, 16}, lines, "older-pin; older-pin and never-pull; older-pin")
-	type declared struct{ scaler, labelSet, image int }
-	var got []declared
-	for _, s := range cfg.Scalers {
-		for _, ls := range s.LabelSets {
-			assert.Equal(t, config, ls.ImagePos.File)
-			got = append(got, declared{s.Pos.Line, ls.Pos.Line, ls.ImagePos.Line})
-		}
+	for _, tt := range tests {
+		t.Run(tt.shown, func(t *testing.T) {
+			assert.Equal(t, tt.want, artifact(tt.shown, tt.windows))
+		})
 	}
-	assert.Equal(t, []declared{{2, 5, 6}, {2, 7, 8}, {9, 12, 13}, {9, 15, 16}}, got)
 }
 
-// TestPositions checks the byte positions the loader gives a label set and
-// its image, in every style of scalar, after multi-byte characters.
-func TestPositions(t *testing.T) {
-	// A comment of multi-byte characters ending in CRLF comes first.
-	data := []byte("# été\r\n" + `scalers:
-  - name: d
-    type: container
-    labelSets:
-      - labels: [été]
-        image: "quay.io/kici-dev/kici-agent:0.19.0"
-      - {labels: [été], image: 'kici''agent:1'}
-      - labels: [x]
-        image:   kici-agent # plain
-      - labels: [x]
-        image: |
-          kici-agent
-`)
-	file := filepath.Join(t.TempDir(), "scalers.yaml")
-	require.NoError(t, os.WriteFile(file, data, 0o644))
-	cfg, err := loadConfig(file, "")
-	require.NoError(t, err)
-	require.Len(t, cfg.Scalers, 1)
-	var texts []string
-	for _, ls := range cfg.Scalers[0].LabelSets {
-		for _, p := range []scalerconfig.Pos{ls.Pos, ls.ImagePos, ls.ImageEnd} {
-			if !p.IsValid() {
-				continue
-			}
-			lineStart := bytes.LastIndexByte(data[:p.Offset], '\n') + 1
-			assert.Equal(t, p.Offset-lineStart+1, p.Column, "column of %v", p)
-			assert.Equal(t, 1+bytes.Count(data[:p.Offset], []byte("\n")), p.Line, "line of %v", p)
-		}
-		text := ""
-		if ls.ImageEnd.IsValid() {
-			text = string(data[ls.ImagePos.Offset:ls.ImageEnd.Offset])
-		}
-		texts = append(texts, string(data[ls.Pos.Offset:ls.Pos.Offset+7])+" "+text)
+func TestEscape(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain é", "plain é"},
+		{"a\nb\r\tc", `a\x0ab\x0d\x09c`},
+		{"\x1b[31m\u0085\u2028", `\x1b[31m\x85\u2028`},
+		{"bad \xff byte", `bad \xff byte`},
+		{"\u00a0 stays", "\u00a0 stays"},
 	}
-	assert.Equal(t, []string{
-		`labels: "quay.io/kici-dev/kici-agent:0.19.0"`,
-		`{labels 'kici''agent:1'`, // a flow mapping starts at its brace
-		`labels: kici-agent`,
-		`labels: `, // a block scalar has no end here
-	}, texts)
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, escape(tt.in), "%q", tt.in)
+	}
 }

@@ -87,13 +87,13 @@
 // # Performance
 //
 // BenchmarkParse reads a scaler config of 1,000 and of 100,000 label sets
-// (7 MB) beside go.yaml.in/yaml/v3 decoding the same bytes into its Node
-// tree. The machine this was measured on is shared (two cores, a load of
-// 5 to 9 from other work), so single runs vary by up to 2×. Over five
-// rounds, each the best of five, Parse took between 0.57 and 1.29 times
-// yaml/v3's time per label set at 1,000 (median 0.8) and between 0.82 and
-// 2.0 times at 100,000 (median 0.9); its own time per label set at 100,000
-// was 0.73 to 1.39 times that at 1,000. It allocates about three times
+// (7 MB); bench/yamljs_test.go runs it beside go.yaml.in/yaml/v3 decoding
+// the same bytes into its Node tree. The machine this was measured on is
+// shared (two cores, a load of 5 to 9 from other work), so single runs vary
+// by up to 2×. Over five rounds, each the best of five, Parse took between
+// 0.57 and 1.29 times yaml/v3's time per label set at 1,000 (median 0.8)
+// and between 0.82 and 2.0 times at 100,000 (median 0.9); its own time per
+// label set at 100,000 was 0.73 to 1.39 times that at 1,000. It allocates about three times
 // the bytes yaml/v3 does (a syntax tree of the whole document, as yaml
 // keeps, for its checks and positions), in a third of the allocations.
 package yamljs

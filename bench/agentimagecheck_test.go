@@ -1,0 +1,136 @@
+//go:build unix
+
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kicikit/kicikit/scalerconfig"
+)
+
+// loadOnlyEnv, when set to a config file, makes the test binary load that
+// file with scalerconfig.Load and exit: the baseline process the linter's
+// runs are measured beside.
+const loadOnlyEnv = "KICIKIT_BENCH_LOAD_ONLY"
+
+func TestMain(m *testing.M) {
+	if file := os.Getenv(loadOnlyEnv); file != "" {
+		if _, err := scalerconfig.Load(os.DirFS(filepath.Dir(file)), filepath.Base(file), ""); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// lintFile is a scaler config of n label sets, ten per container scaler,
+// two labels and an image each: one in ten on latest (a moving-tag finding,
+// with a pin), one in ten pinned to an older release (older-pin, with a
+// pin), the others on the target. About 75 bytes a label set.
+func lintFile(n int) []byte {
+	var b strings.Builder
+	b.WriteString("version: 1\nscalers:\n")
+	for i := 0; i < n; i++ {
+		if i%10 == 0 {
+			fmt.Fprintf(&b, "  - name: pool-%d\n    type: container\n    maxAgents: 4\n    labelSets:\n", i/10)
+		}
+		tag := "0.20.0"
+		switch i % 10 {
+		case 3:
+			tag = "latest"
+		case 7:
+			tag = "0.19.2"
+		}
+		fmt.Fprintf(&b, "      - labels: [Docker, l%d]\n        image: reg/kici-agent:%s\n", i, tag)
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkAgentImageCheck runs the agentimagecheck program on configs of
+// 1,000 and 100,000 label sets, as a process, with -format text, json and
+// sarif (impl=text, json, sarif), beside a process that only loads the
+// same file with scalerconfig.Load (impl=load). Each op is one process
+// run; besides ns/labelset (wall time) it reports the process's CPU time,
+// user and system, per label set (cpu-ns/labelset: what the goal compares,
+// since on a shared machine the wall time of one process swings with the
+// others' load), its peak resident memory (peak-MB) and that peak over the
+// config's size (peak/input). The goals (issue 11): each format within 2x
+// of impl=load, linear in the size, and a peak at most 10x the input.
+func BenchmarkAgentImageCheck(b *testing.B) {
+	dir := b.TempDir()
+	prog := filepath.Join(dir, "agentimagecheck")
+	if out, err := exec.Command("go", "build", "-o", prog, "github.com/kicikit/kicikit/examples/agentimagecheck").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{1000, 100000} {
+		file := filepath.Join(dir, fmt.Sprintf("scalers-%d.yaml", n))
+		src := lintFile(n)
+		if err := os.WriteFile(file, src, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		lint := func(format string) *exec.Cmd {
+			return exec.Command(prog, "-config", file, "-target", "0.20.0", "-format", format, "-quiet")
+		}
+		impls := []struct {
+			name string
+			cmd  func() *exec.Cmd
+		}{
+			{"load", func() *exec.Cmd {
+				c := exec.Command(self)
+				c.Env = append(os.Environ(), loadOnlyEnv+"="+file)
+				return c
+			}},
+			{"text", func() *exec.Cmd { return lint("text") }},
+			{"json", func() *exec.Cmd { return lint("json") }},
+			{"sarif", func() *exec.Cmd { return lint("sarif") }},
+		}
+		checkFindings(b, lint("json"), n)
+		for _, impl := range impls {
+			b.Run(fmt.Sprintf("labelsets=%d/impl=%s", n, impl.name), func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				var peak int64
+				var cpu time.Duration
+				for b.Loop() {
+					cmd := impl.cmd()
+					cmd.Stdout = &bytes.Buffer{}
+					if err := cmd.Run(); err != nil {
+						b.Fatalf("%s: %v", impl.name, err)
+					}
+					peak = max(peak, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss*1024)
+					cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/labelset")
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/labelset")
+				b.ReportMetric(float64(peak)/1e6, "peak-MB")
+				b.ReportMetric(float64(peak)/float64(len(src)), "peak/input")
+			})
+		}
+	}
+}
+
+// checkFindings checks that the program reports what the config holds:
+// one finding in five label sets, before any is timed.
+func checkFindings(b *testing.B, cmd *exec.Cmd, n int) {
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		b.Fatal(err)
+	}
+	want := fmt.Sprintf(`"summary": {"errors":0,"warnings":%d,"ignored":0,"pinned":0}`, n/5)
+	if !bytes.Contains(out.Bytes(), []byte(want)) {
+		b.Fatalf("the JSON output does not end in %s", want)
+	}
+}

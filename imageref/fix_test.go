@@ -1,0 +1,67 @@
+package imageref
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/kicikit/kicikit/scalerconfig"
+)
+
+func TestReplacement(t *testing.T) {
+	tests := []struct {
+		name   string
+		image  string
+		policy scalerconfig.PullPolicy
+		target string
+		want   []string // the replacement of each finding, "" for none
+	}{
+		{"moving tag", "quay.io/kici/kici-agent:latest", "", "0.20.0", []string{"quay.io/kici/kici-agent:0.20.0"}},
+		{"moving tag, no target", "quay.io/kici/kici-agent:latest", "", "", []string{""}},
+		{"no tag", "kici-agent", "", "v0.20.0", []string{"kici-agent:0.20.0"}},
+		{"older pin with a digest: the digest goes", "reg:5000/kici-agent:0.19.0@" + sha256, "", "0.20.0", []string{"reg:5000/kici-agent:0.20.0"}},
+		{"older pin, never pulled: both give the pin", "kici-agent:0.19.0", scalerconfig.PullNever, "0.20.0", []string{"kici-agent:0.20.0", "kici-agent:0.20.0"}},
+		{"never pull, no target", "kici-agent:stable", scalerconfig.PullNever, "", []string{""}},
+		{"floating tag", "kici-agent:stable", "", "0.20.0", []string{"kici-agent:0.20.0"}},
+		{"the target's suffix is kept", "kici-agent:stable", "", "0.20.0-5", []string{"kici-agent:0.20.0-5"}},
+		{"no tag holds the target's suffix", "kici-agent:stable", "", "0.20.0-a+b", []string{""}},
+		{"invalid image", "quay.io/KiCI/kici-agent:0.19.0", "", "0.20.0", []string{"", ""}},
+		{"invalid digest: the pin is valid", "kici-agent:0.19.0@sha256:abc", "", "0.20.0", []string{"kici-agent:0.20.0", ""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, f := range CheckAgentImages(CheckInput{Config: one(tt.image, tt.policy), TargetVersion: tt.target}) {
+				image, ok := f.Replacement()
+				assert.Equal(t, ok, image != "", "%s: ok with no image, or an image with false", f.Code())
+				got = append(got, image)
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestFix(t *testing.T) {
+	at := scalerconfig.Pos{File: "s.yaml", Line: 3, Column: 16, Offset: 40}
+	end := scalerconfig.Pos{File: "s.yaml", Line: 3, Column: 34, Offset: 58}
+	site := Site{Image: "kici-agent:latest", ImagePos: at, ImageEnd: end}
+	tests := []struct {
+		name   string
+		f      Finding
+		want   scalerconfig.ImageEdit
+		wantOK bool
+	}{
+		{"a pin", MovingTag{Site: site, Tag: "latest", Target: "0.20.0"}, scalerconfig.ImageEdit{Pos: at, End: end, Image: "kici-agent:0.20.0"}, true},
+		{"no target", MovingTag{Site: site, Tag: "latest"}, scalerconfig.ImageEdit{}, false},
+		{"a literal config has no position", MovingTag{Site: Site{Image: "kici-agent"}, Target: "0.20.0"}, scalerconfig.ImageEdit{}, false},
+		{"no end", FloatingTag{Site: Site{Image: "kici-agent:x", ImagePos: at}, Tag: "x", Target: "0.20.0"}, scalerconfig.ImageEdit{}, false},
+		{"an invalid image", InvalidImage{Site: site}, scalerconfig.ImageEdit{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := Fix(tt.f)
+			assert.Equal(t, tt.wantOK, ok)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
