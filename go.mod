@@ -5,6 +5,7 @@ go 1.24.0
 require (
 	github.com/distribution/reference v0.6.0
 	github.com/moby/moby/api v1.57.0
+	github.com/opencontainers/go-digest v1.0.0
 	github.com/stretchr/testify v1.12.1
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/mod v0.33.0
@@ -13,6 +14,5 @@ require (
 require (
 	github.com/docker/go-units v0.5.0 // indirect
 	github.com/moby/docker-image-spec v1.3.1 // indirect
-	github.com/opencontainers/go-digest v1.0.0 // indirect
 	github.com/opencontainers/image-spec v1.1.1 // indirect
 )

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/distribution/reference"
+	godigest "github.com/opencontainers/go-digest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -121,7 +122,7 @@ func TestParseError(t *testing.T) {
 			`imageref.Parse("kici-agent: 0.19.0"): invalid tag`},
 		{"tag starting with a dash", "kici-agent:-rc", ErrTagInvalid, reference.ErrReferenceInvalidFormat,
 			`imageref.Parse("kici-agent:-rc"): invalid tag`},
-		{"tag too long", "kici-agent:" + strings.Repeat("a", 129), ErrTagInvalid, reference.ErrTagInvalidFormat,
+		{"tag too long", "kici-agent:" + strings.Repeat("a", 129), ErrTagInvalid, reference.ErrReferenceInvalidFormat,
 			`imageref.Parse("kici-agent:` + strings.Repeat("a", 53) + `"... (140 bytes)): invalid tag`},
 		{"plus in tag", "kici-agent:1.2.3+b", ErrTagInvalid, reference.ErrReferenceInvalidFormat,
 			`imageref.Parse("kici-agent:1.2.3+b"): invalid tag`},
@@ -137,7 +138,7 @@ func TestParseError(t *testing.T) {
 			`imageref.Parse("kici-agent@md5:` + hex64[:32] + `"): invalid digest`},
 		{"upper-case algorithm", "kici-agent@SHA256:" + hex64, ErrDigestInvalid, nil,
 			`imageref.Parse("kici-agent@SHA256:` + hex64[:46] + `"... (82 bytes)): invalid digest`},
-		{"two digests", "kici-agent@" + sha256 + "@" + sha256, ErrDigestInvalid, reference.ErrDigestInvalidFormat,
+		{"two digests", "kici-agent@" + sha256 + "@" + sha256, ErrDigestInvalid, reference.ErrReferenceInvalidFormat,
 			`imageref.Parse("kici-agent@sha256:` + hex64[:46] + `"... (154 bytes)): invalid digest`},
 		{"space in name", "kici agent", ErrReferenceInvalid, reference.ErrReferenceInvalidFormat,
 			`imageref.Parse("kici agent"): invalid reference format`},
@@ -336,22 +337,27 @@ func TestParseLengthLimits(t *testing.T) {
 
 		{"path", "q.io/" + path + "a", ErrReferenceInvalid, reference.ErrNameTooLong},
 		{"path with no registry", path + "a", ErrReferenceInvalid, reference.ErrNameTooLong},
-		{"path with no registry, invalid", path + "_", ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"path with no registry, invalid", path + "_", ErrReferenceInvalid, reference.ErrReferenceInvalidFormat},
 		// Lower-case letters, digits, "-" and "_" never make a registry, so
 		// the first element counts in the path.
-		{"path whose first element is no registry", "az09-_/" + strings.Repeat("a", 248) + "_", ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"path whose first element is no registry", "az09-_/" + strings.Repeat("a", 248) + "_", ErrReferenceInvalid, reference.ErrReferenceInvalidFormat},
 		{"familiar name", strings.Repeat("a", 256), ErrReferenceInvalid, reference.ErrNameTooLong},
 		{"path after a long registry", registry + "/" + path + "a", ErrReferenceInvalid, reference.ErrNameTooLong},
 		{"upper-case path of the longest", "q.io/A" + strings.Repeat("a", 254), ErrNameUppercase, nil},
-		{"upper-case path, too long in lower case too", "q.io/" + strings.Repeat("A", 256), ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"upper-case path, too long in lower case too", "q.io/" + strings.Repeat("A", 256), ErrReferenceInvalid, nil},
 		// The Kelvin sign is 3 bytes, its lower case "k" one.
-		{"upper-case path that lower case shortens", "q.io/" + strings.Repeat("\u212a", 100), ErrNameUppercase, reference.ErrNameTooLong},
-		{"tag", "kici-agent:" + tag + "a", ErrTagInvalid, reference.ErrTagInvalidFormat},
-		{"tag after a long registry", registry + "/kici-agent:" + tag + "a", ErrTagInvalid, reference.ErrTagInvalidFormat},
-		{"tag after an invalid name", "Kici-agent:" + tag + "a", ErrNameUppercase, reference.ErrTagInvalidFormat},
-		{"digest", "kici-agent@" + digest + "0", ErrDigestInvalid, reference.ErrDigestInvalidFormat},
-		{"digest after a tag", "kici-agent:1@" + digest + "0", ErrDigestInvalid, reference.ErrDigestInvalidFormat},
-		{"digest with no name", "@" + digest + "0", ErrNameEmpty, reference.ErrDigestInvalidFormat},
+		{"upper-case path that lower case shortens", "q.io/" + strings.Repeat("\u212a", 100), ErrNameUppercase, nil},
+		{"tag", "kici-agent:" + tag + "a", ErrTagInvalid, reference.ErrReferenceInvalidFormat},
+		{"tag after a long registry", registry + "/kici-agent:" + tag + "a", ErrTagInvalid, reference.ErrReferenceInvalidFormat},
+		{"tag after an invalid name", "Kici-agent:" + tag + "a", ErrNameUppercase, nil},
+		// The reference package tries the input again in lower case, where
+		// each 3-byte Kelvin sign is a 1-byte "k".
+		{"tag that lower case shortens", "kici-agent:" + strings.Repeat("\u212a", 50), ErrTagInvalid, reference.ErrNameContainsUppercase},
+		{"digest", "kici-agent@" + digest + "0", ErrDigestInvalid, godigest.ErrDigestInvalidLength},
+		{"digest after a tag", "kici-agent:1@" + digest + "0", ErrDigestInvalid, godigest.ErrDigestInvalidLength},
+		{"digest of an unknown algorithm", "kici-agent@md5:" + hex64 + hex64, ErrDigestInvalid, godigest.ErrDigestUnsupported},
+		{"digest of an unknown upper-case algorithm", "kici-agent:1@MD5:" + hex64 + hex64, ErrDigestInvalid, godigest.ErrDigestInvalidFormat},
+		{"digest with no name", "@" + digest + "0", ErrNameEmpty, reference.ErrReferenceInvalidFormat},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
