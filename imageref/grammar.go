@@ -52,8 +52,9 @@ import (
 //     of the remainder, s, under docker.io. A docker.io remainder with no
 //     "/" gets "library/" in front.
 //  3. The remainder up to its first ":" must not change in lower case.
-//  4. domain + "/" + remainder must match reference. Its first element is
-//     the domain-and-port when it is one, else the first path-component; the
+//  4. domain + "/" + remainder must match reference (when it does not, the
+//     error says whether its lower case would). Its first element is the
+//     domain-and-port when it is one, else the first path-component; the
 //     path is the name after that domain, or the whole name.
 //  5. The path is at most 255 bytes long.
 //  6. go-digest validates the digest: its algorithm is sha256, sha384 or
@@ -65,16 +66,23 @@ import (
 // followed by what follows the production in the grammar, so a whole match
 // is a longest match that leaves nothing, or the right delimiter, behind.
 
-// valid reports whether reference.ParseNormalizedNamed accepts s. It takes
-// the steps above without allocating, and skips step 3: a string that
-// matches reference has upper case only in its domain-and-port and its tag,
-// and the remainder up to its first ":" holds neither.
+// valid reports whether reference.ParseNormalizedNamed accepts s.
 func valid(s string) bool {
+	_, ok := accept(s)
+	return ok
+}
+
+// accept reports whether reference.ParseNormalizedNamed accepts s, and
+// returns its tag and digest when it does. It takes the steps above without
+// allocating, and skips step 3: a string that matches reference has upper
+// case only in its domain-and-port and its tag, and the remainder up to its
+// first ":" holds neither.
+func accept(s string) (match, bool) {
 	if isIdentifier(s) {
-		return false
+		return match{}, false
 	}
 	m, ok := normalize(s).match()
-	return ok && m.pathLen <= maxPath && (m.digest == "" || validateDigest(m.digest) == nil)
+	return m, ok && m.pathLen <= maxPath && (m.digest == "" || validateDigest(m.digest) == nil)
 }
 
 // normalizedNamedError returns the error reference.ParseNormalizedNamed
@@ -159,6 +167,19 @@ func (n normalized) lower() normalized {
 type match struct {
 	pathLen     int    // the length of the path, "library/" included
 	tag, digest string // "" when there is none
+}
+
+// ref returns the Ref of s, a reference that matched as m: a valid
+// reference ends in its tag and digest.
+func (m match) ref(s string) Ref {
+	r := Ref{Repository: s, Tag: m.tag, Digest: m.digest}
+	if m.digest != "" {
+		r.Repository = r.Repository[:len(r.Repository)-len("@")-len(m.digest)]
+	}
+	if m.tag != "" {
+		r.Repository = r.Repository[:len(r.Repository)-len(":")-len(m.tag)]
+	}
+	return r
 }
 
 // match is step 4: it reports whether the reference n stands for matches

@@ -44,10 +44,10 @@ func Parse(s string) (Ref, error) {
 
 // parse is Parse with the concrete error type.
 func parse(s string) (Ref, *ParseError) {
-	l := splitLenient(s)
-	if valid(s) {
-		return Ref{Repository: l.repository, Tag: l.tag, Digest: l.digest}, nil
+	if m, ok := accept(s); ok {
+		return m.ref(s), nil
 	}
+	l := splitLenient(s)
 	var err error
 	if l.tooLong() {
 		// The reference package's regular expressions would read all of s.

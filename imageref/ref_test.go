@@ -337,6 +337,7 @@ func TestParseLengthLimits(t *testing.T) {
 
 		{"path", "q.io/" + path + "a", ErrReferenceInvalid, reference.ErrNameTooLong},
 		{"path with no registry", path + "a", ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"path under localhost", "localhost/" + path + "a", ErrReferenceInvalid, reference.ErrNameTooLong},
 		{"path with no registry, invalid", path + "_", ErrReferenceInvalid, reference.ErrReferenceInvalidFormat},
 		// Lower-case letters, digits, "-" and "_" never make a registry, so
 		// the first element counts in the path.
