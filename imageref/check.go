@@ -102,7 +102,7 @@ func (c checker) labelSet(dst []Finding, scaler string, ls *scalerconfig.LabelSe
 		return dst
 	}
 	var invalid *ParseError
-	if !valid(ls.Image) {
+	if !img.valid {
 		_, invalid = parse(ls.Image)
 	}
 	if invalid == nil && !img.movingTag() && !img.olderPin() && !img.neverPull() && !img.floatingTag() {
@@ -135,13 +135,22 @@ func (c checker) labelSet(dst []Finding, scaler string, ls *scalerconfig.LabelSe
 // orchestrator's lenient split of it, valid or not, and its pull policy.
 type agentImage struct {
 	lenient
+	valid   bool                    // Parse accepts the image
 	policy  scalerconfig.PullPolicy // with the default applied
 	release bool                    // the tag names a release
 	older   bool                    // the tag is a release older than the target
 }
 
 func (c checker) read(ls *scalerconfig.LabelSet) agentImage {
-	img := agentImage{lenient: splitLenient(ls.Image), policy: ls.ImagePullPolicy.Effective()}
+	img := agentImage{policy: ls.ImagePullPolicy.Effective()}
+	if m, ok := accept(ls.Image); ok {
+		// A valid image splits where the grammar reads its tag and digest.
+		r := m.ref(ls.Image)
+		img.lenient = lenient{repository: r.Repository, tag: r.Tag, digest: r.Digest, hasTag: r.Tag != "", hasDigest: r.Digest != ""}
+		img.valid = true
+	} else {
+		img.lenient = splitLenient(ls.Image)
+	}
 	if img.hasTag && img.tag != LatestTag {
 		// The tag as agentversion.Compare reads a side: without one leading
 		// "v". ("latest", the commonest tag, is no release.)

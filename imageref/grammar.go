@@ -148,7 +148,7 @@ func normalize(s string) normalized {
 		n = normalized{domain: first, remainder: rest}
 	case first == legacyDefaultDomain:
 		n = normalized{domain: defaultDomain, remainder: rest}
-	case strings.ContainsAny(first, ".:") || changesInLowerCase(first):
+	case strings.IndexByte(first, '.') >= 0 || strings.IndexByte(first, ':') >= 0 || changesInLowerCase(first):
 		n = normalized{domain: first, remainder: rest}
 	default:
 		n = normalized{domain: defaultDomain, remainder: s}
