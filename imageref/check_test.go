@@ -10,7 +10,6 @@ import (
 	"github.com/kicikit/kicikit/scalerconfig"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.yaml.in/yaml/v3"
 )
 
 const (
@@ -312,56 +311,23 @@ func TestFindingJSON(t *testing.T) {
 	}
 }
 
-// wantFixture is what testdata/scalers.yaml and testdata/scalers.json hold,
-// less the fields scalerconfig.Config does not model.
-var wantFixture = scalerconfig.Config{Scalers: []scalerconfig.Scaler{
-	{Name: "docker-linux", Type: "container", LabelSets: []scalerconfig.LabelSet{
-		{Labels: []string{"linux", "x64"}, Image: "quay.io/kici/kici-agent:latest"},
-		{Labels: []string{"linux", "x64", "pinned"}, Image: "quay.io/kici/kici-agent:0.19.0", ImagePullPolicy: scalerconfig.PullAlways},
-		{Labels: []string{"linux", "x64", "airgapped"}, Image: "registry.internal:5000/mirror/kici-agent:0.18.2", ImagePullPolicy: scalerconfig.PullNever},
-		{Labels: []string{"linux", "x64", "edge"}, Image: "quay.io/kici/kici-agent:edge", ImagePullPolicy: scalerconfig.PullIfNotPresent},
-		{Labels: []string{"linux", "x64", "current"}, Image: "quay.io/kici/kici-agent:0.20.0"},
-		{Labels: []string{"linux", "gpu"}, Image: "ghcr.io/acme/ci-runner:cuda-12"},
-		{Labels: []string{"linux", "typo"}, Image: "quay.io/kici/kici-agent:0.19.0 "},
-	}},
-	{Name: "mac-mini", Type: "bare-metal", LabelSets: []scalerconfig.LabelSet{
-		{Labels: []string{"macos", "arm64"}},
-	}},
-}}
-
-// yamlViaJSON unmarshals YAML into v through its JSON form, so that v's
-// json tags apply, as they do to what scalerconfig.Config reads.
-func yamlViaJSON(b []byte, v any) error {
-	var doc any
-	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return err
-	}
-	j, err := json.Marshal(doc)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(j, v)
-}
-
+// TestConfigFixtures checks a config in the orchestrator's own format, read
+// by scalerconfig.Load as YAML and as JSON, as a caller checks one.
 func TestConfigFixtures(t *testing.T) {
-	tests := []struct {
-		file      string
-		unmarshal func([]byte, any) error
-	}{
-		{"testdata/scalers.yaml", yamlViaJSON},
-		{"testdata/scalers.json", json.Unmarshal},
-	}
-	for _, tt := range tests {
-		t.Run(tt.file, func(t *testing.T) {
-			b, err := os.ReadFile(tt.file)
+	var loaded []string
+	for _, file := range []string{"scalers.yaml", "scalers.json"} {
+		t.Run(file, func(t *testing.T) {
+			cfg, err := scalerconfig.Load(os.DirFS("testdata"), file, "")
 			require.NoError(t, err)
-			var cfg scalerconfig.Config
-			require.NoError(t, tt.unmarshal(b, &cfg))
-			assert.Equal(t, wantFixture, cfg)
+			j, err := json.Marshal(cfg)
+			require.NoError(t, err)
+			loaded = append(loaded, string(j))
 
 			var got []string
-			for _, f := range CheckAgentImages(CheckInput{Config: cfg, TargetVersion: "0.20.0", ScalerConfigPath: path}) {
-				got = append(got, f.Code()+" ["+strings.Join(f.LabelSet().Labels, ", ")+"]")
+			for _, f := range CheckAgentImages(CheckInput{Config: *cfg, TargetVersion: "0.20.0", ScalerConfigPath: path}) {
+				ls := f.LabelSet()
+				got = append(got, f.Code()+" ["+strings.Join(ls.Labels, ", ")+"]")
+				assert.Equal(t, file, ls.Pos.File, "every finding names the file that declares its label set")
 			}
 			assert.Equal(t, []string{
 				"moving-tag [linux, x64]",
@@ -374,6 +340,8 @@ func TestConfigFixtures(t *testing.T) {
 			}, got)
 		})
 	}
+	require.Len(t, loaded, 2)
+	assert.JSONEq(t, loaded[0], loaded[1], "the YAML and JSON fixtures are one config")
 }
 
 func TestUsableTarget(t *testing.T) {

@@ -15,8 +15,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// seedVectors is testdata/seed.json: what the orchestrator's own functions
-// and node's path module answer, made by testdata/seed.mjs.
+// seedVectors is testdata/seed.json: what the orchestrator 0.20.0 and node's
+// path module answer, made by testdata/seed.mjs, a JavaScript transcription
+// of the orchestrator's behaviour that calls node's path module itself.
 type seedVectors struct {
 	Node    string `json:"node"`
 	Dirname []struct {

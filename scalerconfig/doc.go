@@ -1,3 +1,94 @@
 // Package scalerconfig reads the KiCI orchestrator's scaler config: the file
 // that names each scaler, its label sets and the images their agents run.
+// It reads it exactly as the orchestrator 0.12.0 and later do
+// (loadScalerConfig and its zod schema), from the service's env file to
+// canonical labels, and says where each value and each problem is.
+//
+// # Locate, then Load
+//
+// [Locate] reads the service's env file as the orchestrator does and
+// returns the config file and drop-in folder it names; [Location.Load]
+// loads them through an [io/fs.FS] rooted at the file system's root:
+//
+//	env, err := os.ReadFile("/etc/kici/orchestrator.env")
+//	loc, ok := scalerconfig.Locate(env, "/var/lib/kici") // the unit's WorkingDirectory
+//	if !ok { /* the service has no scaler config */ }
+//	cfg, err := loc.Load(os.DirFS("/"))
+//
+// [Load] takes fs.FS paths directly: Load(fstest.MapFS{...}, "scalers.yaml",
+// "scalers.d") in a test. For a Windows service, [LocateWindows] applies
+// Windows path rules and [Location.FS] names the volume whose root the
+// file system must be (os.DirFS(`C:\`)).
+//
+// # What Load reads
+//
+// The main file, then each entry of the drop-in folder whose name ends in
+// .yaml or .yml (case-sensitive, a folder so named is an error, as for the
+// orchestrator), sorted as JavaScript sorts strings (by UTF-16 code units:
+// 10.yaml before 9.yaml). Each drop-in that has a scalers list appends its
+// entries to the main file's; its other keys are ignored, and a drop-in
+// that is empty or has no scalers list adds nothing. Appending to a main
+// file that is empty or a scalar, or whose scalers is a number, a boolean,
+// a mapping or a date, fails as it does in the orchestrator (a Problem with
+// Code "TypeError"); a scalers string is spread into its characters, a set
+// into its members.
+//
+// Each file is YAML as the npm package yaml 2.9.1 reads it with its
+// defaults (YAML 1.2, core schema): one document only, no duplicate keys,
+// no tabs as indentation; "<<" is an ordinary key; yes, no, on and off are
+// strings; 017 is 17, 0o17 15 and 0x10 16; .inf and .nan are numbers that
+// no number field accepts.
+//
+// # What Load checks
+//
+// Every rule of the orchestrator's schema, with zod 4's own messages and in
+// zod's order: types without coercion (maxAgents: "3" is refused, an env
+// value must be a string); integers within the safe range and the ranges of
+// each number (maxAgents above 0, cpus above 0 and at most 256); enums
+// (type, imagePullPolicy, runtime, backpressureMode, platform's os and
+// arch, roles); version: 1; non-empty labels and labelSets; strict
+// objects (a scaler, a label set, a resource spec, a resource cap, a
+// machine pool, a platform) that refuse unknown keys while the others drop
+// them; and the orchestrator's own rules: container label sets need an
+// image, bare-metal ones a binaryPath or an image, event scalers their
+// provisioningTargets, firecracker scalers their paths, uid, gid, rootfsPath
+// and well-formed extraHosts; labels starting with "kici:" once lower-cased
+// (before trimming) are reserved; every label of a label set's gate
+// (mandatoryLabels, the platform's taints, the taints its own labels carry)
+// must be one a job can request there; hostAccess entries must be
+// addresses, ranges or ports; machinePool references must resolve and pool
+// names be unique.
+//
+// zod decides which problems a config gets, and Load follows it: a value's
+// checks stop at a wrong type but not at a range problem, so maxAgents: 0
+// still lets the image rule run while maxAgents: "2" does not; an unknown
+// key never stops a rule; a resources block that fits neither form is
+// "Invalid input" (Problem.Reasons says why each form failed), unless one
+// form fails only on unknown keys, whose problem is then reported instead.
+//
+// A config the orchestrator would refuse returns an *[Error] with every
+// problem at once, each with its file, line and column (a missing key at the
+// mapping that lacks it, an unknown key at the key), the orchestrator's path
+// (scalers[0].labelSets[1].image) and message. A file or folder that cannot
+// be read returns the fs error, wrapped with its path.
+//
+// # What Load returns
+//
+// The values the orchestrator holds after loading: defaults applied
+// (imagePullPolicy IfNotPresent, maxConcurrentSpawns 8, globalMaxAgents 50,
+// networkIsolation true, runtime auto, ...); labels and mandatoryLabels
+// canonical, JavaScript's trim() then toLowerCase() (full Unicode case
+// mapping: "İ" becomes "i̇", a final Σ "ς"; U+0085 is not trimmed, U+FEFF
+// is), in order, duplicates kept; the flat resources form {cpus, memory}
+// read as both requests and limits; roles with "all" read as every role
+// (nil); a resource cap's maxMemory as bytes. Every scaler, label set and
+// machine pool carries the position that declares it, and a label set its
+// image value's start and end, so that src[ImagePos.Offset:ImageEnd.Offset]
+// is the image's source text. json.Marshal of a Config writes the
+// orchestrator's own JSON of it.
+//
+// A Config built as a literal may leave a defaulted field empty; its JSON
+// and [Config.WithDefaults] read it as Load would have read the file.
+// [Config.SpawnResources] gives the resources of one spawn, as
+// [github.com/kicikit/kicikit/hostconfig.ResolveSpawnLimits] takes them.
 package scalerconfig

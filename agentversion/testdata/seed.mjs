@@ -1,39 +1,51 @@
-// Generates seed.json: what the KiCI orchestrator 0.20.0's own
-// parseVersionBase and compareReleases (copied verbatim below from its
-// dist/cli.js) answer for the inputs listed here, and how it reads an
-// upgrade's target version. The Go tests compare Parse, Compare and
-// ParseTarget against it.
+// Generates seed.json: how the KiCI orchestrator 0.20.0 reads an agent
+// release (MAJOR.MINOR.PATCH), orders two releases, and reads an upgrade's
+// target version, for the inputs listed here. The Go tests compare Parse,
+// Compare and ParseTarget against it.
+//
+// The functions below are an independent transcription of that release's
+// behaviour, written for kicikit; they are not the orchestrator's code. What
+// they keep on purpose are the JavaScript semantics the answers hang on:
+// String.prototype.trim's notion of white space, split on "-" and ".", and
+// Number over ASCII digits (exact below 2^53).
 //
 // Regenerate from this folder with: node seed.mjs > seed.json
 
-// ---- verbatim from @kici-dev/orchestrator 0.20.0, dist/cli.js ----
-function parseVersionBase(version) {
-	const parts = version.trim().split("-")[0].split(".");
-	if (parts.length !== 3) return null;
-	const nums = parts.map((part) => /^\d+$/.test(part) ? Number(part) : NaN);
-	if (nums.some((n) => Number.isNaN(n))) return null;
-	return [
-		nums[0],
-		nums[1],
-		nums[2]
-	];
+// release answers [major, minor, patch] for text such as " 0.5.0-9159 ", or
+// null. Everything from the first "-" on is a build counter and is ignored,
+// so "0.5.0-9159" is 0.5.0. Each of the three parts is one or more ASCII
+// digits, nothing else: no sign, no "v", no inner white space.
+function release(text) {
+	const [core] = text.trim().split("-", 1);
+	const parts = core.split(".");
+	const isDigits = (part) => /^[0-9]+$/.test(part);
+	return parts.length === 3 && parts.every(isDigits) ? parts.map(Number) : null;
 }
-function compareReleases(a, b) {
-	const left = parseVersionBase(a.replace(/^v/, ""));
-	const right = parseVersionBase(b.replace(/^v/, ""));
-	if (!left || !right) return null;
-	for (let i = 0; i < 3; i++) if (left[i] !== right[i]) return left[i] < right[i] ? -1 : 1;
-	return 0;
-}
-// ---- end of the verbatim copy ----
 
-// How checkContainerAgentImages reads its targetVersion argument: trimmed,
-// one leading "v" dropped, kept when parseVersionBase accepts it, and used
-// as the text of its messages. null: no usable target.
-function readTarget(s) {
-	const text = s.trim().replace(/^v/, "");
-	const version = text ? parseVersionBase(text) : null;
-	return version ? { text, version } : null;
+// withoutV drops a single leading lower-case "v", as an image tag or a
+// command-line version may carry one. It runs before any trimming, so
+// " v1.2.3" keeps its "v" and is no release.
+const withoutV = (text) => (text.startsWith("v") ? text.slice(1) : text);
+
+// order answers -1, 0 or 1 as release a is older than, the same as or newer
+// than release b, comparing major, then minor, then patch; null when either
+// side is no release.
+function order(a, b) {
+	const left = release(withoutV(a));
+	const right = release(withoutV(b));
+	if (left === null || right === null) return null;
+	const k = left.findIndex((n, i) => n !== right[i]);
+	if (k === -1) return 0;
+	return left[k] < right[k] ? -1 : 1;
+}
+
+// upgradeTarget is how the upgrade check reads its target version: trimmed
+// first, then one leading "v" dropped; the result is the text its messages
+// quote. null when what is left is no release.
+function upgradeTarget(raw) {
+	const text = withoutV(raw.trim());
+	const version = release(text);
+	return version === null ? null : { text, version };
 }
 
 // Every part stays below 2^53, where JavaScript's numbers are exact: beyond
@@ -58,8 +70,6 @@ const side = [
 	"0.5.0-9159", "0.5.0", "1.2", "v1.2", "latest", "", "v", "1.2.3+b",
 	"01.2.3", "1.10.0", "1.9.0", "v9007199254740991.0.0", "9007199254740990.0.0",
 ];
-const compare = [];
-for (const a of side) for (const b of side) compare.push({ a, b, want: compareReleases(a, b) });
 
 const target = [
 	"0.20.0", " 0.20.0 ", "v0.20.0", " v0.20.0", "v0.20.0\n", "\tv0.20.0-rc.1\u3000",
@@ -69,15 +79,13 @@ const target = [
 	"v9007199254740991.0.0",
 ];
 
-const lines = (rows) => rows.map((r) => "\t\t" + JSON.stringify(r)).join(",\n");
-console.log(`{
-	"parse": [
-${lines(parse.map((s) => ({ in: s, want: parseVersionBase(s) })))}
-	],
-	"compare": [
-${lines(compare)}
-	],
-	"target": [
-${lines(target.map((s) => ({ in: s, want: readTarget(s) })))}
-	]
-}`);
+const tables = {
+	parse: parse.map((s) => ({ in: s, want: release(s) })),
+	compare: side.flatMap((a) => side.map((b) => ({ a, b, want: order(a, b) }))),
+	target: target.map((s) => ({ in: s, want: upgradeTarget(s) })),
+};
+
+// One row a line, so that a regenerated file diffs row by row.
+const section = ([name, rows]) =>
+	`\t${JSON.stringify(name)}: [\n${rows.map((row) => `\t\t${JSON.stringify(row)}`).join(",\n")}\n\t]`;
+process.stdout.write(`{\n${Object.entries(tables).map(section).join(",\n")}\n}\n`);

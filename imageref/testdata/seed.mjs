@@ -1,89 +1,107 @@
-// Generates seed.json: the findings of the KiCI orchestrator 0.20.0's own
-// checkContainerAgentImages (copied verbatim below, with the helpers it
-// calls, from its dist/cli.js) for the configs listed here. The Go tests
-// check that CheckAgentImages reports exactly these as "moving-tag" and
-// "older-pin".
+// Generates seed.json: the findings the KiCI orchestrator 0.20.0's upgrade
+// check reports about container-scaler agent images, for the configs and
+// target versions listed here. The Go tests check that CheckAgentImages
+// reports exactly these as "moving-tag" and "older-pin".
+//
+// The functions below are an independent transcription of that release's
+// behaviour, written for kicikit; they are not the orchestrator's code. The
+// message texts are facts the library must reproduce word for word, so they
+// are kept as the templates below.
 //
 // Regenerate from this folder with: node seed.mjs > seed.json
 
-// The enums the orchestrator imports, reduced to the values used here.
-const ScalerBackendType = { enum: { container: "container" } };
-const ImagePullPolicy = { enum: { IfNotPresent: "IfNotPresent" } };
+const AGENT = "kici-agent";
+const LATEST = "latest";
+const DEFAULT_POLICY = "IfNotPresent";
 
-// ---- verbatim from @kici-dev/orchestrator 0.20.0, dist/cli.js ----
-function parseVersionBase(version) {
-	const parts = version.trim().split("-")[0].split(".");
-	if (parts.length !== 3) return null;
-	const nums = parts.map((part) => /^\d+$/.test(part) ? Number(part) : NaN);
-	if (nums.some((n) => Number.isNaN(n))) return null;
-	return [
-		nums[0],
-		nums[1],
-		nums[2]
-	];
+// release answers [major, minor, patch], or null: trimmed, cut at the first
+// "-", then exactly three dot-separated runs of ASCII digits.
+function release(text) {
+	const parts = text.trim().split("-", 1)[0].split(".");
+	return parts.length === 3 && parts.every((p) => /^[0-9]+$/.test(p)) ? parts.map(Number) : null;
 }
-const AGENT_IMAGE_NAME = "kici-agent";
-const LATEST_TAG = "latest";
-function parseImageRef(image) {
+
+const withoutV = (text) => (text.startsWith("v") ? text.slice(1) : text);
+
+// isOlder reports whether tag names an older release than target; false
+// when either is no release.
+function isOlder(tag, target) {
+	const a = release(withoutV(tag));
+	const b = release(withoutV(target));
+	if (a === null || b === null) return false;
+	const k = a.findIndex((n, i) => n !== b[i]);
+	return k !== -1 && a[k] < b[k];
+}
+
+// reference splits [registry/]path/name[:tag][@digest]. The digest is
+// everything after the first "@" (possibly empty); the tag follows the
+// last ":" of the rest, unless a "/" comes after that ":", which makes it
+// a registry port. Absent parts are null.
+function reference(image) {
 	const at = image.indexOf("@");
-	const named = at === -1 ? image : image.slice(0, at);
-	const digest = at === -1 ? null : image.slice(at + 1);
-	const colon = named.lastIndexOf(":");
-	if (colon > named.lastIndexOf("/")) return {
-		repository: named.slice(0, colon),
-		tag: named.slice(colon + 1),
-		digest
-	};
+	const name = at < 0 ? image : image.slice(0, at);
+	const digest = at < 0 ? null : image.slice(at + 1);
+	const colon = name.lastIndexOf(":");
+	const tagged = colon > name.lastIndexOf("/");
 	return {
-		repository: named,
-		tag: null,
-		digest
+		repository: tagged ? name.slice(0, colon) : name,
+		tag: tagged ? name.slice(colon + 1) : null,
+		digest,
 	};
 }
-function isAgentImage(repository) {
-	return repository.slice(repository.lastIndexOf("/") + 1) === AGENT_IMAGE_NAME;
+
+// namesAgent reports whether the last path segment of a repository, under
+// any registry or mirror, is the agent image's name.
+const namesAgent = (repository) => repository.split("/").pop() === AGENT;
+
+// targetOf reads the upgrade's target version: trimmed, one leading "v"
+// dropped, kept only when it is a release. null when absent or unusable.
+function targetOf(raw) {
+	if (raw === undefined || raw === null) return null;
+	const text = withoutV(raw.trim());
+	return release(text) === null ? null : text;
 }
-function compareReleases(a, b) {
-	const left = parseVersionBase(a.replace(/^v/, ""));
-	const right = parseVersionBase(b.replace(/^v/, ""));
-	if (!left || !right) return null;
-	for (let i = 0; i < 3; i++) if (left[i] !== right[i]) return left[i] < right[i] ? -1 : 1;
-	return 0;
-}
-function checkContainerAgentImages(args) {
-	const { config } = args;
-	const bare = args.targetVersion?.trim().replace(/^v/, "") ?? null;
-	const targetVersion = bare && parseVersionBase(bare) ? bare : null;
-	const where = args.scalerConfigDir ? `${args.scalerConfigPath} (or the file under ${args.scalerConfigDir} that declares it)` : args.scalerConfigPath;
-	const findings = [];
-	for (const entry of config.scalers) {
-		if (entry.type !== ScalerBackendType.enum.container) continue;
-		for (const ls of entry.labelSets) {
-			if (!ls.image) continue;
-			const ref = parseImageRef(ls.image);
-			if (!isAgentImage(ref.repository)) continue;
-			const pinned = targetVersion ? `${ref.repository}:${targetVersion}` : null;
-			const prefix = `container scaler "${entry.name}", label set [${ls.labels.join(", ")}]: image ${ls.image}`;
-			const finding = (issue, message) => ({
-				issue,
-				scaler: entry.name,
-				labels: ls.labels,
-				image: ls.image,
-				message: `${prefix} ${message}`
-			});
-			const policy = ls.imagePullPolicy ?? ImagePullPolicy.enum.IfNotPresent;
-			if ((ref.tag === null || ref.tag === LATEST_TAG) && ref.digest === null && policy === ImagePullPolicy.enum.IfNotPresent) {
-				const pin = pinned ? `set "image: ${pinned}"` : `set image to the kici-agent release you upgrade to (${ref.repository}:<version>)`;
-				findings.push(finding("moving-tag", `with imagePullPolicy IfNotPresent keeps the agent image this host already pulled, so the upgrade does not change the container agents. In ${where}, ${pin} on this label set, or set "imagePullPolicy: Always" to pull ${LATEST_TAG} on every spawn.`));
-				continue;
-			}
-			if (!targetVersion || ref.tag === null) continue;
-			if (compareReleases(ref.tag, targetVersion) === -1) findings.push(finding("older-pin", `is older than the upgrade target ${targetVersion}, so the container agents keep running ${ref.tag}. In ${where}, set "image: ${pinned}" on this label set.`));
+
+// agentImageFindings lists, in config order, every container label set
+// whose agent image an upgrade to run.targetVersion would leave unchanged.
+function agentImageFindings(config, run) {
+	const target = targetOf(run.targetVersion);
+	const where = run.scalerConfigDir
+		? `${run.scalerConfigPath} (or the file under ${run.scalerConfigDir} that declares it)`
+		: run.scalerConfigPath;
+	const out = [];
+	for (const scaler of config.scalers.filter((s) => s.type === "container")) {
+		for (const set of scaler.labelSets) {
+			const finding = judge(set, target, where);
+			if (finding === null) continue;
+			const [issue, text] = finding;
+			const head = `container scaler "${scaler.name}", label set [${set.labels.join(", ")}]: image ${set.image}`;
+			out.push({ issue, scaler: scaler.name, labels: set.labels, image: set.image, message: `${head} ${text}` });
 		}
 	}
-	return findings;
+	return out;
 }
-// ---- end of the verbatim copy ----
+
+// judge answers [issue, message tail] for one label set, or null when its
+// image is fine, missing, or not the agent's.
+function judge(set, target, where) {
+	if (!set.image) return null;
+	const ref = reference(set.image);
+	if (!namesAgent(ref.repository)) return null;
+	const pinned = `${ref.repository}:${target}`;
+	const floating = ref.tag === null || ref.tag === LATEST;
+	const reused = (set.imagePullPolicy ?? DEFAULT_POLICY) === DEFAULT_POLICY;
+	if (floating && ref.digest === null && reused) {
+		const fix = target === null
+			? `set image to the kici-agent release you upgrade to (${ref.repository}:<version>)`
+			: `set "image: ${pinned}"`;
+		return ["moving-tag", `with imagePullPolicy IfNotPresent keeps the agent image this host already pulled, so the upgrade does not change the container agents. In ${where}, ${fix} on this label set, or set "imagePullPolicy: Always" to pull ${LATEST} on every spawn.`];
+	}
+	if (target !== null && ref.tag !== null && isOlder(ref.tag, target)) {
+		return ["older-pin", `is older than the upgrade target ${target}, so the container agents keep running ${ref.tag}. In ${where}, set "image: ${pinned}" on this label set.`];
+	}
+	return null;
+}
 
 const hex = "0123456789abcdef".repeat(4);
 const images = [
@@ -97,10 +115,11 @@ const images = [
 	"kici-agent:latest@", "ubuntu:22.04", "kici-agent-dev:latest", "mirror/kici-agent:0.19.0",
 ];
 const policies = [undefined, "IfNotPresent", "Always", "Never"];
-const labelSets = [];
-images.forEach((image, i) => policies.forEach((policy) => {
-	labelSets.push({ labels: ["linux", `i${i}`, policy ?? "default"], image, ...(policy ? { imagePullPolicy: policy } : {}) });
-}));
+const labelSets = images.flatMap((image, i) => policies.map((policy) => ({
+	labels: ["linux", `i${i}`, policy ?? "default"],
+	image,
+	...(policy ? { imagePullPolicy: policy } : {}),
+})));
 const config = {
 	scalers: [
 		{ name: "docker", type: "container", labelSets },
@@ -109,20 +128,19 @@ const config = {
 		{ name: "sparse", type: "container", labelSets: [{ labels: ["no-image"] }, { labels: [], image: "" }, { labels: [], image: "kici-agent" }] },
 	],
 };
-const runs = [];
-for (const targetVersion of [undefined, "", "0.20.0", " v0.20.0 ", "v0.20.0-rc.1", "v 0.20.0", "vv0.20.0", "0.20", "latest", "\u00a00.20.0\ufeff"]) {
-	runs.push({ targetVersion, scalerConfigPath: "/etc/kici/scalers.yaml" });
-}
-runs.push({ targetVersion: "0.20.0", scalerConfigPath: "/etc/kici/scalers.yaml", scalerConfigDir: "/etc/kici/scalers.d" });
-runs.push({ scalerConfigPath: "/etc/kici/scalers.yaml", scalerConfigDir: "/etc/kici/scalers.d" });
+const scalerConfigPath = "/etc/kici/scalers.yaml";
+const scalerConfigDir = "/etc/kici/scalers.d";
+const targets = [undefined, "", "0.20.0", " v0.20.0 ", "v0.20.0-rc.1", "v 0.20.0", "vv0.20.0", "0.20", "latest", "\u00a00.20.0\ufeff"];
+// JSON.stringify leaves out a targetVersion that is undefined.
+const runs = [
+	...targets.map((targetVersion) => ({ targetVersion, scalerConfigPath })),
+	{ targetVersion: "0.20.0", scalerConfigPath, scalerConfigDir },
+	{ scalerConfigPath, scalerConfigDir },
+];
 
-const out = runs.map((run) => ({ ...run, findings: checkContainerAgentImages({ config, ...run }) }));
-console.log(`{
-	"config": ${JSON.stringify(config)},
-	"runs": [
-${out.map((run) => {
-	const { findings, ...input } = run;
-	return `\t\t{"input": ${JSON.stringify(input)}, "findings": [\n${findings.map((f) => "\t\t\t" + JSON.stringify(f)).join(",\n")}\n\t\t]}`;
-}).join(",\n")}
-	]
-}`);
+// One run, and one finding, a line, so that a regenerated file diffs row by row.
+const runLine = (run) => {
+	const findings = agentImageFindings(config, run).map((f) => `\t\t\t${JSON.stringify(f)}`);
+	return `\t\t{"input": ${JSON.stringify(run)}, "findings": [\n${findings.join(",\n")}\n\t\t]}`;
+};
+process.stdout.write(`{\n\t"config": ${JSON.stringify(config)},\n\t"runs": [\n${runs.map(runLine).join(",\n")}\n\t]\n}\n`);

@@ -1,7 +1,6 @@
-// Package yamljs reads YAML as the npm package yaml (v2) reads it with
-// parse() and its default options: one YAML 1.2 document, core schema, to
-// the JavaScript value that parse() returns, with the position of every node.
 package yamljs
+
+import "strconv"
 
 // Kind is the JavaScript type a [Node] reads as.
 type Kind uint8
@@ -14,7 +13,47 @@ const (
 	String             // a string
 	Seq                // an array
 	Map                // a plain object
+
+	// The kinds below come only from the tags yaml knows beyond the core
+	// schema (!!binary, !!timestamp, !!set, !!omap, !!merge) and from a
+	// %YAML 1.1 document, where plain scalars may resolve to them.
+
+	Bytes      // a Buffer (!!binary): Str holds its bytes
+	Date       // a Date (!!timestamp): Num holds its time value, ms since 1970 UTC
+	Set        // a Set (!!set): Items holds its members
+	OrderedMap // a Map (!!omap): Pairs, each with its key as a value in KeyNode
+	Symbol     // a Symbol (!!merge used as a value): Str holds its description
 )
+
+// String returns the kind's name: "null", "bool", "number", "string",
+// "array", "object", "Buffer", "Date", "Set", "Map", "symbol".
+func (k Kind) String() string {
+	switch k {
+	case Null:
+		return "null"
+	case Bool:
+		return "bool"
+	case Number:
+		return "number"
+	case String:
+		return "string"
+	case Seq:
+		return "array"
+	case Map:
+		return "object"
+	case Bytes:
+		return "Buffer"
+	case Date:
+		return "Date"
+	case Set:
+		return "Set"
+	case OrderedMap:
+		return "Map"
+	case Symbol:
+		return "symbol"
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
 
 // Pos is a place in the source.
 type Pos struct {
@@ -41,13 +80,17 @@ const (
 // object for it.
 type Node struct {
 	Kind  Kind
+	Style Style   // a scalar's style; Plain for the others
 	Bool  bool    // Bool
-	Num   float64 // Number
-	Str   string  // String
-	Items []*Node // Seq
+	Num   float64 // Number; Date
+	Str   string  // String (a lone surrogate from a \u escape is in WTF-8); Symbol; Bytes
+	Items []*Node // Seq; Set
 	// Pairs are a Map's entries in JavaScript's own-key order: the keys
 	// that are array indices ("0", "17") first, in ascending numeric order,
-	// then the others in source order.
+	// then the others in source order. Keys that name the same property
+	// (1 and "1", or two collections written alike) make one pair, at the
+	// first one's place, with the last one's value. An OrderedMap's pairs
+	// are in source order.
 	Pairs []Pair
 
 	// Pos is where the node's own text starts: a scalar's first byte (its
@@ -56,15 +99,24 @@ type Node struct {
 	// value) it is where the value would start.
 	Pos Pos
 	// End is where a scalar's source text ends (exclusive), so that the
-	// text is src[Pos.Offset:End.Offset]. For a collection it is the end
-	// of its last entry.
-	End   Pos
-	Style Style // a scalar's style; Plain for the others
+	// text is src[Pos.Offset:End.Offset]: a quoted scalar's closing
+	// quote included, a block scalar's header and its lines through the
+	// last line break included (with "+" chomping, the blank lines it
+	// keeps too). For a
+	// collection it is where yaml ends its value: a flow collection's
+	// closing bracket, or the end of a block collection's last entry, the
+	// comment and line break after that entry included.
+	End Pos
 }
 
 // Pair is one entry of a Map.
 type Pair struct {
 	Key    string // the key as a JavaScript property name
-	KeyPos Pos    // where the key's text starts
-	Value  *Node
+	KeyPos Pos    // where the key's text starts; a merged key's, in the map it comes from
+	// Value is the entry's value; a key written without one ("? a") has
+	// a Null placed where the key ends.
+	Value *Node
+	// KeyNode is the key as a value, in an OrderedMap only (a JavaScript
+	// Map's keys are values, not property names); nil elsewhere.
+	KeyNode *Node
 }

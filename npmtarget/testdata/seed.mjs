@@ -1,105 +1,126 @@
-// Generates seed.json: what the KiCI orchestrator 0.20.0's own functions
-// (copied verbatim below from its dist/cli.js) and node's path.posix and
-// path.win32 answer for the inputs listed here. The Go tests in
-// seed_test.go compare Resolve, GlobalPrefix, Target.Args, Target.Env,
+// Generates seed.json: what the KiCI orchestrator 0.20.0 answers, and what
+// node's path.posix and path.win32 answer, for the inputs listed here: where
+// the npm that upgrades a global install lives, which package and global
+// prefix it must target, the argv and environment it runs with, and the
+// cmd.exe line it may be given. The Go tests in seed_test.go compare
+// Resolve, GlobalPrefix, FirstGlobalPackage, Target.Args, Target.Env,
 // Target.PrefixViaEnv, WindowsShellCommand and the path port against it.
+//
+// The functions below are an independent transcription of that release's
+// behaviour, written for kicikit; they are not the orchestrator's code. Its
+// path rules are node's own path.posix and path.win32, called here as it
+// calls them; the one error text is a fact the library reproduces.
 //
 // Regenerate from this folder with: node seed.mjs > seed.json
 // (seed.json was made with node v20.20.2; path.win32 changed in node's
 // security releases, so another node may answer some rows differently.)
 
-import fs from "node:fs";
 import path from "node:path";
 
-// ---- verbatim from @kici-dev/orchestrator 0.20.0, dist/cli.js ----
-function resolveNpmInstallTarget(spec, component, opts) {
-	const entryRe = new RegExp(`[/\\\\]@kici-dev[/\\\\]${component}[/\\\\]dist[/\\\\](?:server|standalone)\\.js$`);
-	const entry = [spec.execPath, ...spec.args].find((a) => entryRe.test(a));
-	if (!entry) return {
-		ok: false,
-		reason: "no-entry"
-	};
-	const owningPackage = firstGlobalPackage(entry);
-	if (!owningPackage) return {
-		ok: false,
-		reason: "no-entry"
-	};
-	const p = opts.windows ? path.win32 : path.posix;
-	const globalPrefix = globalPrefixOf(entry, opts.windows);
-	if (!globalPrefix) return {
-		ok: false,
-		reason: "not-global",
-		entry
-	};
+// Both platforms split a path on either slash.
+const segmentsOf = (p) => p.split(/[/\\]/);
+
+// launches reports whether arg is the component's published entry point:
+// a path ending in @kici-dev/<component>/dist/server.js or standalone.js,
+// with a separator before the scope. The component is compared as text.
+function launches(arg, component) {
+	const tail = segmentsOf(arg).slice(-5);
+	const [, scope, name, dist, file] = tail;
+	return tail.length === 5 && scope === "@kici-dev" && name === component && dist === "dist" &&
+		(file === "server.js" || file === "standalone.js");
+}
+
+// owningPackage is the package under the first node_modules segment, the
+// one `npm install -g` must name; a scope keeps the name after it. null
+// when there is no node_modules, or no name (for a scope: no name after it).
+function owningPackage(entry) {
+	const segs = segmentsOf(entry);
+	const root = segs.indexOf("node_modules");
+	if (root === -1) return null;
+	const [name, scoped] = [segs[root + 1], segs[root + 2]];
+	if (!name) return null;
+	if (name[0] !== "@") return name;
+	return scoped ? `${name}/${scoped}` : null;
+}
+
+// npmPrefix is the npm prefix whose global tree holds entry, read at the
+// first node_modules segment. A Windows global tree is
+// <prefix>\node_modules, so the prefix is what comes before it (null when
+// that is empty). A posix one is <prefix>/lib/node_modules: the segment
+// before must be "lib", else it is a local tree, and an empty prefix is "/".
+function npmPrefix(entry, windows) {
+	const segs = segmentsOf(entry);
+	const root = segs.indexOf("node_modules");
+	if (root <= 0) return null;
+	if (windows) return segs.slice(0, root).join("\\") || null;
+	const lib = root - 1;
+	if (lib === 0 || segs[lib] !== "lib") return null;
+	return segs.slice(0, lib).join("/") || "/";
+}
+
+// resolveTarget finds, among the unit's node and its arguments, the
+// component's entry point, and answers the npm that updates it in place:
+// the pinned node running the npm-cli.js installed with it when exists says
+// there is one, else the npm (npm.cmd) wrapper in the node's folder.
+function resolveTarget(spec, component, windows, exists) {
+	const entry = [spec.execPath, ...spec.args].find((arg) => launches(arg, component));
+	const pkg = entry === undefined ? null : owningPackage(entry);
+	if (pkg === null) return { ok: false, reason: "no-entry" };
+	const prefix = npmPrefix(entry, windows);
+	if (prefix === null) return { ok: false, reason: "not-global", entry };
+
+	const p = windows ? path.win32 : path.posix;
 	const nodeDir = p.dirname(spec.execPath);
-	const npmPath = p.join(nodeDir, opts.windows ? "npm.cmd" : "npm");
-	const npmCliJs = opts.windows ? p.join(nodeDir, "node_modules", "npm", "bin", "npm-cli.js") : p.join(nodeDir, "..", "lib", "node_modules", "npm", "bin", "npm-cli.js");
-	const npmInvocation = (opts.exists ?? fs.existsSync)(npmCliJs) ? {
-		cmd: spec.execPath,
-		preArgs: [npmCliJs]
-	} : {
-		cmd: npmPath,
-		preArgs: []
-	};
+	const wrapper = p.join(nodeDir, windows ? "npm.cmd" : "npm");
+	// Windows installs npm beside node.exe; posix under <prefix>/lib, one up from bin.
+	const besideNode = windows ? [] : ["..", "lib"];
+	const cli = p.join(nodeDir, ...besideNode, "node_modules", "npm", "bin", "npm-cli.js");
+	const invocation = exists(cli) ? { cmd: spec.execPath, preArgs: [cli] } : { cmd: wrapper, preArgs: [] };
 	return {
 		ok: true,
-		target: {
-			nodeExecPath: spec.execPath,
-			npmPath,
-			owningPackage,
-			globalPrefix,
-			npmInvocation
-		}
+		target: { nodeExecPath: spec.execPath, npmPath: wrapper, owningPackage: pkg, globalPrefix: prefix, npmInvocation: invocation },
 	};
 }
-function globalPrefixOf(entry, windows) {
-	const p = windows ? path.win32 : path.posix;
-	const segments = entry.split(/[/\\]/);
-	const idx = segments.indexOf("node_modules");
-	if (idx < 1) return null;
-	if (windows) return segments.slice(0, idx).join(p.sep) || null;
-	if (idx < 2 || segments[idx - 1] !== "lib") return null;
-	return segments.slice(0, idx - 1).join(p.sep) || p.sep;
+
+// viaEnv reports whether the prefix must travel in the environment: only
+// when the npm.cmd wrapper runs, whose cmd.exe line cannot carry the "\",
+// ":" and "=" of a --prefix=C:\... argument. The suffix compares without
+// regard to case, as Windows file names do.
+function viaEnv(target) {
+	const { cmd, preArgs } = target.npmInvocation;
+	return preArgs.length === 0 && cmd.toLowerCase().endsWith(".cmd");
 }
-function windowsShellCommand(cmd, args) {
-	for (const arg of args) if (!/^[A-Za-z0-9@/._+-]+$/.test(arg)) throw new Error(`cannot pass "${arg}" to npm: it holds a character cmd.exe reads as syntax`);
-	return [`"${cmd}"`, ...args].join(" ");
+
+// argv is one npm call's arguments: npm-cli.js first when node runs it,
+// then the caller's, then --prefix unless the environment carries it.
+function argv(target, args) {
+	const out = [...target.npmInvocation.preArgs, ...args];
+	if (!viaEnv(target)) out.push(`--prefix=${target.globalPrefix}`);
+	return out;
 }
-function npmEnv(target) {
-	const pinnedBinDir = path.dirname(target.nodeExecPath);
-	const env = {
-		...process.env,
-		PATH: `${pinnedBinDir}${path.delimiter}${process.env.PATH ?? ""}`
-	};
-	if (prefixViaEnv(target)) {
-		for (const key of Object.keys(env)) if (/^npm_config_(global_)?prefix$/i.test(key)) delete env[key];
-		env.npm_config_prefix = target.globalPrefix;
-	}
+
+// environ is base with the pinned node's folder first on PATH (joined with
+// the host's list separator: the orchestrator builds it on the machine it
+// runs on, as this generator does on a posix one). When the prefix travels
+// in the environment, every npm_config_prefix or npm_config_global_prefix,
+// in any case, gives way to one npm_config_prefix, added last.
+function environ(target, base) {
+	const env = { ...base, PATH: [path.dirname(target.nodeExecPath), base.PATH ?? ""].join(path.delimiter) };
+	if (!viaEnv(target)) return env;
+	const prefixKeys = ["npm_config_prefix", "npm_config_global_prefix"];
+	for (const key of Object.keys(env).filter((k) => prefixKeys.includes(k.toLowerCase()))) delete env[key];
+	env.npm_config_prefix = target.globalPrefix;
 	return env;
 }
-function prefixViaEnv(target) {
-	return target.npmInvocation.preArgs.length === 0 && /\.cmd$/i.test(target.npmInvocation.cmd);
-}
-function npmArgs(target, args) {
-	const prefix = prefixViaEnv(target) ? [] : [`--prefix=${target.globalPrefix}`];
-	return [
-		...target.npmInvocation.preArgs,
-		...args,
-		...prefix
-	];
-}
-// ---- end of the verbatim copy ----
 
-// firstGlobalPackage is not in the diff; this is API.md's description of it.
-function firstGlobalPackage(entry) {
-	const segments = entry.split(/[/\\]/);
-	const idx = segments.indexOf("node_modules");
-	if (idx < 0) return null;
-	const name = segments[idx + 1];
-	if (!name) return null;
-	if (!name.startsWith("@")) return name;
-	const next = segments[idx + 2];
-	return next ? `${name}/${next}` : null;
+// cmdLine is the line cmd.exe runs for the npm.cmd wrapper: the command
+// quoted, then each argument as is. An argument holding anything but ASCII
+// letters, digits and @ / . _ + - (or an empty one) is refused, the first
+// such one named.
+function cmdLine(cmd, args) {
+	const bad = args.find((arg) => !/^[\w@/.+-]+$/.test(arg));
+	if (bad !== undefined) throw new Error(`cannot pass "${bad}" to npm: it holds a character cmd.exe reads as syntax`);
+	return `"${cmd}"` + args.map((arg) => ` ${arg}`).join("");
 }
 
 // ---- inputs ----
@@ -143,8 +164,8 @@ const entries = [
 	"/é/lib/node_modules/ü", "node_modules/node_modules/x",
 ];
 const globalPrefix = [];
-for (const windows of [false, true]) for (const entry of entries) globalPrefix.push({ windows, entry, out: globalPrefixOf(entry, windows) });
-const firstPackage = entries.map((entry) => ({ entry, out: firstGlobalPackage(entry) }));
+for (const windows of [false, true]) for (const entry of entries) globalPrefix.push({ windows, entry, out: npmPrefix(entry, windows) });
+const firstPackage = entries.map((entry) => ({ entry, out: owningPackage(entry) }));
 
 const e = (prefix, sep = "/") => ["", "@kici-dev", "orchestrator", "dist", "server.js"].join(sep).replace(/^/, prefix);
 const specs = [
@@ -174,37 +195,35 @@ const specs = [
 	{ execPath: "C:\\nodejs\\node.exe", args: [e("C:\\node_modules", "\\")] },
 	{ execPath: "C:\\nodejs\\node.exe", args: [e("C:\\x\\node_modules", "\\").replace("@kici-dev", "@KICI-DEV")] },
 ];
+// The caller's environment npm would inherit on a posix host: a prefix set
+// in another case, and a registry that must stay.
+const callerEnv = { HOME: "/home/k", PATH: "/usr/bin:/bin", NPM_CONFIG_PREFIX: "/elsewhere", npm_config_registry: "https://r.example" };
 const resolve = [];
 for (const spec of specs) for (const windows of [false, true]) for (const exists of [false, true]) for (const component of ["orchestrator", "agent"]) {
 	const asked = [];
-	const r = resolveNpmInstallTarget(spec, component, { windows, exists: (p) => { asked.push(p); return exists; } });
-	const row = { spec, component, windows, exists, asked, result: r };
-	if (r.ok) {
-		row.args = npmArgs(r.target, ["install", "-g", `${r.target.owningPackage}@0.20.0`]);
-		row.prefixViaEnv = prefixViaEnv(r.target);
-		if (!windows) {
-			const saved = process.env;
-			process.env = { HOME: "/home/k", PATH: "/usr/bin:/bin", NPM_CONFIG_PREFIX: "/elsewhere", npm_config_registry: "https://r.example" };
-			row.env = npmEnv(r.target);
-			process.env = saved;
-		}
+	const result = resolveTarget(spec, component, windows, (cli) => { asked.push(cli); return exists; });
+	const row = { spec, component, windows, exists, asked, result };
+	if (result.ok) {
+		row.args = argv(result.target, ["install", "-g", `${result.target.owningPackage}@0.20.0`]);
+		row.prefixViaEnv = viaEnv(result.target);
+		if (!windows) row.env = environ(result.target, callerEnv);
 	}
 	resolve.push(row);
 }
 
-const shell = [];
+const npmCmd = "C:\\Program Files\\nodejs\\npm.cmd";
 const shellArgs = [
 	[], ["install"], ["install", "-g", "@kici-dev/orchestrator@0.20.0"], ["view", "@kici-dev/shared@0.20.0", "exports", "--json"],
 	["--prefix=C:\\x"], ["a b"], [""], ["&whoami"], ["\"&calc.exe"], ["%PATH%"], ["%%cd:~,%"], ["!TMP!"], ["hello^\"world"],
 	["a|calc"], ["(calc)"], ["key=value"], ["x,y"], ["x;y"], ["C:\\x\\"], ["a\nb"], ["a\rb"], ["é"], ["ok", "b<d", "c>d"], ["a\u0000b"],
 ];
-for (const args of shellArgs) {
+const shell = shellArgs.map((args) => {
 	try {
-		shell.push({ cmd: "C:\\Program Files\\nodejs\\npm.cmd", args, line: windowsShellCommand("C:\\Program Files\\nodejs\\npm.cmd", args) });
+		return { cmd: npmCmd, args, line: cmdLine(npmCmd, args) };
 	} catch (err) {
-		shell.push({ cmd: "C:\\Program Files\\nodejs\\npm.cmd", args, error: err.message });
+		return { cmd: npmCmd, args, error: err.message };
 	}
-}
+});
 
 // One row a line, so that a regenerated file diffs row by row.
 const out = { node: process.version, dirname, join, globalPrefix, firstPackage, resolve, shell };

@@ -1,0 +1,67 @@
+package bench
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/kicikit/kicikit/internal/yamljs"
+	"github.com/kicikit/kicikit/scalerconfig"
+)
+
+// scalerFile is a scaler config of n label sets, ten per container scaler,
+// each with two labels (one capitalised) and an image, every tenth with a
+// pull policy: about 72 bytes a label set, 7 MB for 100,000.
+func scalerFile(n int) []byte {
+	var b strings.Builder
+	b.WriteString("version: 1\nscalers:\n")
+	for i := 0; i < n; i++ {
+		if i%10 == 0 {
+			fmt.Fprintf(&b, "  - name: pool-%d\n    type: container\n    maxAgents: 4\n    labelSets:\n", i/10)
+		}
+		fmt.Fprintf(&b, "      - labels: [Docker, l%d]\n        image: reg/kici-agent:0.20.%d\n", i, i%7)
+		if i%10 == 9 {
+			b.WriteString("        imagePullPolicy: Always\n")
+		}
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkLoadScalerConfig loads configs of 1,000 and 100,000 label sets
+// (impl=kicikit, scalerconfig.Load: YAML, validation, typed config) beside
+// the YAML reader alone on the same bytes (impl=yamljs, yamljs.Parse).
+// Load must stay linear (ns/labelset the same at both sizes, within 1.5x)
+// and within 3x of the YAML reader.
+func BenchmarkLoadScalerConfig(b *testing.B) {
+	for _, n := range []int{1000, 100000} {
+		src := scalerFile(n)
+		fsys := fstest.MapFS{"scalers.yaml": {Data: src}}
+		cfg, err := scalerconfig.Load(fsys, "scalers.yaml", "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if got := len(cfg.Scalers) * len(cfg.Scalers[0].LabelSets); got != n || cfg.Scalers[0].LabelSets[0].Labels[0] != "docker" {
+			b.Fatalf("%d label sets loaded, want %d", got, n)
+		}
+		impls := []struct {
+			name string
+			run  func() error
+		}{
+			{"kicikit", func() error { _, err := scalerconfig.Load(fsys, "scalers.yaml", ""); return err }},
+			{"yamljs", func() error { _, err := yamljs.Parse(src); return err }},
+		}
+		for _, impl := range impls {
+			b.Run(fmt.Sprintf("labelsets=%d/impl=%s", n, impl.name), func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := impl.run(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/labelset")
+			})
+		}
+	}
+}

@@ -1,0 +1,501 @@
+package yamljs
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// The composer turns yaml's syntax tree into its document model (ynode):
+// scalars resolved by the schema's tags, collections, aliases, with every
+// problem yaml reports.
+
+type ykind uint8
+
+const (
+	yScalar ykind = iota
+	yMap
+	ySeq
+	yAlias
+)
+
+// collKind is the class a tag gives a collection.
+type collKind uint8
+
+const (
+	collPlain collKind = iota
+	collSet            // !!set: a map read as a JavaScript Set
+	collOMap           // !!omap: a seq of pairs read as a JavaScript Map
+	collPairs          // !!pairs: a seq of pairs read as one-key objects
+)
+
+// ynode is a node of yaml's document model. It embeds the Node it
+// converts to, so that a scalar's value is built once; its rarer parts
+// (properties, children, comments) are in yext.
+type ynode struct {
+	Node                 // a scalar's value and style; the JavaScript value once converted
+	kind        ykind    //
+	flow        bool     // a flow collection
+	spaceBefore bool     // a blank line before it, which a stringified key shows
+	converted   bool     // Node was handed out: converting again makes a new one
+	ownExt      bool     // yext is this node's own, not the shared empty one
+	coll        collKind //
+	*yext
+	rng [3]int // start, end of the value, end of the node (trailing comment included)
+}
+
+// yext holds what most scalars lack.
+type yext struct {
+	anchor  string
+	tag     string // the resolved tag, "" when none
+	source  string // a scalar's text before its tag resolved it, when its value is no string
+	format  string // "HEX", "OCT", "EXP", "BIN", "TIME" or ""
+	minFrac int    // a float's fraction digits, when its source ends in 0
+	items   []*ynode
+	pairs   []ypair // a map's, or a sequence's read as pairs
+	alias   string  // an alias's anchor name
+	// Comments, which a collection used as a key shows.
+	comment       string
+	commentBefore string
+}
+
+// ext returns n's own yext, for writing.
+func (n *ynode) ext() *yext {
+	if !n.ownExt {
+		e := *n.yext
+		n.yext = &e
+		n.ownExt = true
+	}
+	return n.yext
+}
+
+// text is a scalar's source text (its value before tag resolution).
+func (n *ynode) text() string {
+	if n.Kind == String {
+		return n.Str
+	}
+	return n.source
+}
+
+// val is a scalar's value.
+func (n *ynode) val() scalarValue {
+	return scalarValue{kind: n.Kind, b: n.Bool, num: n.Num, str: n.Str}
+}
+
+func (n *ynode) setVal(v scalarValue) {
+	n.Kind, n.Bool, n.Num, n.Str = v.kind, v.b, v.num, v.str
+}
+
+// ypair is an entry of a map; value nil is JavaScript's null (`? a`).
+type ypair struct {
+	key, value *ynode
+}
+
+// scalarValue is the JavaScript value of a scalar.
+type scalarValue struct {
+	kind Kind
+	b    bool
+	num  float64
+	str  string // a string's, a Buffer's bytes, a Symbol's description
+}
+
+// problem is one error or warning yaml reports, at text offsets.
+type problem struct {
+	start, end int
+	code       string
+	message    string
+	oneUnit    bool // yaml's extent is one code unit, which end rounds up to a character
+}
+
+// document is one composed document.
+type document struct {
+	contents  *ynode
+	rng       [3]int
+	errors    []problem
+	directive *directives
+	docStart  bool
+	schema    *schema
+}
+
+// composeCtx is yaml's ctx of composition.
+type composeCtx struct {
+	atKey  bool
+	atRoot bool
+	doc    *document
+}
+
+type composer struct {
+	nodes        []ynode // allocated in chunks
+	exts         []yext
+	sawAlias     bool
+	noExt        *yext // the shared empty yext
+	text         string
+	doc          *document
+	atDirectives bool
+	errors       []problem
+	warnings     []problem
+	directives   *directives
+	depth        int
+	onDoc        func(*document) bool // false: stop
+	stopped      bool
+}
+
+func newComposer(text string, onDoc func(*document) bool) *composer {
+	return &composer{text: text, directives: newDirectives(), onDoc: onDoc, noExt: &yext{}}
+}
+
+// newNode allocates a node, in chunks: a large file has millions.
+func (c *composer) newNode(kind ykind) *ynode {
+	if len(c.nodes) == cap(c.nodes) {
+		c.nodes = make([]ynode, 0, chunk)
+	}
+	c.nodes = c.nodes[:len(c.nodes)+1]
+	n := &c.nodes[len(c.nodes)-1]
+	n.kind, n.yext = kind, c.noExt
+	return n
+}
+
+// src is a token's source.
+func (c *composer) src(t token) string { return t.src(c.text) }
+
+func (c *composer) err(start, end int, code, msg string) {
+	c.errors = append(c.errors, problem{start: start, end: end, code: code, message: msg})
+}
+
+// errAt reports at one character: yaml's [off, off+1] counts a UTF-16
+// code unit, so the end is after the whole character at off.
+func (c *composer) errAt(off int, code, msg string) {
+	c.errors = append(c.errors, problem{start: off, end: off + charLen(c.text, off), code: code, message: msg, oneUnit: true})
+}
+
+// advanceUnits returns the offset n UTF-16 code units after off; a
+// character that the count ends inside is passed.
+func advanceUnits(text string, off, n int) int {
+	for n > 0 && off < len(text) {
+		r, size := utf8.DecodeRuneInString(text[off:])
+		off += size
+		n--
+		if r >= 0x10000 {
+			n--
+		}
+	}
+	return off
+}
+
+// charLen is the length in bytes of the character at off, 1 past the end.
+func charLen(text string, off int) int {
+	if off < 0 || off >= len(text) || text[off] < utf8.RuneSelf {
+		return 1
+	}
+	_, n := utf8.DecodeRuneInString(text[off:])
+	return n
+}
+
+func (c *composer) errTok(t token, code, msg string) {
+	c.err(t.offset, t.offset+t.n, code, msg)
+}
+
+// errCst reports at a syntax tree node: its source's extent, or one
+// character for a collection, which has no source.
+func (c *composer) errCst(n *cst, code, msg string) {
+	switch n.typ {
+	case tBlockMap, tBlockSeq, tFlowCollection, tDocument:
+		c.errAt(n.offset, code, msg)
+	case tBlockScalar:
+		// yaml adds the length of the content to the header's offset.
+		c.err(n.offset, advanceUnits(c.text, n.offset, utf16Len(n.source)), code, msg)
+	default:
+		c.err(n.offset, n.offset+len(n.source), code, msg)
+	}
+}
+
+func (c *composer) warnAt(off int, code, msg string) {
+	c.warnings = append(c.warnings, problem{start: off, end: off + charLen(c.text, off), code: code, message: msg})
+}
+
+func (c *composer) warnTok(t token, code, msg string) {
+	c.warnings = append(c.warnings, problem{start: t.offset, end: t.offset + t.n, code: code, message: msg})
+}
+
+// next advances the composer by one top-level syntax tree node.
+func (c *composer) next(tok *cst) {
+	if c.stopped {
+		return
+	}
+	switch tok.typ {
+	case tDirective:
+		c.directive(tok)
+	case tDocument:
+		doc := c.composeDoc(tok)
+		if c.atDirectives && !doc.docStart {
+			c.errCst(tok, "MISSING_CHAR", "Missing directives-end/doc-start indicator line")
+		}
+		c.decorate(doc, false)
+		if c.doc != nil && !c.emit(c.doc) {
+			return
+		}
+		c.doc = doc
+		c.atDirectives = false
+	case tBOM, tSpace, tComment, tNewline:
+	case tError:
+		c.parseError(tok)
+	case tDocEnd:
+		if c.doc == nil {
+			c.err(tok.offset, tok.offset+len(tok.source), "UNEXPECTED_TOKEN", "Unexpected doc-end without preceding document")
+			return
+		}
+		_, end := c.resolveEnd(tok.end, tok.offset+len(tok.source), true)
+		c.decorate(c.doc, true)
+		c.doc.rng[2] = end
+	default:
+		c.errCst(tok, "UNEXPECTED_TOKEN", "Unsupported token "+tok.typ.String())
+	}
+}
+
+// directive reads a directive line into the stream's directives.
+func (c *composer) directive(tok *cst) {
+	end := tok.offset + len(tok.source)
+	c.directives.add(tok.source, func(off int, msg string, warning bool) {
+		p := problem{start: tok.offset + off, end: end, code: "BAD_DIRECTIVE", message: msg}
+		if warning {
+			c.warnings = append(c.warnings, p)
+		} else {
+			c.errors = append(c.errors, p)
+		}
+	})
+	c.atDirectives = true
+}
+
+// parseError reports an error the parser found between documents, with
+// the current document's errors when there is one.
+func (c *composer) parseError(tok *cst) {
+	msg := tok.message()
+	if tok.source != "" {
+		msg += ": " + jsonQuote(tok.source)
+	}
+	e := problem{start: tok.offset, end: tok.offset + len(tok.source), code: "UNEXPECTED_TOKEN", message: msg}
+	if c.atDirectives || c.doc == nil {
+		c.errors = append(c.errors, e)
+	} else {
+		c.doc.errors = append(c.doc.errors, e)
+	}
+}
+
+func (c *composer) emit(doc *document) bool {
+	if !c.onDoc(doc) {
+		c.stopped = true
+	}
+	return !c.stopped
+}
+
+// decorate moves the errors collected so far to doc.
+func (c *composer) decorate(doc *document, afterDoc bool) {
+	if afterDoc {
+		doc.errors = append(doc.errors, c.errors...)
+	} else {
+		doc.errors = c.errors
+	}
+	c.errors = nil
+	c.warnings = nil
+}
+
+// end yields the last document, or an empty one when there was none.
+func (c *composer) end(endOffset int) {
+	if c.stopped {
+		return
+	}
+	if c.doc != nil {
+		c.decorate(c.doc, true)
+		c.emit(c.doc)
+		c.doc = nil
+		return
+	}
+	d := c.directives.atDocument()
+	doc := &document{directive: d, schema: schemaFor(d)}
+	if c.atDirectives {
+		c.errAt(endOffset, "MISSING_CHAR", "Missing directives-end indicator line")
+	}
+	doc.rng = [3]int{0, endOffset, endOffset}
+	c.decorate(doc, false)
+	c.emit(doc)
+}
+
+func (c *composer) composeDoc(tok *cst) *document {
+	d := c.directives.atDocument()
+	doc := &document{directive: d, schema: schemaFor(d)}
+	ctx := &composeCtx{atRoot: true, doc: doc}
+	var next nextTok
+	if tok.x.value != nil {
+		next = nextOf(tok.x.value)
+	} else {
+		next = c.nextOfTokens(tok.end)
+	}
+	p := c.resolveProps(tok.x.start, propsCtx{indicator: tDocStart, next: next, offset: tok.offset, startOnNewline: true})
+	if p.found != nil {
+		doc.docStart = true
+		if v := tok.x.value; v != nil && (v.typ == tBlockMap || v.typ == tBlockSeq) && !p.hasNewline {
+			c.errAt(p.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker")
+		}
+	}
+	if tok.x.value != nil {
+		doc.contents = c.composeNode(ctx, tok.x.value, p)
+	} else {
+		doc.contents = c.composeEmptyNode(ctx, p.end, tok.x.start, -1, p)
+	}
+	contentEnd := doc.contents.rng[2]
+	_, end := c.resolveEnd(tok.end, contentEnd, false)
+	doc.rng = [3]int{tok.offset, contentEnd, end}
+	return doc
+}
+
+// maxDepth bounds the nesting of collections. yaml recurses, and reports
+// the stack overflow JavaScript then throws; the depth at which that
+// happens depends on the engine and its stack (Node 20's default stack:
+// 802 flow levels, 897 block map levels, 953 block sequence levels), so
+// this reader refuses, with yaml's code and message, every collection
+// nested deeper than a fixed depth below all of them.
+const maxDepth = 800
+
+//kicikit:long yaml's composeNode: one case per kind of syntax tree node, then the properties every kind shares
+func (c *composer) composeNode(ctx *composeCtx, tok *cst, p props) *ynode {
+	var n *ynode
+	switch tok.typ {
+	case tAlias:
+		n = c.composeAlias(tok)
+		if p.anchor != nil || p.tag != nil {
+			c.errCst(tok, "ALIAS_PROPS", "An alias node must not specify any properties")
+		}
+	case tScalar, tSingleQuoted, tDoubleQuoted, tBlockScalar:
+		n = c.composeScalar(ctx, tok, p.tag)
+		if p.anchor != nil {
+			n.ext().anchor = c.src(*p.anchor)[1:]
+		}
+	case tBlockMap, tBlockSeq, tFlowCollection:
+		if c.depth >= maxDepth {
+			c.errCst(tok, "RESOURCE_EXHAUSTION", "Maximum call stack size exceeded")
+			break
+		}
+		c.depth++
+		n = c.composeCollection(ctx, tok, p)
+		c.depth--
+		if p.anchor != nil {
+			n.ext().anchor = c.src(*p.anchor)[1:]
+		}
+	default:
+		msg := "Unsupported token (type: " + tok.typ.String() + ")"
+		if tok.typ == tError {
+			msg = tok.message()
+		}
+		c.errCst(tok, "UNEXPECTED_TOKEN", msg)
+	}
+	if n == nil {
+		n = c.composeEmptyNode(ctx, tok.offset, nil, -1, p)
+	}
+	if p.anchor != nil && n.kind != yAlias && n.anchor == "" {
+		c.errTok(*p.anchor, "BAD_ALIAS", "Anchor cannot be an empty string")
+	}
+	if p.spaceBefore {
+		n.spaceBefore = true
+	}
+	if p.comment != "" {
+		if tok.typ == tScalar && tok.source == "" {
+			n.ext().comment = p.comment
+		} else {
+			n.ext().commentBefore = p.comment
+		}
+	}
+	return n
+}
+
+// composeEmptyNode is an empty scalar (null) placed after the tokens in
+// before (up to pos, -1 for all of them), or at offset.
+func (c *composer) composeEmptyNode(ctx *composeCtx, offset int, before []token, pos int, p props) *ynode {
+	tok := &cst{typ: tScalar, offset: emptyScalarPosition(offset, before, pos), indent: -1}
+	n := c.composeScalar(ctx, tok, p.tag)
+	if p.anchor != nil {
+		n.ext().anchor = c.src(*p.anchor)[1:]
+		if n.anchor == "" {
+			c.errTok(*p.anchor, "BAD_ALIAS", "Anchor cannot be an empty string")
+		}
+	}
+	if p.spaceBefore {
+		n.spaceBefore = true
+	}
+	if p.comment != "" {
+		n.ext().comment = p.comment
+		n.rng[2] = p.end
+	}
+	return n
+}
+
+func emptyScalarPosition(offset int, before []token, pos int) int {
+	if before == nil {
+		return offset
+	}
+	if pos < 0 {
+		pos = len(before)
+	}
+	for i := pos - 1; i >= 0; i-- {
+		switch before[i].typ {
+		case tSpace, tComment, tNewline:
+			offset -= before[i].n
+			continue
+		}
+		// An empty scalar is just after the last node, but yaml places it
+		// after any white space, which is more useful.
+		for i++; i < len(before) && before[i].typ == tSpace; i++ {
+			offset += before[i].n
+		}
+		break
+	}
+	return offset
+}
+
+func (c *composer) composeAlias(tok *cst) *ynode {
+	name := tok.source[1:]
+	if name == "" {
+		c.errAt(tok.offset, "BAD_ALIAS", "Alias cannot be an empty string")
+	}
+	if strings.HasSuffix(name, ":") {
+		c.warnAt(tok.offset+len(tok.source)-1, "BAD_ALIAS", "Alias ending in : is ambiguous")
+	}
+	valueEnd := tok.offset + len(tok.source)
+	comment, end := c.resolveEnd(tok.end, valueEnd, true)
+	n := c.newNode(yAlias)
+	c.sawAlias = true
+	n.rng = [3]int{tok.offset, valueEnd, end}
+	n.ext().alias = name
+	if comment != "" {
+		n.comment = comment
+	}
+	return n
+}
+
+// containsNewline reports whether a key's tokens hold a line break. It
+// walks a flow collection's items with a stack of its own: a key may nest
+// far deeper than the composer will go.
+func containsNewline(key *cst) bool {
+	stack := []*cst{key}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n == nil {
+			continue
+		}
+		switch n.typ {
+		case tAlias, tScalar, tDoubleQuoted, tSingleQuoted:
+			if strings.IndexByte(n.source, '\n') >= 0 || includesToken(n.end, tNewline) {
+				return true
+			}
+		case tFlowCollection:
+			for _, it := range n.items {
+				if includesToken(it.start, tNewline) || includesToken(it.sep, tNewline) {
+					return true
+				}
+				stack = append(stack, it.value, it.key)
+			}
+		default:
+			return true
+		}
+	}
+	return false
+}

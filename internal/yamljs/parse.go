@@ -1,0 +1,60 @@
+package yamljs
+
+// Parse returns the JavaScript value that the npm package yaml's parse()
+// returns for src (read as fs.readFile(path, 'utf-8') reads a file), as a
+// tree of Nodes with their positions in src, or a [*SyntaxError] when
+// parse() throws. An empty document, or one of comments only, is a Null
+// node.
+func Parse(src []byte) (*Node, error) {
+	s := newSource(src)
+	doc, aliases, lines := compose(s)
+	if len(doc.errors) > 0 {
+		e := s.syntaxError(doc.errors)
+		e.Thrown = prettyMessage(s.text, lines, doc.errors[0])
+		return nil, e
+	}
+	if doc.contents == nil {
+		at := s.pos(0)
+		return &Node{Kind: Null, Pos: at, End: at}, nil
+	}
+	cv := newConverter(doc, s, aliases)
+	js, err := cv.toJS(doc.contents)
+	if err != nil {
+		p := Problem{Code: err.code, Message: err.message}
+		if err.at != nil {
+			p.Pos, p.End = s.pos(err.at.rng[0]), s.pos(err.at.rng[1])
+		}
+		return nil, &SyntaxError{Problems: []Problem{p}, Thrown: err.message}
+	}
+	return js, nil
+}
+
+// compose reads the text to its first document; a second one is an error
+// of the first, as parse() makes it. It reports whether the text holds an
+// alias, and returns the line starts yaml's line counter learnt of.
+func compose(s *source) (*document, bool, []int) {
+	var first *document
+	comp := newComposer(s.text, func(d *document) bool {
+		if first == nil {
+			first = d
+			return true
+		}
+		first.errors = append(first.errors, problem{start: d.rng[0], end: d.rng[1], code: string(ErrMultipleDocs),
+			message: "Source contains multiple documents; please use YAML.parseAllDocuments()"})
+		return false
+	})
+	p := newParser(s.text, comp.next)
+	newLexer(s.text, p.next).run()
+	p.end()
+	comp.end(len(s.text))
+	return first, comp.sawAlias, p.lines
+}
+
+func (s *source) syntaxError(probs []problem) *SyntaxError {
+	e := &SyntaxError{Problems: make([]Problem, len(probs))}
+	for i, p := range probs {
+		end := min(p.end, len(s.text))
+		e.Problems[i] = Problem{Pos: s.pos(p.start), End: s.pos(max(end, p.start)), Code: Code(p.code), Message: p.message}
+	}
+	return e
+}

@@ -1,0 +1,1138 @@
+package yamljs
+
+import "strings"
+
+// The parser builds yaml's concrete syntax tree from the lexer's tokens: a
+// stack of the constructions being built, each closed ("popped") into its
+// parent when a token shows that it has ended. Every source byte stays in
+// the tree, so the composer can place every node and every error.
+
+// tokType is the type of a token or of a syntax tree node.
+type tokType uint8
+
+const (
+	tNone tokType = iota
+	tBOM
+	tDocMode
+	tFlowErrorEnd
+	tScalar
+	tDocStart
+	tDocEnd
+	tNewline
+	tSeqItemInd
+	tExplicitKeyInd
+	tMapValueInd
+	tFlowMapStart
+	tFlowMapEnd
+	tFlowSeqStart
+	tFlowSeqEnd
+	tComma
+	tSpace
+	tComment
+	tDirectiveLine
+	tAlias
+	tAnchor
+	tTag
+	tSingleQuoted
+	tDoubleQuoted
+	tBlockScalarHeader
+	// Syntax tree nodes.
+	tBlockScalar
+	tBlockMap
+	tBlockSeq
+	tFlowCollection
+	tDocument
+	tDirective
+	tError
+)
+
+// String returns the name yaml gives the type, which its messages show.
+func (t tokType) String() string {
+	switch t {
+	case tBOM:
+		return "byte-order-mark"
+	case tDocMode:
+		return "doc-mode"
+	case tFlowErrorEnd:
+		return "flow-error-end"
+	case tScalar:
+		return "scalar"
+	case tDocStart:
+		return "doc-start"
+	case tDocEnd:
+		return "doc-end"
+	case tNewline:
+		return "newline"
+	case tSeqItemInd:
+		return "seq-item-ind"
+	case tExplicitKeyInd:
+		return "explicit-key-ind"
+	case tMapValueInd:
+		return "map-value-ind"
+	case tFlowMapStart:
+		return "flow-map-start"
+	case tFlowMapEnd:
+		return "flow-map-end"
+	case tFlowSeqStart:
+		return "flow-seq-start"
+	case tFlowSeqEnd:
+		return "flow-seq-end"
+	}
+	return t.nodeName()
+}
+
+// nodeName is String for the token types that do not start a line of
+// yaml's syntax and for syntax tree nodes.
+func (t tokType) nodeName() string {
+	switch t {
+	case tComma:
+		return "comma"
+	case tSpace:
+		return "space"
+	case tComment:
+		return "comment"
+	case tDirectiveLine:
+		return "directive-line"
+	case tAlias:
+		return "alias"
+	case tAnchor:
+		return "anchor"
+	case tTag:
+		return "tag"
+	case tSingleQuoted:
+		return "single-quoted-scalar"
+	case tDoubleQuoted:
+		return "double-quoted-scalar"
+	case tBlockScalarHeader:
+		return "block-scalar-header"
+	case tBlockScalar:
+		return "block-scalar"
+	case tBlockMap:
+		return "block-map"
+	case tBlockSeq:
+		return "block-seq"
+	case tFlowCollection:
+		return "flow-collection"
+	case tDocument:
+		return "document"
+	case tDirective:
+		return "directive"
+	case tError:
+		return "error"
+	}
+	return ""
+}
+
+// tokenTypeOf is the type of a lexical token, tNone for none.
+func tokenTypeOf(s string) tokType {
+	switch s {
+	case bom:
+		return tBOM
+	case ctlDocument:
+		return tDocMode
+	case ctlFlowEnd:
+		return tFlowErrorEnd
+	case ctlScalar:
+		return tScalar
+	case "---":
+		return tDocStart
+	case "...":
+		return tDocEnd
+	case "", "\n", "\r\n":
+		return tNewline
+	case "-":
+		return tSeqItemInd
+	case "?":
+		return tExplicitKeyInd
+	case ":":
+		return tMapValueInd
+	case "{":
+		return tFlowMapStart
+	case "}":
+		return tFlowMapEnd
+	case "[":
+		return tFlowSeqStart
+	case "]":
+		return tFlowSeqEnd
+	case ",":
+		return tComma
+	}
+	return tokenTypeByFirst(s[0])
+}
+
+// tokenTypeByFirst is the type of a token that is none of the fixed ones,
+// by its first byte.
+func tokenTypeByFirst(c byte) tokType {
+	switch c {
+	case ' ', '\t':
+		return tSpace
+	case '#':
+		return tComment
+	case '%':
+		return tDirectiveLine
+	case '*':
+		return tAlias
+	case '&':
+		return tAnchor
+	case '!':
+		return tTag
+	case '\'':
+		return tSingleQuoted
+	case '"':
+		return tDoubleQuoted
+	case '|', '>':
+		return tBlockScalarHeader
+	}
+	return tNone
+}
+
+// token is a source token: one lexical token with its place.
+type token struct {
+	typ    tokType
+	offset int
+	indent int
+	at, n  int // its source is text[at:at+n]; at -1 for a control token
+}
+
+// src returns a token's source: its slice of the text, or a control
+// token's string.
+func (t token) src(text string) string {
+	if t.at >= 0 {
+		return text[t.at : t.at+t.n]
+	}
+	switch t.typ {
+	case tDocMode:
+		return ctlDocument
+	case tFlowErrorEnd:
+		return ctlFlowEnd
+	}
+	return ctlScalar
+}
+
+// cst is a node of the syntax tree: a flow scalar or alias (type, place,
+// source and the tokens that end it), or a larger construction whose parts
+// are in x.
+type cst struct {
+	typ    tokType
+	offset int
+	indent int
+	source string
+	end    []token    // nil: none yet
+	items  []*cstItem // a collection's
+	x      *cstExt
+}
+
+// cstExt holds the parts of a collection, block scalar, document or error.
+type cstExt struct {
+	message  string   // an error's
+	errAt    int      // where an error's source is in the text, -1 for a control token
+	start    []token  // a document's
+	fcStart  token    // a flow collection's opening bracket
+	value    *cst     // a document's
+	props    []token  // a block scalar's header and the tokens after it
+	propMsgs []string // the messages of the error tokens in props, in order
+}
+
+// cstItem is an entry of a collection. A nil slice is an absent part; an
+// empty one is present (yaml tells the two apart).
+type cstItem struct {
+	start       []token
+	key         *cst
+	sep         []token
+	value       *cst
+	explicitKey bool
+}
+
+func (c *cst) lastItem() *cstItem {
+	if len(c.items) == 0 {
+		return nil
+	}
+	return c.items[len(c.items)-1]
+}
+
+func (c *cst) pushItem(it *cstItem) { c.items = append(c.items, it) }
+
+func includesToken(list []token, t tokType) bool {
+	for i := range list {
+		if list[i].typ == t {
+			return true
+		}
+	}
+	return false
+}
+
+func findNonEmptyIndex(list []token) int {
+	for i := range list {
+		switch list[i].typ {
+		case tSpace, tComment, tNewline:
+		default:
+			return i
+		}
+	}
+	return -1
+}
+
+func isFlowToken(c *cst) bool {
+	if c == nil {
+		return false
+	}
+	switch c.typ {
+	case tAlias, tScalar, tSingleQuoted, tDoubleQuoted, tFlowCollection:
+		return true
+	}
+	return false
+}
+
+// prevProps returns the token list a new block value's properties are in.
+func prevProps(parent *cst) *[]token {
+	switch parent.typ {
+	case tDocument:
+		return &parent.x.start
+	case tBlockMap:
+		it := parent.lastItem()
+		if it.sep != nil {
+			return &it.sep
+		}
+		return &it.start
+	case tBlockSeq:
+		return &parent.lastItem().start
+	}
+	return new([]token)
+}
+
+// firstKeyStartProps cuts from prev, and returns, the properties at its end
+// that belong to a key starting now.
+func firstKeyStartProps(prev *[]token) []token {
+	p := *prev
+	if len(p) == 0 {
+		return []token{}
+	}
+	i := len(p) - 1
+loop:
+	for ; i >= 0; i-- {
+		switch p[i].typ {
+		case tDocStart, tExplicitKeyInd, tMapValueInd, tSeqItemInd, tNewline:
+			break loop
+		}
+	}
+	i++
+	for i < len(p) && p[i].typ == tSpace {
+		i++
+	}
+	out := append([]token{}, p[i:]...)
+	*prev = p[:i:i]
+	return out
+}
+
+// fixFlowSeqItems turns the keys of a flow sequence's items that have no
+// ":" into values.
+func fixFlowSeqItems(fc *cst) {
+	if fc.x.fcStart.typ != tFlowSeqStart {
+		return
+	}
+	for _, it := range fc.items {
+		if it.sep == nil || it.value != nil || includesToken(it.start, tExplicitKeyInd) || includesToken(it.sep, tMapValueInd) {
+			continue
+		}
+		if it.key != nil {
+			it.value = it.key
+		}
+		it.key = nil
+		if isFlowToken(it.value) {
+			if it.value.end != nil {
+				it.value.end = append(it.value.end, it.sep...)
+			} else {
+				it.value.end = it.sep
+			}
+		} else {
+			it.start = append(it.start, it.sep...)
+		}
+		it.sep = nil
+	}
+}
+
+type parser struct {
+	atNewLine bool // white space and indicators are indentation
+	atScalar  bool // the next token is a scalar's source
+	indent    int
+	offset    int
+	onKeyLine bool // on the line of a block map's key
+	stack     []*cst
+	source    string
+	at        int // where source is in text, -1 for a control token
+	text      string
+	typ       tokType
+	out       func(*cst)
+	// lines are the line starts yaml's line counter learns of, which place
+	// the excerpt of its error messages: not every line break of the text
+	// (one inside a token that yaml reads as an error is not among them).
+	lines    []int
+	toks     []token
+	items    []cstItem
+	itemPtrs []*cstItem
+	nodes    []cst
+	exts     []cstExt
+}
+
+func newParser(text string, out func(*cst)) *parser {
+	return &parser{atNewLine: true, out: out, text: text, lines: []int{0}}
+}
+
+// The parser allocates its tokens, items and nodes in chunks: a large
+// file has millions, and one allocation each would dominate its time.
+const chunk = 512
+
+// one returns a token list holding t, with room for two more.
+func (p *parser) one(t token) []token {
+	if len(p.toks)+3 > cap(p.toks) {
+		p.toks = make([]token, 0, 4*chunk)
+	}
+	n := len(p.toks)
+	p.toks = p.toks[:n+3]
+	s := p.toks[n : n+1 : n+3]
+	s[0] = t
+	return s
+}
+
+func (p *parser) item(it cstItem) *cstItem {
+	if len(p.items) == cap(p.items) {
+		p.items = make([]cstItem, 0, chunk)
+	}
+	p.items = append(p.items, it)
+	return &p.items[len(p.items)-1]
+}
+
+// newCst allocates a syntax tree node with parts (cstExt).
+func (p *parser) newCst(c cst) *cst {
+	n := p.node()
+	*n = c
+	if len(p.exts) == cap(p.exts) {
+		p.exts = make([]cstExt, 0, chunk)
+	}
+	p.exts = p.exts[:len(p.exts)+1]
+	n.x = &p.exts[len(p.exts)-1]
+	return n
+}
+
+// blockColl allocates a block collection with its first item.
+func (p *parser) blockColl(typ tokType, offset, indent int, first cstItem) *cst {
+	c := p.node()
+	c.typ, c.offset, c.indent = typ, offset, indent
+	if len(p.itemPtrs)+4 > cap(p.itemPtrs) {
+		p.itemPtrs = make([]*cstItem, 0, 4*chunk)
+	}
+	n := len(p.itemPtrs)
+	p.itemPtrs = p.itemPtrs[:n+4]
+	c.items = p.itemPtrs[n : n+1 : n+4]
+	c.items[0] = p.item(first)
+	return c
+}
+
+func (p *parser) node() *cst {
+	if len(p.nodes) == cap(p.nodes) {
+		p.nodes = make([]cst, 0, chunk)
+	}
+	p.nodes = p.nodes[:len(p.nodes)+1]
+	return &p.nodes[len(p.nodes)-1]
+}
+
+// next advances the parser by one lexical token: source, found at the
+// text's offset at (-1 for a control token).
+func (p *parser) next(at int, source string) {
+	p.source, p.at = source, at
+	if p.atScalar {
+		p.atScalar = false
+		p.step()
+		p.offset += len(source)
+		return
+	}
+	t := tokenTypeOf(source)
+	switch t {
+	case tNone:
+		p.popError(token{typ: tError, offset: p.offset, at: p.at, n: len(source)}, "Not a YAML token: "+source)
+		p.offset += len(source)
+		return
+	case tScalar:
+		p.atNewLine = false
+		p.atScalar = true
+		p.typ = tScalar
+		return
+	}
+	p.typ = t
+	p.step()
+	switch t {
+	case tNewline:
+		p.atNewLine = true
+		p.indent = 0
+		p.lines = append(p.lines, p.offset+len(source))
+	case tSpace:
+		if p.atNewLine && source[0] == ' ' {
+			p.indent += len(source)
+		}
+	case tExplicitKeyInd, tMapValueInd, tSeqItemInd:
+		if p.atNewLine {
+			p.indent += len(source)
+		}
+	case tDocMode, tFlowErrorEnd:
+		return
+	default:
+		p.atNewLine = false
+	}
+	p.offset += len(source)
+}
+
+// end closes everything still open at the end of the text.
+func (p *parser) end() {
+	for len(p.stack) > 0 {
+		p.pop()
+	}
+}
+
+func (p *parser) sourceToken() token {
+	return token{typ: p.typ, offset: p.offset, indent: p.indent, at: p.at, n: len(p.source)}
+}
+
+func (p *parser) peek(n int) *cst {
+	if len(p.stack) < n {
+		return nil
+	}
+	return p.stack[len(p.stack)-n]
+}
+
+func (p *parser) step() {
+	top := p.peek(1)
+	if p.typ == tDocEnd && (top == nil || top.typ != tDocEnd) {
+		for len(p.stack) > 0 {
+			p.pop()
+		}
+		p.stack = append(p.stack, &cst{typ: tDocEnd, offset: p.offset, source: p.source})
+		return
+	}
+	if top == nil {
+		p.stream()
+		return
+	}
+	switch top.typ {
+	case tDocument:
+		p.document(top)
+	case tAlias, tScalar, tSingleQuoted, tDoubleQuoted:
+		p.scalar(top)
+	case tBlockScalar:
+		p.blockScalar(top)
+	case tBlockMap:
+		p.blockMap(top)
+	case tBlockSeq:
+		p.blockSequence(top)
+	case tFlowCollection:
+		p.flowCollection(top)
+	case tDocEnd:
+		p.documentEnd(top)
+	}
+}
+
+// popError closes err, an error token, into the construction on top.
+func (p *parser) popError(err token, message string) {
+	p.popToken(&cst{typ: tError, offset: err.offset, source: err.src(p.text), x: &cstExt{message: message, errAt: err.at}})
+}
+
+func (p *parser) pop() {
+	tok := p.stack[len(p.stack)-1]
+	p.stack = p.stack[:len(p.stack)-1]
+	p.popToken(tok)
+}
+
+//kicikit:long the one place where yaml attaches a finished construction to its parent; the cases share the trailing clean-up
+func (p *parser) popToken(tok *cst) {
+	if len(p.stack) == 0 {
+		p.out(tok)
+		return
+	}
+	top := p.peek(1)
+	if tok.typ == tBlockScalar {
+		// Block scalars use their parent's indent, not their header's.
+		tok.indent = 0
+		switch top.typ {
+		case tBlockScalar, tBlockMap, tBlockSeq, tFlowCollection, tScalar, tSingleQuoted, tDoubleQuoted, tAlias:
+			tok.indent = top.indent
+		}
+	} else if tok.typ == tFlowCollection && top.typ == tDocument {
+		tok.indent = 0 // top-level flow collections ignore indentation
+	}
+	if tok.typ == tFlowCollection {
+		fixFlowSeqItems(tok)
+	}
+	switch top.typ {
+	case tDocument:
+		top.x.value = tok
+	case tBlockScalar:
+		at := -1
+		if tok.x != nil {
+			at = tok.x.errAt
+		}
+		top.x.props = append(top.x.props, token{typ: tok.typ, offset: tok.offset, at: at, n: len(tok.source)})
+		top.x.propMsgs = append(top.x.propMsgs, tok.message())
+	case tBlockMap:
+		it := top.lastItem()
+		if it.value != nil {
+			top.pushItem(p.item(cstItem{start: []token{}, key: tok, sep: []token{}}))
+			p.onKeyLine = true
+			return
+		} else if it.sep != nil {
+			it.value = tok
+		} else {
+			it.key, it.sep = tok, []token{}
+			p.onKeyLine = !it.explicitKey
+			return
+		}
+	case tBlockSeq:
+		it := top.lastItem()
+		if it.value != nil {
+			top.pushItem(p.item(cstItem{start: []token{}, value: tok}))
+		} else {
+			it.value = tok
+		}
+	case tFlowCollection:
+		it := top.lastItem()
+		switch {
+		case it == nil || it.value != nil:
+			top.pushItem(p.item(cstItem{start: []token{}, key: tok, sep: []token{}}))
+		case it.sep != nil:
+			it.value = tok
+		default:
+			it.key, it.sep = tok, []token{}
+		}
+		return
+	default:
+		p.pop()
+		p.popToken(tok)
+		return
+	}
+	if (top.typ == tDocument || top.typ == tBlockMap || top.typ == tBlockSeq) && (tok.typ == tBlockMap || tok.typ == tBlockSeq) {
+		p.moveTrailingEmpty(top, tok)
+	}
+}
+
+func (c *cst) message() string {
+	if c.x == nil {
+		return ""
+	}
+	return c.x.message
+}
+
+// moveTrailingEmpty gives the comment and blank lines that end a closed
+// block collection to its parent, when they are not indented into it.
+func (p *parser) moveTrailingEmpty(top, tok *cst) {
+	last := tok.lastItem()
+	if last == nil || last.sep != nil || last.value != nil || len(last.start) == 0 || findNonEmptyIndex(last.start) != -1 {
+		return
+	}
+	if tok.indent != 0 {
+		for _, st := range last.start {
+			if st.typ == tComment && st.indent >= tok.indent {
+				return
+			}
+		}
+	}
+	if top.typ == tDocument {
+		top.end = last.start
+	} else {
+		top.pushItem(p.item(cstItem{start: last.start}))
+	}
+	tok.items = tok.items[:len(tok.items)-1]
+}
+
+func (p *parser) stream() {
+	switch p.typ {
+	case tDirectiveLine:
+		p.out(&cst{typ: tDirective, offset: p.offset, source: p.source})
+		return
+	case tBOM, tSpace, tComment, tNewline:
+		p.out(&cst{typ: p.typ, offset: p.offset, indent: p.indent, source: p.source})
+		return
+	case tDocMode, tDocStart:
+		doc := &cst{typ: tDocument, offset: p.offset, x: &cstExt{start: []token{}}}
+		if p.typ == tDocStart {
+			doc.x.start = append(doc.x.start, p.sourceToken())
+		}
+		p.stack = append(p.stack, doc)
+		return
+	}
+	p.out(&cst{typ: tError, offset: p.offset, source: p.source,
+		x: &cstExt{message: "Unexpected " + p.typ.String() + " token in YAML stream"}})
+}
+
+func (p *parser) document(doc *cst) {
+	if doc.x.value != nil {
+		p.lineEnd(doc)
+		return
+	}
+	switch p.typ {
+	case tDocStart:
+		if findNonEmptyIndex(doc.x.start) != -1 {
+			p.pop()
+			p.step()
+		} else {
+			doc.x.start = append(doc.x.start, p.sourceToken())
+		}
+		return
+	case tAnchor, tTag, tSpace, tComment, tNewline:
+		doc.x.start = append(doc.x.start, p.sourceToken())
+		return
+	}
+	if bv := p.startBlockValue(doc); bv != nil {
+		p.stack = append(p.stack, bv)
+		return
+	}
+	p.out(&cst{typ: tError, offset: p.offset, source: p.source,
+		x: &cstExt{message: "Unexpected " + p.typ.String() + " token in YAML document"}})
+}
+
+func (p *parser) scalar(scalar *cst) {
+	if p.typ != tMapValueInd {
+		p.lineEnd(scalar)
+		return
+	}
+	start := firstKeyStartProps(prevProps(p.peek(2)))
+	var sep []token
+	if scalar.end != nil {
+		sep = append(scalar.end, p.sourceToken())
+		scalar.end = nil
+	} else {
+		sep = p.one(p.sourceToken())
+	}
+	p.onKeyLine = true
+	p.stack[len(p.stack)-1] = p.blockColl(tBlockMap, scalar.offset, scalar.indent, cstItem{start: start, key: scalar, sep: sep})
+}
+
+func (p *parser) blockScalar(scalar *cst) {
+	switch p.typ {
+	case tSpace, tComment, tNewline:
+		scalar.x.props = append(scalar.x.props, p.sourceToken())
+	case tScalar:
+		scalar.source = p.source
+		// A block scalar's source includes its last line break.
+		p.atNewLine = true
+		p.indent = 0
+		p.newLinesIn(p.source)
+		p.pop()
+	default:
+		p.pop()
+		p.step()
+	}
+}
+
+// blockMapNewline handles a line break in a block map.
+func (p *parser) blockMapNewline(m *cst, it *cstItem) {
+	p.onKeyLine = false
+	switch {
+	case it.value != nil:
+		if n := len(it.value.end); n > 0 && it.value.end[n-1].typ == tComment {
+			it.value.end = append(it.value.end, p.sourceToken())
+		} else {
+			m.pushItem(p.item(cstItem{start: p.one(p.sourceToken())}))
+		}
+	case it.sep != nil:
+		it.sep = append(it.sep, p.sourceToken())
+	default:
+		it.start = append(it.start, p.sourceToken())
+	}
+}
+
+// collSpace handles white space or a comment in a block collection; sep
+// tells whether its items have separators (a map's do).
+func (p *parser) collSpace(c *cst, it *cstItem, isMap bool) {
+	switch {
+	case it.value != nil:
+		c.pushItem(p.item(cstItem{start: p.one(p.sourceToken())}))
+	case isMap && it.sep != nil:
+		it.sep = append(it.sep, p.sourceToken())
+	default:
+		if p.atIndentedComment(it.start, c.indent) {
+			items := c.items
+			if len(items) >= 2 {
+				prev := items[len(items)-2]
+				if prev.value != nil && prev.value.end != nil {
+					prev.value.end = append(prev.value.end, it.start...)
+					prev.value.end = append(prev.value.end, p.sourceToken())
+					c.items = items[:len(items)-1]
+					return
+				}
+			}
+		}
+		it.start = append(it.start, p.sourceToken())
+	}
+}
+
+//kicikit:long yaml's block map step is one decision table over the token type and the map's state
+func (p *parser) blockMap(m *cst) {
+	it := m.lastItem()
+	switch p.typ {
+	case tNewline:
+		p.blockMapNewline(m, it)
+		return
+	case tSpace, tComment:
+		p.collSpace(m, it, true)
+		return
+	}
+	if p.indent >= m.indent {
+		atMapIndent := !p.onKeyLine && p.indent == m.indent
+		atNextItem := atMapIndent && (it.sep != nil || it.explicitKey) && p.typ != tSeqItemInd
+		// Empty lines not indented into an empty value go to the next item.
+		start := []token{}
+		if atNextItem && it.sep != nil && it.value == nil {
+			start = splitEmptyLines(it, m.indent)
+		}
+		switch p.typ {
+		case tAnchor, tTag:
+			switch {
+			case atNextItem || it.value != nil:
+				start = append(start, p.sourceToken())
+				m.pushItem(p.item(cstItem{start: start}))
+				p.onKeyLine = true
+			case it.sep != nil:
+				it.sep = append(it.sep, p.sourceToken())
+			default:
+				it.start = append(it.start, p.sourceToken())
+			}
+			return
+		case tExplicitKeyInd:
+			switch {
+			case it.sep == nil && !it.explicitKey:
+				it.start = append(it.start, p.sourceToken())
+				it.explicitKey = true
+			case atNextItem || it.value != nil:
+				start = append(start, p.sourceToken())
+				m.pushItem(p.item(cstItem{start: start, explicitKey: true}))
+			default:
+				p.stack = append(p.stack, p.blockColl(tBlockMap, p.offset, p.indent, cstItem{start: p.one(p.sourceToken()), explicitKey: true}))
+			}
+			p.onKeyLine = true
+			return
+		case tMapValueInd:
+			p.blockMapValueInd(m, it, start, atNextItem)
+			p.onKeyLine = true
+			return
+		case tAlias, tScalar, tSingleQuoted, tDoubleQuoted:
+			fs := p.flowScalar()
+			switch {
+			case atNextItem || it.value != nil:
+				m.pushItem(p.item(cstItem{start: start, key: fs, sep: []token{}}))
+				p.onKeyLine = true
+			case it.sep != nil:
+				p.stack = append(p.stack, fs)
+			default:
+				it.key, it.sep = fs, []token{}
+				p.onKeyLine = true
+			}
+			return
+		default:
+			if bv := p.startBlockValue(m); bv != nil {
+				if bv.typ == tBlockSeq {
+					if !it.explicitKey && it.sep != nil && !includesToken(it.sep, tNewline) {
+						p.popError(token{typ: tError, offset: p.offset, at: p.at, n: len(p.source)},
+							"Unexpected block-seq-ind on same line with key")
+						return
+					}
+				} else if atMapIndent {
+					m.pushItem(p.item(cstItem{start: start}))
+				}
+				p.stack = append(p.stack, bv)
+				return
+			}
+		}
+	}
+	p.pop()
+	p.step()
+}
+
+// splitEmptyLines cuts from it.sep, and returns, the tokens after its
+// second line break when nothing but blank lines and comments that are not
+// indented into the map come after the value indicator.
+func splitEmptyLines(it *cstItem, indent int) []token {
+	var nl []int
+	for i, st := range it.sep {
+		switch st.typ {
+		case tNewline:
+			nl = append(nl, i)
+		case tSpace:
+		case tComment:
+			if st.indent > indent {
+				nl = nl[:0]
+			}
+		default:
+			nl = nl[:0]
+		}
+	}
+	if len(nl) >= 2 {
+		out := append([]token{}, it.sep[nl[1]:]...)
+		it.sep = it.sep[:nl[1]:nl[1]]
+		return out
+	}
+	return []token{}
+}
+
+func (p *parser) newImplicitNullKeyMap(start []token) *cst {
+	return p.blockColl(tBlockMap, p.offset, p.indent, cstItem{start: start, sep: p.one(p.sourceToken())})
+}
+
+//kicikit:long yaml's handling of ":" in a block map: one case per state of the entry it ends
+func (p *parser) blockMapValueInd(m *cst, it *cstItem, start []token, atNextItem bool) {
+	if it.explicitKey {
+		switch {
+		case it.sep == nil:
+			if includesToken(it.start, tNewline) {
+				it.key, it.sep = nil, p.one(p.sourceToken())
+			} else {
+				st := firstKeyStartProps(&it.start)
+				p.stack = append(p.stack, p.newImplicitNullKeyMap(st))
+			}
+		case it.value != nil:
+			m.pushItem(p.item(cstItem{start: []token{}, sep: p.one(p.sourceToken())}))
+		case includesToken(it.sep, tMapValueInd):
+			p.stack = append(p.stack, p.newImplicitNullKeyMap(start))
+		case isFlowToken(it.key) && !includesToken(it.sep, tNewline):
+			st := firstKeyStartProps(&it.start)
+			key, sep := it.key, append(it.sep, p.sourceToken())
+			it.key, it.sep = nil, nil
+			p.stack = append(p.stack, p.blockColl(tBlockMap, p.offset, p.indent, cstItem{start: st, key: key, sep: sep}))
+		case len(start) > 0:
+			// Not at the next item after all.
+			sep := make([]token, 0, len(it.sep)+len(start)+1)
+			sep = append(append(append(sep, it.sep...), start...), p.sourceToken())
+			it.sep = sep
+		default:
+			it.sep = append(it.sep, p.sourceToken())
+		}
+		return
+	}
+	switch {
+	case it.sep == nil:
+		it.key, it.sep = nil, p.one(p.sourceToken())
+	case it.value != nil || atNextItem:
+		m.pushItem(p.item(cstItem{start: start, sep: p.one(p.sourceToken())}))
+	case includesToken(it.sep, tMapValueInd):
+		p.stack = append(p.stack, p.newImplicitNullKeyMap([]token{}))
+	default:
+		it.sep = append(it.sep, p.sourceToken())
+	}
+}
+
+func (p *parser) blockSequence(seq *cst) {
+	it := seq.lastItem()
+	switch p.typ {
+	case tNewline:
+		if it.value != nil {
+			if n := len(it.value.end); n > 0 && it.value.end[n-1].typ == tComment {
+				it.value.end = append(it.value.end, p.sourceToken())
+			} else {
+				seq.pushItem(p.item(cstItem{start: p.one(p.sourceToken())}))
+			}
+		} else {
+			it.start = append(it.start, p.sourceToken())
+		}
+		return
+	case tSpace, tComment:
+		p.collSpace(seq, it, false)
+		return
+	case tAnchor, tTag:
+		if it.value == nil && p.indent > seq.indent {
+			it.start = append(it.start, p.sourceToken())
+			return
+		}
+	case tSeqItemInd:
+		if p.indent == seq.indent {
+			if it.value != nil || includesToken(it.start, tSeqItemInd) {
+				seq.pushItem(p.item(cstItem{start: p.one(p.sourceToken())}))
+			} else {
+				it.start = append(it.start, p.sourceToken())
+			}
+			return
+		}
+	}
+	if p.indent > seq.indent {
+		if bv := p.startBlockValue(seq); bv != nil {
+			p.stack = append(p.stack, bv)
+			return
+		}
+	}
+	p.pop()
+	p.step()
+}
+
+func (p *parser) flowCollection(fc *cst) {
+	it := fc.lastItem()
+	switch {
+	case p.typ == tFlowErrorEnd:
+		for {
+			p.pop()
+			top := p.peek(1)
+			if top == nil || top.typ != tFlowCollection {
+				return
+			}
+		}
+	case len(fc.end) == 0:
+		p.flowCollectionItem(fc, it)
+	default:
+		parent := p.peek(2)
+		if parent.typ == tBlockMap &&
+			((p.typ == tMapValueInd && parent.indent == fc.indent) ||
+				(p.typ == tNewline && parent.lastItem().sep == nil)) {
+			p.pop()
+			p.step()
+		} else if p.typ == tMapValueInd && parent.typ != tFlowCollection {
+			start := firstKeyStartProps(prevProps(parent))
+			fixFlowSeqItems(fc)
+			sep := append([]token{}, fc.end[1:]...)
+			fc.end = fc.end[:1:1]
+			sep = append(sep, p.sourceToken())
+			p.onKeyLine = true
+			p.stack[len(p.stack)-1] = p.blockColl(tBlockMap, fc.offset, fc.indent, cstItem{start: start, key: fc, sep: sep})
+		} else {
+			p.lineEnd(fc)
+		}
+	}
+}
+
+// flowCollectionItem handles a token inside an open flow collection.
+func (p *parser) flowCollectionItem(fc *cst, it *cstItem) {
+	switch p.typ {
+	case tComma, tExplicitKeyInd:
+		if it == nil || it.sep != nil {
+			fc.pushItem(p.item(cstItem{start: p.one(p.sourceToken())}))
+		} else {
+			it.start = append(it.start, p.sourceToken())
+		}
+	case tMapValueInd:
+		switch {
+		case it == nil || it.value != nil:
+			fc.pushItem(p.item(cstItem{start: []token{}, sep: p.one(p.sourceToken())}))
+		case it.sep != nil:
+			it.sep = append(it.sep, p.sourceToken())
+		default:
+			it.key, it.sep = nil, p.one(p.sourceToken())
+		}
+	case tSpace, tComment, tNewline, tAnchor, tTag:
+		switch {
+		case it == nil || it.value != nil:
+			fc.pushItem(p.item(cstItem{start: p.one(p.sourceToken())}))
+		case it.sep != nil:
+			it.sep = append(it.sep, p.sourceToken())
+		default:
+			it.start = append(it.start, p.sourceToken())
+		}
+	case tAlias, tScalar, tSingleQuoted, tDoubleQuoted:
+		p.flowItemScalar(fc, it)
+	case tFlowMapEnd, tFlowSeqEnd:
+		fc.end = append(fc.end, p.sourceToken())
+	default:
+		if bv := p.startBlockValue(fc); bv != nil {
+			p.stack = append(p.stack, bv)
+			return
+		}
+		p.pop()
+		p.step()
+	}
+}
+
+// flowItemScalar places a scalar or alias in an open flow collection: a
+// new item's key, the current item's key, or a value to read on.
+func (p *parser) flowItemScalar(fc *cst, it *cstItem) {
+	fs := p.flowScalar()
+	switch {
+	case it == nil || it.value != nil:
+		fc.pushItem(p.item(cstItem{start: []token{}, key: fs, sep: []token{}}))
+	case it.sep != nil:
+		p.stack = append(p.stack, fs)
+	default:
+		it.key, it.sep = fs, []token{}
+	}
+}
+
+// newLinesIn records the line starts inside a scalar's source, where yaml's
+// line counter learns of them.
+func (p *parser) newLinesIn(source string) {
+	for i := strings.IndexByte(source, '\n'); i >= 0; {
+		p.lines = append(p.lines, p.offset+i+1)
+		next := strings.IndexByte(source[i+1:], '\n')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+}
+
+func (p *parser) flowScalar() *cst {
+	p.newLinesIn(p.source)
+	c := p.node()
+	c.typ, c.offset, c.indent, c.source = p.typ, p.offset, p.indent, p.source
+	return c
+}
+
+func (p *parser) startBlockValue(parent *cst) *cst {
+	switch p.typ {
+	case tAlias, tScalar, tSingleQuoted, tDoubleQuoted:
+		return p.flowScalar()
+	case tBlockScalarHeader:
+		c := p.newCst(cst{typ: tBlockScalar, offset: p.offset, indent: p.indent})
+		c.x.props = p.one(p.sourceToken())
+		return c
+	case tFlowMapStart, tFlowSeqStart:
+		c := p.newCst(cst{typ: tFlowCollection, offset: p.offset, indent: p.indent, end: []token{}})
+		c.x.fcStart = p.sourceToken()
+		return c
+	case tSeqItemInd:
+		return p.blockColl(tBlockSeq, p.offset, p.indent, cstItem{start: p.one(p.sourceToken())})
+	case tExplicitKeyInd:
+		p.onKeyLine = true
+		start := firstKeyStartProps(prevProps(parent))
+		start = append(start, p.sourceToken())
+		return p.blockColl(tBlockMap, p.offset, p.indent, cstItem{start: start, explicitKey: true})
+	case tMapValueInd:
+		p.onKeyLine = true
+		start := firstKeyStartProps(prevProps(parent))
+		return p.newImplicitNullKeyMap(start)
+	}
+	return nil
+}
+
+func (p *parser) atIndentedComment(start []token, indent int) bool {
+	if p.typ != tComment || p.indent <= indent {
+		return false
+	}
+	for _, st := range start {
+		if st.typ != tNewline && st.typ != tSpace {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *parser) documentEnd(docEnd *cst) {
+	if p.typ == tDocMode {
+		return
+	}
+	docEnd.end = append(docEnd.end, p.sourceToken())
+	if p.typ == tNewline {
+		p.pop()
+	}
+}
+
+func (p *parser) lineEnd(tok *cst) {
+	switch p.typ {
+	case tComma, tDocStart, tDocEnd, tFlowSeqEnd, tFlowMapEnd, tMapValueInd:
+		p.pop()
+		p.step()
+		return
+	case tNewline:
+		p.onKeyLine = false
+	}
+	// Anything but white space, a comment or a line break is an error.
+	if tok.end == nil {
+		tok.end = p.one(p.sourceToken())
+	} else {
+		tok.end = append(tok.end, p.sourceToken())
+	}
+	if p.typ == tNewline {
+		p.pop()
+	}
+}

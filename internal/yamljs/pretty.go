@@ -1,0 +1,106 @@
+package yamljs
+
+import (
+	"strconv"
+	"strings"
+)
+
+// prettyMessage is the message parse() throws for a problem: yaml's
+// message, " at line L, column C", and an excerpt of the line with a
+// pointer under the problem, as yaml's prettifyError writes it. Lines and
+// columns there count UTF-16 code units, and only the line starts yaml's
+// line counter learnt of.
+//
+//kicikit:long yaml's prettifyError: the excerpt's trimming, the previous line and the pointer are one computation
+func prettyMessage(text string, lines []int, p problem) string {
+	line, col := linePos(text, lines, p.start)
+	msg := p.message + " at line " + strconv.Itoa(line) + ", column " + strconv.Itoa(col)
+	ci := col - 1
+	lineStr := trimLineEnd(units(text, lines, line-1, line))
+	if ci >= 60 && len(lineStr) > 80 {
+		trimStart := min(ci-39, len(lineStr)-79)
+		lineStr = append([]uint16{'…'}, lineStr[trimStart:]...)
+		ci -= trimStart - 1
+	}
+	if len(lineStr) > 80 {
+		lineStr = append(append([]uint16{}, lineStr[:79]...), '…')
+	}
+	if line > 1 && onlySpaces(lineStr[:min(ci, len(lineStr))]) {
+		prev := units(text, lines, line-2, line-1)
+		if len(prev) > 80 {
+			prev = append(append([]uint16{}, prev[:79]...), '…', '\n')
+		}
+		lineStr = append(prev, lineStr...)
+	}
+	if onlySpaces(lineStr) {
+		return msg
+	}
+	count := 1
+	endLine, endCol := linePos(text, lines, p.end)
+	if p.oneUnit {
+		endLine, endCol = line, col+1
+	}
+	if endLine == line && endCol > col {
+		count = max(1, min(endCol-col, 80-ci))
+	}
+	return msg + ":\n\n" + fromUnits(lineStr) + "\n" + strings.Repeat(" ", ci) + strings.Repeat("^", count) + "\n"
+}
+
+// linePos is yaml's LineCounter.linePos of a text offset: the 1-based line
+// among the known line starts, and the column in code units.
+func linePos(text string, lines []int, off int) (int, int) {
+	low, high := 0, len(lines)
+	for low < high {
+		mid := (low + high) >> 1
+		if lines[mid] < off {
+			low = mid + 1
+		} else {
+			high = mid
+		}
+	}
+	if low < len(lines) && lines[low] == off {
+		return low + 1, 1
+	}
+	start := lines[low-1]
+	return low, unitsBetween(text, start, off) + 1
+}
+
+// unitsBetween counts the code units from a to b, past the text's end
+// counting a unit a byte, as JavaScript counts past a string's end.
+func unitsBetween(text string, a, b int) int {
+	extra := 0
+	if b > len(text) {
+		extra, b = b-len(text), len(text)
+	}
+	if a > b {
+		return extra - (a - b)
+	}
+	return utf16Len(text[a:b]) + extra
+}
+
+// units is the text from line start i to line start j (the end when there
+// is none), as code units.
+func units(text string, lines []int, i, j int) []uint16 {
+	from, to := min(lines[i], len(text)), len(text)
+	if j < len(lines) {
+		to = min(lines[j], len(text))
+	}
+	return toUnits(text[from:max(from, to)])
+}
+
+// trimLineEnd is .replace(/[\n\r]+$/, ”).
+func trimLineEnd(u []uint16) []uint16 {
+	for len(u) > 0 && (u[len(u)-1] == '\n' || u[len(u)-1] == '\r') {
+		u = u[:len(u)-1]
+	}
+	return u
+}
+
+func onlySpaces(u []uint16) bool {
+	for _, c := range u {
+		if c != ' ' {
+			return false
+		}
+	}
+	return true
+}

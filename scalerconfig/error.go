@@ -1,0 +1,218 @@
+package scalerconfig
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/kicikit/kicikit/internal/yamljs"
+)
+
+// Error is what Load returns when the orchestrator would refuse the config:
+// every problem it has, in the order the orchestrator's validation finds
+// them. errors.As reads it from Load's error.
+type Error struct {
+	Problems []Problem
+}
+
+// Problem is one reason the orchestrator would refuse a config.
+type Problem struct {
+	File         string // the file, as the path Load opened it by
+	Line, Column int    // 1-based; a missing key is placed at the mapping that lacks it
+	Path         string // the orchestrator's form: scalers[0].labelSets[1].image; "" for the file itself
+	Message      string // the orchestrator's message, word for word
+
+	// Code is the kind of problem: zod's issue code (invalid_type,
+	// invalid_value, too_small, too_big, unrecognized_keys, invalid_union,
+	// custom), or "yaml" for a file the YAML parser refuses, or "TypeError"
+	// for a file the orchestrator's loader itself fails on.
+	Code string
+	// Reasons, for an invalid_union ("Invalid input"), say why each form
+	// of the value failed: "flat form: cpus: Too big: expected number to be <=256".
+	Reasons []string
+}
+
+// String returns "file:line:column: path: message", without the path when
+// it is empty.
+func (p Problem) String() string {
+	var b strings.Builder
+	b.WriteString(p.File)
+	if p.Line > 0 {
+		b.WriteString(":" + strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Column))
+	}
+	b.WriteString(": ")
+	if p.Path != "" {
+		b.WriteString(p.Path + ": ")
+	}
+	b.WriteString(p.Message)
+	return b.String()
+}
+
+// Error returns "scalerconfig.Load: N problem(s)" and then each problem on a
+// line of its own, as [Problem.String] writes it, so that an editor jumps to
+// each.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("scalerconfig.Load: " + strconv.Itoa(len(e.Problems)) + " problem")
+	if len(e.Problems) != 1 {
+		b.WriteString("s")
+	}
+	for _, p := range e.Problems {
+		b.WriteString("\n" + p.String())
+	}
+	return b.String()
+}
+
+// pathString writes a path as zod's toDotPath does: keys joined by dots,
+// indices in brackets, a key with a character beyond [A-Za-z0-9_$] quoted
+// in brackets.
+func pathString(path []seg) string {
+	var b strings.Builder
+	for _, s := range path {
+		switch {
+		case s.index >= 0:
+			b.WriteString("[" + strconv.Itoa(s.index) + "]")
+		case !plainKey(s.key):
+			b.WriteString("[" + jsonString(s.key) + "]")
+		default:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s.key)
+		}
+	}
+	return b.String()
+}
+
+func plainKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '$') {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonString is JSON.stringify of a string: quotes, backslashes and control
+// characters escaped, nothing else.
+func jsonString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if r < 0x20 {
+				b.WriteString(`\u00`)
+				b.WriteByte("0123456789abcdef"[r>>4])
+				b.WriteByte("0123456789abcdef"[r&15])
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// problems turns the issues of a validation into Problems, each placed in
+// the file and at the node its path leads to.
+func (m *merged) problems(issues []*issue) []Problem {
+	out := make([]Problem, 0, len(issues))
+	for _, iss := range issues {
+		if iss.typeErr {
+			// JavaScript throws here: nothing after it is checked.
+			return []Problem{m.problem(iss)}
+		}
+		out = append(out, m.problem(iss))
+	}
+	return out
+}
+
+func (m *merged) problem(iss *issue) Problem {
+	path := forward(iss.rpath)
+	file, at := m.locate(path, iss)
+	p := Problem{File: file, Line: at.Line, Column: at.Column, Path: pathString(path), Message: iss.message, Code: iss.code}
+	// The resources union is the only one: its options are the two forms.
+	forms := [...]string{"nested form", "flat form"}
+	for i, option := range iss.options {
+		for _, o := range option {
+			reason := forms[i] + ": "
+			if sub := forward(o.rpath); len(sub) > 0 {
+				reason += pathString(sub) + ": "
+			}
+			p.Reasons = append(p.Reasons, reason+o.message)
+		}
+	}
+	return p
+}
+
+// forward returns a path stored leaf first in reading order.
+func forward(rpath []seg) []seg {
+	path := make([]seg, len(rpath))
+	for i, s := range rpath {
+		path[len(path)-1-i] = s
+	}
+	return path
+}
+
+// locate returns the file and the position of the node path leads to, as
+// far as the files have it: a missing key's mapping, an unknown key itself,
+// the array item an issue names.
+func (m *merged) locate(path []seg, iss *issue) (string, yamljs.Pos) {
+	file, node := m.main, m.root
+	if m.items != nil && len(path) >= 2 && path[0].key == "scalers" && path[1].index >= 0 {
+		it := m.items[path[1].index]
+		file, node, path = it.file, it.node, path[2:]
+	}
+	for _, s := range path {
+		next := child(node, s)
+		if next == nil {
+			break
+		}
+		node = next
+	}
+	switch {
+	case iss.code == "unrecognized_keys" && node.Kind == yamljs.Map:
+		for _, pair := range node.Pairs {
+			if pair.Key == iss.keys[0] {
+				return file, pair.KeyPos
+			}
+		}
+	case iss.at > 0 && node.Kind == yamljs.Seq:
+		return file, node.Items[iss.at-1].Pos
+	case strings.HasPrefix(iss.message, "Labels with 'kici:'") && node.Kind == yamljs.Seq:
+		for _, l := range node.Items {
+			if l.Kind == yamljs.String && reserved(l.Str) {
+				return file, l.Pos
+			}
+		}
+	}
+	return file, node.Pos
+}
+
+// child is the node at s below n, or nil.
+func child(n *yamljs.Node, s seg) *yamljs.Node {
+	if s.index >= 0 {
+		if n.Kind == yamljs.Seq { // an index of zod's is one of the array's
+			return n.Items[s.index]
+		}
+		return nil
+	}
+	if n.Kind == yamljs.Map {
+		return lookup(n, s.key)
+	}
+	return nil
+}

@@ -1,0 +1,237 @@
+package scalerconfig
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/kicikit/kicikit/internal/errtext"
+	"github.com/kicikit/kicikit/internal/yamljs"
+)
+
+// Load reads the scaler config as the orchestrator's loadScalerConfig does
+// and returns it as the orchestrator holds it after loading.
+//
+// path is the main file; dir, when not "", is the drop-in folder, whose
+// files ending in .yaml or .yml are read in JavaScript's sort order, each
+// adding the entries of its scalers list (if it has one) to the main file's.
+// Both are paths in fsys, as [fs.FS] names them: slash-separated, without a
+// leading slash. [Location.Load] turns the paths [Locate] returns into them.
+//
+// A config the orchestrator would refuse (a YAML error, a value the schema
+// refuses) comes back as an *[Error] listing every problem. A file or folder
+// that cannot be read comes back as the fs error, wrapped with its path.
+func Load(fsys fs.FS, path, dir string) (*Config, error) {
+	return load(fsys, path, dir, yamljs.Parse)
+}
+
+// parser is yamljs.Parse; tests give Load a parser of their own.
+type parser func([]byte) (*yamljs.Node, error)
+
+// item is one entry of the merged scalers list and the file it comes from.
+type item struct {
+	file string
+	node *yamljs.Node
+}
+
+// merged is the main file with the drop-ins' scalers appended, as the
+// schema validates it.
+type merged struct {
+	main  string
+	root  *yamljs.Node
+	items []item // the merged scalers, when a drop-in added any; else nil
+}
+
+func load(fsys fs.FS, name, dir string, parse parser) (*Config, error) {
+	root, err := readYAML(fsys, name, parse)
+	if err != nil {
+		return nil, err
+	}
+	m := &merged{main: name, root: root}
+	if dir != "" {
+		if err := m.dropIns(fsys, dir, parse); err != nil {
+			return nil, err
+		}
+	}
+	p := payload{value: m.validationRoot()}
+	configSchema().run(&p)
+	if len(p.issues) > 0 {
+		return nil, &Error{Problems: m.problems(p.issues)}
+	}
+	return m.config(p.value), nil
+}
+
+// readYAML reads and parses one file. A YAML error is an *Error of one
+// Problem; a read error the fs error, wrapped.
+func readYAML(fsys fs.FS, name string, parse parser) (*yamljs.Node, error) {
+	src, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, fmt.Errorf("scalerconfig.Load(%s): %w", errtext.Quote(name), err)
+	}
+	n, err := parse(src)
+	if err != nil {
+		return nil, &Error{Problems: []Problem{yamlProblem(name, err)}}
+	}
+	return n, nil
+}
+
+// yamlProblem is the Problem of a file the YAML parser refuses: what yaml's
+// parse() throws, at its line and column.
+func yamlProblem(name string, err error) Problem {
+	p := Problem{File: name, Message: err.Error(), Code: "yaml"}
+	var serr *yamljs.SyntaxError
+	if errors.As(err, &serr) {
+		first := serr.Problems[0]
+		p.Line, p.Column, p.Message = first.Pos.Line, first.Pos.Column, first.Message
+	}
+	return p
+}
+
+// dropIns appends the scalers of the drop-in files, in the order and with
+// the failures of the orchestrator's loop: each file is read and parsed in
+// turn, and the first that adds scalers to a main file that cannot take
+// them stops the load.
+func (m *merged) dropIns(fsys fs.FS, dir string, parse parser) error {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return fmt.Errorf("scalerconfig.Load(%s): %w", errtext.Quote(dir), err)
+	}
+	var names []string
+	for _, e := range entries {
+		if n := e.Name(); strings.HasSuffix(n, ".yaml") || strings.HasSuffix(n, ".yml") {
+			names = append(names, n)
+		}
+	}
+	slices.SortFunc(names, utf16Compare)
+	for _, n := range names {
+		file := path.Join(dir, n)
+		if !utf8.ValidString(n) {
+			// Node reads a file name as UTF-8, replacing what is not, and so
+			// cannot open this file again by the name it read.
+			return fmt.Errorf("scalerconfig.Load(%s): %w", errtext.Quote(file), fs.ErrNotExist)
+		}
+		node, err := readYAML(fsys, file, parse)
+		if err != nil {
+			return err
+		}
+		if list := lookupMap(node, "scalers"); list != nil && list.Kind == yamljs.Seq {
+			if err := m.appendScalers(file, list); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// lookupMap is lookup on a value that may not be an object.
+func lookupMap(n *yamljs.Node, key string) *yamljs.Node {
+	if n.Kind != yamljs.Map {
+		return nil
+	}
+	return lookup(n, key)
+}
+
+// appendScalers appends a drop-in's scalers, as
+// mainConfig.scalers = [...(mainConfig.scalers ?? []), ...parsed.scalers]
+// does: a main file that is null or a primitive fails, and so does a main
+// scalers JavaScript cannot spread; a string spreads to its characters.
+func (m *merged) appendScalers(file string, list *yamljs.Node) error {
+	if m.items == nil {
+		first, err := m.mainItems()
+		if err != nil {
+			return err
+		}
+		m.items = first
+	}
+	for _, n := range list.Items {
+		m.items = append(m.items, item{file: file, node: n})
+	}
+	return nil
+}
+
+// mainItems returns the main file's scalers as the first items of the
+// merged list.
+func (m *merged) mainItems() ([]item, error) {
+	switch m.root.Kind {
+	case yamljs.Null:
+		return nil, m.typeError(m.root, "Cannot read properties of null (reading 'scalers'): the drop-ins' scalers are added to the main file, which is empty")
+	case yamljs.Bool, yamljs.Number, yamljs.String, yamljs.Symbol:
+		return nil, m.typeError(m.root, "Cannot create property 'scalers' on "+typeName(m.root)+": the drop-ins' scalers are added to the main file, which is not a mapping")
+	case yamljs.Map:
+		return m.spread(lookup(m.root, "scalers"))
+	}
+	// An array, a Date, a Buffer, a Set or a Map has no scalers property:
+	// the drop-ins' scalers become its only one.
+	return []item{}, nil
+}
+
+// typeError is the Problem of a TypeError the orchestrator's loader throws
+// while it appends the drop-ins' scalers.
+func (m *merged) typeError(at *yamljs.Node, message string) error {
+	return &Error{Problems: []Problem{{File: m.main, Line: at.Pos.Line, Column: at.Pos.Column, Message: message, Code: "TypeError"}}}
+}
+
+// spread returns the items [...s] makes of the main file's scalers s: an
+// array's items, a Set's members, a string's characters, a Map's [key,
+// value] pairs, a Buffer's bytes; nothing for none or null.
+func (m *merged) spread(s *yamljs.Node) ([]item, error) {
+	items := []item{}
+	add := func(n yamljs.Node) {
+		n.Pos, n.End = s.Pos, s.End // placed at the value spread
+		items = append(items, item{file: m.main, node: &n})
+	}
+	switch {
+	case s == nil || s.Kind == yamljs.Null:
+	case s.Kind == yamljs.Seq || s.Kind == yamljs.Set:
+		for _, n := range s.Items {
+			items = append(items, item{file: m.main, node: n})
+		}
+	case s.Kind == yamljs.String:
+		for _, r := range s.Str {
+			add(yamljs.Node{Kind: yamljs.String, Str: string(r)})
+		}
+	case s.Kind == yamljs.OrderedMap:
+		for _, p := range s.Pairs {
+			add(yamljs.Node{Kind: yamljs.Seq, Items: []*yamljs.Node{p.KeyNode, p.Value}})
+		}
+	case s.Kind == yamljs.Bytes:
+		for i := 0; i < len(s.Str); i++ {
+			add(yamljs.Node{Kind: yamljs.Number, Num: float64(s.Str[i])})
+		}
+	default:
+		return nil, m.typeError(s, "scalers is not iterable: the drop-ins' scalers are added to the main file's scalers, which is "+typeName(s)+", not a list")
+	}
+	return items, nil
+}
+
+// validationRoot is the value the schema validates: the main file, with
+// the merged scalers when a drop-in added any.
+func (m *merged) validationRoot() *yamljs.Node {
+	if m.items == nil || m.root.Kind == yamljs.Seq {
+		return m.root // a main array gets a scalers property the schema never reads
+	}
+	if m.root.Kind != yamljs.Map {
+		// A Date, a Buffer, a Set or a Map: an object whose one property
+		// the schema reads is the scalers the drop-ins gave it.
+		m.root = &yamljs.Node{Kind: yamljs.Map, Pos: m.root.Pos, End: m.root.End}
+	}
+	list := &yamljs.Node{Kind: yamljs.Seq, Items: make([]*yamljs.Node, len(m.items))}
+	for i, it := range m.items {
+		list.Items[i] = it.node
+	}
+	root := *m.root
+	root.Pairs = append([]yamljs.Pair(nil), m.root.Pairs...)
+	for i := range root.Pairs {
+		if root.Pairs[i].Key == "scalers" {
+			list.Pos, list.End = root.Pairs[i].Value.Pos, root.Pairs[i].Value.End
+			root.Pairs[i].Value = list
+			return &root
+		}
+	}
+	root.Pairs = append(root.Pairs, yamljs.Pair{Key: "scalers", Value: list})
+	return &root
+}

@@ -1,0 +1,196 @@
+package scalerconfig
+
+import (
+	"errors"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/kicikit/kicikit/internal/errtext"
+	"github.com/kicikit/kicikit/internal/jsstr"
+)
+
+// Location is where a service's scaler config is: the paths the
+// orchestrator opens, as the operating system names them.
+type Location struct {
+	Path string // the config file
+	Dir  string // its drop-in folder; "" when none
+	// Windows is set by [LocateWindows]: Path and Dir are Windows paths.
+	Windows bool
+}
+
+// Locate returns where the env file of a service puts its scaler config:
+// KICI_SCALER_CONFIG_PATH and KICI_SCALER_CONFIG_DIR, read as the
+// orchestrator's readEnvValue reads a key. The file is split on "\n"; each
+// line is trimmed (JavaScript's white space); blank lines and lines
+// starting with # are skipped; a line is the key's when the text before its
+// first = is exactly the key ("KEY = v" and "export KEY=v" are not); its
+// value is the rest, trimmed, less one leading and one trailing quote
+// character (" or '), each stripped on its own; the last such line wins.
+//
+// It reports false when the env file names no config file: no
+// KICI_SCALER_CONFIG_PATH, or an empty one. A relative path is relative to
+// workingDir, the service's working directory, from which the orchestrator
+// opens it; Locate joins them with slashes ([LocateWindows] is for a Windows
+// service). An empty KICI_SCALER_CONFIG_DIR, or none, is no drop-in folder.
+func Locate(envFile []byte, workingDir string) (Location, bool) {
+	return locate(envFile, workingDir, false)
+}
+
+// LocateWindows is [Locate] for a service on Windows: a path is absolute
+// when it starts with a drive and a separator (C:\), two separators (a UNC
+// path) or one (the working directory's drive), and either separator
+// separates.
+func LocateWindows(envFile []byte, workingDir string) (Location, bool) {
+	return locate(envFile, workingDir, true)
+}
+
+func locate(envFile []byte, workingDir string, windows bool) (Location, bool) {
+	p, _ := envValue(envFile, "KICI_SCALER_CONFIG_PATH")
+	if p == "" {
+		return Location{}, false
+	}
+	d, _ := envValue(envFile, "KICI_SCALER_CONFIG_DIR")
+	l := Location{Path: resolve(workingDir, p, windows), Windows: windows}
+	if d != "" {
+		l.Dir = resolve(workingDir, d, windows)
+	}
+	return l, true
+}
+
+// envValue is the orchestrator's readEnvValue.
+func envValue(envFile []byte, key string) (string, bool) {
+	var value string
+	found := false
+	for _, line := range strings.Split(string(envFile), "\n") {
+		line = jsstr.Trim(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		if k, v, ok := strings.Cut(line, "="); ok && k == key {
+			value, found = unquote(jsstr.Trim(v)), true
+		}
+	}
+	return value, found
+}
+
+// unquote strips one leading and one trailing quote character, each on its
+// own, as value.replace(/^["']|["']$/g, "") does.
+func unquote(v string) string {
+	start, end := 0, len(v)
+	if v != "" && (v[0] == '"' || v[0] == '\'') {
+		start = 1
+	}
+	if end > start && (v[end-1] == '"' || v[end-1] == '\'') {
+		end--
+	}
+	return v[start:end]
+}
+
+// resolve returns p, or p joined to dir when p is relative.
+func resolve(dir, p string, windows bool) string {
+	if windows {
+		if isWindowsAbs(p) || dir == "" {
+			return p
+		}
+		if p[0] == '\\' || p[0] == '/' {
+			return windowsVolume(dir) + p // rooted: on the working directory's drive
+		}
+		return strings.TrimRight(dir, `\/`) + `\` + p
+	}
+	if path.IsAbs(p) || dir == "" {
+		return p
+	}
+	return path.Join(dir, p)
+}
+
+func isSep(c byte) bool { return c == '\\' || c == '/' }
+
+// isWindowsAbs reports whether p names a file without a working directory:
+// C:\x, or \\server\share\x.
+func isWindowsAbs(p string) bool {
+	return len(p) >= 3 && p[1] == ':' && isSep(p[2]) || len(p) >= 2 && isSep(p[0]) && isSep(p[1])
+}
+
+// windowsVolume is the volume p starts with: "C:", or "\\server\share"; ""
+// for none.
+func windowsVolume(p string) string {
+	two := p[:min(2, len(p))]
+	if len(two) == 2 && two[1] == ':' {
+		return two
+	}
+	if len(two) == 2 && isSep(two[0]) && isSep(two[1]) {
+		rest := p[2:]
+		n := 0
+		for i := 0; i < len(rest); i++ {
+			if isSep(rest[i]) {
+				if n++; n == 2 {
+					return p[:2+i]
+				}
+			}
+		}
+		return p
+	}
+	return ""
+}
+
+// ErrNotFSPath is the condition of a Location path that names no file of a
+// file system rooted at its volume: a relative path that climbs out with
+// "..", or a Dir on another Windows volume than Path.
+var ErrNotFSPath = errors.New("not a path in a file system rooted at its volume")
+
+// FS returns the paths of l in a file system rooted at the root of their
+// volume, as [Load] takes them: for "/etc/kici/scalers.yaml",
+// "etc/kici/scalers.yaml" in os.DirFS("/"); for a Windows
+// "C:\kici\scalers.yaml", "kici/scalers.yaml" in os.DirFS(`C:\`), and the
+// volume "C:" (`\\server\share` for a UNC path). A relative path (when
+// Locate had no working directory) stays relative: the file system is then
+// rooted at the process's working directory.
+func (l Location) FS() (volume, file, dir string, err error) {
+	volume, file, err = l.fsPath(l.Path)
+	if err != nil || l.Dir == "" {
+		return volume, file, "", err
+	}
+	dirVolume, dir, err := l.fsPath(l.Dir)
+	if err == nil && !strings.EqualFold(dirVolume, volume) {
+		err = &LocationError{Path: l.Dir, Err: ErrNotFSPath}
+	}
+	return volume, file, dir, err
+}
+
+// Load loads the config at l from fsys, a file system rooted at the root of
+// l's volume: os.DirFS("/"), or os.DirFS(`C:\`) for a Windows location on
+// C:. It is [Load] with the paths of [Location.FS].
+func (l Location) Load(fsys fs.FS) (*Config, error) {
+	_, p, d, err := l.FS()
+	if err != nil {
+		return nil, err
+	}
+	return Load(fsys, p, d)
+}
+
+func (l Location) fsPath(p string) (string, string, error) {
+	volume := ""
+	if l.Windows {
+		volume = windowsVolume(p)
+		p = strings.ReplaceAll(p[len(volume):], `\`, "/")
+	}
+	clean := strings.TrimPrefix(path.Clean(p), "/")
+	if p == "" || clean == "" || !fs.ValidPath(clean) {
+		return "", "", &LocationError{Path: p, Err: ErrNotFSPath}
+	}
+	return volume, clean, nil
+}
+
+// LocationError is a Location path that names no file of a file system.
+type LocationError struct {
+	Path string
+	Err  error // ErrNotFSPath
+}
+
+func (e *LocationError) Error() string {
+	return "scalerconfig.Location.FS(" + errtext.Quote(e.Path) + "): " + e.Err.Error()
+}
+
+// Unwrap returns e.Err, for errors.Is.
+func (e *LocationError) Unwrap() error { return e.Err }

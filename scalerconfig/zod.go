@@ -1,0 +1,648 @@
+package scalerconfig
+
+import (
+	"cmp"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/kicikit/kicikit/internal/jsstr"
+	"github.com/kicikit/kicikit/internal/yamljs"
+)
+
+// This file is a small interpreter of the zod 4 constructs the orchestrator's
+// schema uses, with zod's rules for which issues a value gets and in what
+// order: a schema parses its value, then runs its checks; an issue either
+// lets later checks run ("continue") or aborts them; an object reports its
+// shape's issues in shape order, then its unrecognized keys; a pipe stops at
+// any issue but an unrecognized key. The values are *yamljs.Node trees: the
+// input as parse() returned it, the output as zod returns it (new objects and
+// arrays, defaults filled, transforms applied), with nil for undefined.
+
+// cont is an issue's "continue": whether the checks after it still run.
+type cont int8
+
+const (
+	contUnset cont = iota // aborts; the issues of a type or a union
+	contTrue              // lets the checks run: ranges, lengths, refinements, unknown keys
+	contFalse             // aborts even the checks that run on an aborted value: int's type issue
+)
+
+// opt is a schema's optionality on the way in and out (zod's optin, optout).
+type opt uint8
+
+const (
+	optNone opt = iota
+	optOptional
+	optDefaulted
+)
+
+// seg is one step of an issue's path: an object key, or an array index
+// when index >= 0.
+type seg struct {
+	key   string
+	index int
+}
+
+// issue is one zod issue.
+type issue struct {
+	code    string
+	rpath   []seg // the path, leaf first: parents append as the issue bubbles up
+	message string
+	cont    cont
+	keys    []string   // unrecognized_keys: the keys, in the object's order
+	at      int        // 1 + the index of the array item the issue is about, for its position; 0 for none
+	options [][]*issue // invalid_union: each option's issues
+	typeErr bool       // a JavaScript TypeError, which zod does not catch
+}
+
+// payload is what a schema reads and writes: zod's { value, issues }.
+// (zod's payload also has an "aborted" flag, which a pipe sets when it
+// stops; only a union's option or a check on the pipe itself would read it,
+// and this schema has neither.)
+type payload struct {
+	value  *yamljs.Node // nil is undefined
+	issues []*issue
+}
+
+// addIssue appends iss, placed at the value's path plus rel.
+func (p *payload) addIssue(iss *issue, rel ...seg) {
+	for i := len(rel) - 1; i >= 0; i-- {
+		iss.rpath = append(iss.rpath, rel[i])
+	}
+	p.issues = append(p.issues, iss)
+}
+
+// abortedFrom reports whether p is aborted by an issue from start on, as
+// zod's util.aborted does.
+func (p *payload) abortedFrom(start int) bool {
+	for _, iss := range p.issues[start:] {
+		if iss.cont != contTrue {
+			return true
+		}
+	}
+	return false
+}
+
+// explicitlyAborted reports whether an issue of p forbids even the checks
+// that run on an aborted value.
+func (p *payload) explicitlyAborted() bool {
+	for _, iss := range p.issues {
+		if iss.cont == contFalse {
+			return true
+		}
+	}
+	return false
+}
+
+// prefix moves the issues of a child's payload into p, under key s.
+func (p *payload) prefix(s seg, issues []*issue) {
+	for _, iss := range issues {
+		iss.rpath = append(iss.rpath, s)
+	}
+	p.issues = append(p.issues, issues...)
+}
+
+// check is a check or refinement. A check with when runs unless an issue
+// explicitly aborts, and only when when says so (zod's length checks); one
+// without runs only on a value no issue aborts.
+type check struct {
+	when func(*payload) bool
+	fn   func(*payload)
+}
+
+// schema is one zod schema: its parse, then its checks.
+type schema struct {
+	parse         func(*payload)
+	checks        []check
+	optin, optout opt
+}
+
+// run is zod's $ZodType run: parse, then the checks.
+func (s *schema) run(p *payload) {
+	s.parse(p)
+	if len(s.checks) == 0 {
+		return
+	}
+	aborted := p.abortedFrom(0)
+	for _, ch := range s.checks {
+		if ch.when != nil {
+			if p.explicitlyAborted() || !ch.when(p) {
+				continue
+			}
+		} else if aborted {
+			continue
+		}
+		n := len(p.issues)
+		ch.fn(p)
+		if !aborted {
+			aborted = p.abortedFrom(n)
+		}
+	}
+}
+
+// with returns s with more checks.
+func (s *schema) with(checks ...check) *schema {
+	c := *s
+	c.checks = append(append([]check(nil), s.checks...), checks...)
+	return &c
+}
+
+// typeName is the name zod's messages give a value's type.
+func typeName(n *yamljs.Node) string {
+	if n == nil {
+		return "undefined"
+	}
+	switch n.Kind {
+	case yamljs.Null:
+		return "null"
+	case yamljs.Bool:
+		return "boolean"
+	case yamljs.Number:
+		switch {
+		case math.IsNaN(n.Num):
+			return "NaN"
+		case math.IsInf(n.Num, 1):
+			return "Infinity"
+		case math.IsInf(n.Num, -1):
+			return "-Infinity"
+		}
+		return "number"
+	case yamljs.String:
+		return "string"
+	case yamljs.Seq:
+		return "array"
+	case yamljs.Map:
+		return "object"
+	}
+	return n.Kind.String() // Buffer, Date, Set, Map, symbol: the constructor's name, or typeof
+}
+
+// isObject reports whether zod reads n as an object: not null, not an
+// array, of typeof "object". A Date, Buffer, Set or Map is one, with no
+// properties zod's shapes name.
+func isObject(n *yamljs.Node) bool {
+	switch n.Kind {
+	case yamljs.Map, yamljs.Bytes, yamljs.Date, yamljs.Set, yamljs.OrderedMap:
+		return true
+	}
+	return false
+}
+
+func invalidType(expected string, n *yamljs.Node) *issue {
+	return &issue{code: "invalid_type", message: "Invalid input: expected " + expected + ", received " + typeName(n)}
+}
+
+// kindOf is a schema that accepts one kind of value as it is.
+func kindOf(k yamljs.Kind, expected string) *schema {
+	return &schema{parse: func(p *payload) {
+		if p.value == nil || p.value.Kind != k {
+			p.addIssue(invalidType(expected, p.value))
+		}
+	}}
+}
+
+func str() *schema     { return kindOf(yamljs.String, "string") }
+func boolean() *schema { return kindOf(yamljs.Bool, "boolean") }
+
+// num is z.number(): any finite number.
+func num() *schema {
+	return &schema{parse: func(p *payload) {
+		if v := p.value; v == nil || v.Kind != yamljs.Number || math.IsNaN(v.Num) || math.IsInf(v.Num, 0) {
+			p.addIssue(invalidType("number", v))
+		}
+	}}
+}
+
+// literal1 is z.literal(1).
+func literal1() *schema {
+	return &schema{parse: func(p *payload) {
+		if v := p.value; v == nil || v.Kind != yamljs.Number || v.Num != 1 {
+			p.addIssue(&issue{code: "invalid_value", message: "Invalid input: expected 1"})
+		}
+	}}
+}
+
+// enum is z.enum(values).
+func enum(values ...string) *schema {
+	quoted := make([]string, len(values))
+	for i, v := range values {
+		quoted[i] = `"` + v + `"`
+	}
+	message := "Invalid option: expected one of " + strings.Join(quoted, "|")
+	return &schema{parse: func(p *payload) {
+		if v := p.value; v != nil && v.Kind == yamljs.String {
+			for _, want := range values {
+				if v.Str == want {
+					return
+				}
+			}
+		}
+		p.addIssue(&issue{code: "invalid_value", message: message})
+	}}
+}
+
+// The number checks; each issue lets later checks run.
+const maxSafeInt = 1<<53 - 1
+
+func bound(code, origin, relation string, limit float64) *issue {
+	word := "Too small"
+	if code == "too_big" {
+		word = "Too big"
+	}
+	return &issue{code: code, cont: contTrue,
+		message: word + ": expected " + origin + " to be " + relation + strconv.FormatFloat(limit, 'f', -1, 64)}
+}
+
+// isInt is .int(): a safe integer.
+func isInt() check {
+	return check{fn: func(p *payload) {
+		v := p.value.Num
+		switch {
+		case v != math.Trunc(v):
+			p.addIssue(&issue{code: "invalid_type", cont: contFalse, message: "Invalid input: expected int, received number"})
+		case v > maxSafeInt:
+			p.addIssue(bound("too_big", "int", "<=", maxSafeInt))
+		case v < -maxSafeInt:
+			p.addIssue(bound("too_small", "int", ">=", -maxSafeInt))
+		}
+	}}
+}
+
+// positive is .positive(), nonnegative .nonnegative(), atMost .max(n).
+func positive() check {
+	return check{fn: func(p *payload) {
+		if !(p.value.Num > 0) {
+			p.addIssue(bound("too_small", "number", ">", 0))
+		}
+	}}
+}
+
+func nonnegative() check {
+	return check{fn: func(p *payload) {
+		if !(p.value.Num >= 0) {
+			p.addIssue(bound("too_small", "number", ">=", 0))
+		}
+	}}
+}
+
+func atMost(n float64) check {
+	return check{fn: func(p *payload) {
+		if !(p.value.Num <= n) {
+			p.addIssue(bound("too_big", "number", "<=", n))
+		}
+	}}
+}
+
+// nonEmpty is .min(1) of a string or an array. Like zod's, it runs on any
+// value with a length, even one of the wrong type, and reads that length as
+// JavaScript does: a string's in UTF-16 units, an array's, or an object's
+// "length" property compared with >=.
+func nonEmpty() check {
+	return check{when: hasLength, fn: minLength1}
+}
+
+func hasLength(p *payload) bool {
+	v := p.value
+	return v != nil && (v.Kind == yamljs.String || v.Kind == yamljs.Seq || v.Kind == yamljs.Bytes ||
+		v.Kind == yamljs.Map && lookup(v, "length") != nil)
+}
+
+func minLength1(p *payload) {
+	v := p.value
+	switch v.Kind {
+	case yamljs.String:
+		if v.Str == "" {
+			p.addIssue(&issue{code: "too_small", cont: contTrue, message: "Too small: expected string to have >=1 characters"})
+		}
+	case yamljs.Seq:
+		if len(v.Items) == 0 {
+			p.addIssue(&issue{code: "too_small", cont: contTrue, message: "Too small: expected array to have >=1 items"})
+		}
+	case yamljs.Bytes:
+		if v.Str == "" {
+			p.addIssue(&issue{code: "too_small", cont: contTrue, message: "Too small: expected unknown to be >=1"})
+		}
+	default:
+		n, err := toNumber(lookup(v, "length"))
+		if err != "" {
+			p.addIssue(&issue{code: "TypeError", typeErr: true, message: err})
+		} else if !(n >= 1) {
+			p.addIssue(&issue{code: "too_small", cont: contTrue, message: "Too small: expected unknown to be >=1"})
+		}
+	}
+}
+
+// toNumber is JavaScript's ToNumber of a value, or the message of the
+// TypeError it throws. An object's toString or valueOf is a plain value in
+// YAML, not a function: one with its own toString cannot become a number.
+func toNumber(n *yamljs.Node) (float64, string) {
+	switch n.Kind {
+	case yamljs.Null:
+		return 0, ""
+	case yamljs.Bool:
+		if n.Bool {
+			return 1, ""
+		}
+		return 0, ""
+	case yamljs.Number, yamljs.Date:
+		return n.Num, "" // a Date's valueOf is its time value
+	case yamljs.String:
+		return jsstr.ToNumber(n.Str), ""
+	case yamljs.Bytes:
+		return jsstr.ToNumber(n.Str), "" // a Buffer's toString is its text
+	case yamljs.Seq:
+		return seqToNumber(n)
+	case yamljs.Symbol:
+		return 0, "Cannot convert a Symbol value to a number"
+	case yamljs.Map:
+		if lookup(n, "toString") != nil {
+			return 0, "Cannot convert object to primitive value"
+		}
+	}
+	return math.NaN(), "" // "[object Object]", "[object Set]", "[object Map]"
+}
+
+// seqToNumber is ToNumber of an array: of the string its items joined by
+// commas make.
+func seqToNumber(n *yamljs.Node) (float64, string) {
+	for _, it := range n.Items {
+		switch {
+		case it.Kind == yamljs.Symbol:
+			return 0, "Cannot convert a Symbol value to a string"
+		case it.Kind == yamljs.Map && lookup(it, "toString") != nil:
+			return 0, "Cannot convert object to primitive value"
+		}
+	}
+	switch len(n.Items) {
+	case 0:
+		return 0, ""
+	case 1:
+	default:
+		return math.NaN(), "" // a comma is never part of a number
+	}
+	switch it := n.Items[0]; it.Kind {
+	case yamljs.Null:
+		return 0, "" // join writes null as ""
+	case yamljs.Bool, yamljs.Date:
+		return math.NaN(), "" // "true", "false", a date's text
+	}
+	return toNumber(n.Items[0])
+}
+
+// lookup returns the value of m's own key, or nil.
+func lookup(m *yamljs.Node, key string) *yamljs.Node {
+	for i := range m.Pairs {
+		if m.Pairs[i].Key == key {
+			return m.Pairs[i].Value
+		}
+	}
+	return nil
+}
+
+// array is z.array(elem).
+func array(elem *schema) *schema {
+	return &schema{parse: func(p *payload) {
+		in := p.value
+		if in == nil || in.Kind != yamljs.Seq {
+			p.addIssue(invalidType("array", in))
+			return
+		}
+		out := &yamljs.Node{Kind: yamljs.Seq, Pos: in.Pos, End: in.End, Items: make([]*yamljs.Node, len(in.Items))}
+		r := new(payload) // one for every item: its issues move to p
+		for i, item := range in.Items {
+			*r = payload{value: item, issues: r.issues[:0]}
+			elem.run(r)
+			p.prefix(seg{index: i}, r.issues)
+			out.Items[i] = r.value
+		}
+		p.value = out
+	}}
+}
+
+// maxShape is the most fields an object's shape has (a scaler has 33).
+const maxShape = 40
+
+// field is one key of an object's shape.
+type field struct {
+	key string
+	s   *schema
+}
+
+// object is z.object(shape), or with strict z.object(shape).strict(). A
+// stripping object drops the keys it does not know; a strict one reports
+// them, after the shape's issues, in one issue that lets the checks run.
+func object(strict bool, shape ...field) *schema {
+	index := make(map[string]int, len(shape))
+	for i, f := range shape {
+		index[f.key] = i
+	}
+	return &schema{parse: func(p *payload) {
+		in := p.value
+		if in == nil || !isObject(in) {
+			p.addIssue(invalidType("object", in))
+			return
+		}
+		var vals [maxShape]*yamljs.Node
+		var unknown []string
+		for _, pair := range properties(in) {
+			if i, ok := index[pair.Key]; ok {
+				vals[i] = pair.Value
+			} else if strict {
+				unknown = append(unknown, pair.Key)
+			}
+		}
+		var pairs [maxShape]yamljs.Pair
+		n := 0
+		r := new(payload) // one for every field: its issues move to p
+		for i, f := range shape {
+			*r = payload{value: vals[i], issues: r.issues[:0]}
+			if v := property(p, r, f); v != nil {
+				pairs[n] = yamljs.Pair{Key: f.key, Value: v}
+				n++
+			}
+		}
+		if unknown != nil {
+			p.addIssue(&issue{code: "unrecognized_keys", cont: contTrue, keys: unknown, message: unrecognized(unknown)})
+		}
+		p.value = &yamljs.Node{Kind: yamljs.Map, Pos: in.Pos, End: in.End, Pairs: append([]yamljs.Pair(nil), pairs[:n]...)}
+	}}
+}
+
+// property is zod's handlePropertyResult: it runs one key's schema and puts
+// its issues and value in the object's. A key absent from an optional
+// field adds nothing (zod returns early for it; here its schema gives no
+// issue and no value, which comes to the same); from a defaulted one, the
+// default. (zod's other branches, for a required schema that accepts
+// undefined and an optional one around a default, need schemas this
+// config does not have.)
+//
+// r holds the key's input value; property returns the value the object
+// gets for the key, nil for none.
+func property(p, r *payload, f field) *yamljs.Node {
+	present := r.value != nil
+	f.s.run(r)
+	p.prefix(seg{key: f.key, index: -1}, r.issues)
+	if present || f.s.optin != optNone {
+		return r.value
+	}
+	return nil
+}
+
+// properties are the own enumerable properties of an object: a plain
+// object's entries, a Buffer's indices (node's Buffer.prototype also has
+// enumerable methods, which a for...in lists; they are left out here), and
+// none for a Date, a Set or a Map, whose entries are not properties.
+func properties(n *yamljs.Node) []yamljs.Pair {
+	switch n.Kind {
+	case yamljs.Map:
+		return n.Pairs
+	case yamljs.Bytes:
+		pairs := make([]yamljs.Pair, len(n.Str))
+		for i := range pairs {
+			pairs[i] = yamljs.Pair{Key: strconv.Itoa(i), Value: &yamljs.Node{Kind: yamljs.Number, Num: float64(n.Str[i]), Pos: n.Pos, End: n.End}}
+		}
+		return pairs
+	}
+	return nil
+}
+
+func unrecognized(keys []string) string {
+	s := "Unrecognized key"
+	if len(keys) > 1 {
+		s += "s"
+	}
+	quoted := make([]string, len(keys))
+	for i, k := range keys {
+		quoted[i] = `"` + k + `"`
+	}
+	return s + ": " + strings.Join(quoted, ", ")
+}
+
+// record is z.record(z.string(), z.string()): every own key but __proto__,
+// each value a string.
+func record() *schema {
+	return &schema{parse: func(p *payload) {
+		in := p.value
+		if in == nil || in.Kind != yamljs.Map {
+			p.addIssue(invalidType("record", in))
+			return
+		}
+		out := &yamljs.Node{Kind: yamljs.Map, Pos: in.Pos, End: in.End, Pairs: make([]yamljs.Pair, 0, len(in.Pairs))}
+		for _, pair := range in.Pairs {
+			if pair.Key == "__proto__" {
+				continue
+			}
+			if v := pair.Value; v.Kind != yamljs.String {
+				p.addIssue(invalidType("string", v), seg{key: pair.Key, index: -1})
+			}
+			out.Pairs = append(out.Pairs, pair)
+		}
+		p.value = out
+	}}
+}
+
+// union is z.union(options): the first option without issues; else the one
+// option that did not abort, issues and all; else "Invalid input".
+func union(options ...*schema) *schema {
+	return &schema{parse: func(p *payload) {
+		results := make([]payload, len(options))
+		for i, o := range options {
+			results[i] = payload{value: p.value}
+			o.run(&results[i])
+			if len(results[i].issues) == 0 {
+				*p = results[i]
+				return
+			}
+		}
+		var live []int
+		for i := range results {
+			if !results[i].abortedFrom(0) {
+				live = append(live, i)
+			}
+		}
+		if len(live) == 1 {
+			*p = results[live[0]]
+			return
+		}
+		iss := &issue{code: "invalid_union", message: "Invalid input"}
+		for i := range results {
+			iss.options = append(iss.options, results[i].issues)
+		}
+		p.addIssue(iss)
+	}}
+}
+
+// optional is inner.optional(): undefined passes as it is.
+func optional(inner *schema) *schema {
+	return &schema{optin: optOptional, optout: optOptional, parse: func(p *payload) {
+		if p.value != nil {
+			inner.run(p)
+		}
+	}}
+}
+
+// withDefault is inner.default(v): undefined becomes v, unchecked. Every
+// config gets the same v: no value is ever modified once made.
+func withDefault(inner *schema, v *yamljs.Node) *schema {
+	return &schema{optin: optDefaulted, parse: func(p *payload) {
+		if p.value == nil {
+			p.value = v
+			return
+		}
+		inner.run(p)
+	}}
+}
+
+// pipe is in.transform(fn): fn runs on in's output unless in had an issue
+// other than an unrecognized key.
+func pipe(in *schema, fn func(*payload)) *schema {
+	return &schema{optin: in.optin, parse: func(p *payload) {
+		in.run(p)
+		for _, iss := range p.issues {
+			if iss.code != "unrecognized_keys" {
+				return
+			}
+		}
+		fn(p)
+	}}
+}
+
+// refine is .refine(ok, {message}): one issue, at the value, when ok is
+// false; it lets later checks run.
+func refine(ok func(*yamljs.Node) bool, message string) check {
+	return check{fn: func(p *payload) {
+		if !ok(p.value) {
+			p.addIssue(&issue{code: "custom", cont: contTrue, message: message})
+		}
+	}}
+}
+
+// custom returns the issue a superRefine's ctx.addIssue adds.
+func custom(message string) *issue {
+	return &issue{code: "custom", cont: contTrue, message: message}
+}
+
+// utf16Compare compares a and b in JavaScript's default sort order: by
+// UTF-16 code units, which puts a character beyond U+FFFF (a surrogate
+// pair, from 0xD800) before U+E000 to U+FFFF.
+func utf16Compare(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	for i := range min(len(ra), len(rb)) {
+		if c := cmp.Compare(utf16Key(ra[i]), utf16Key(rb[i])); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(ra), len(rb))
+}
+
+// utf16Key is the first UTF-16 code unit of r, and r's second one after
+// it, so that comparing keys compares code units.
+func utf16Key(r rune) uint32 {
+	if r >= 0x10000 {
+		hi, lo := utf16.EncodeRune(r)
+		return uint32(hi)<<16 | uint32(lo)
+	}
+	return uint32(r) << 16
+}
