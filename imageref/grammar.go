@@ -290,15 +290,7 @@ func hostLen(s string) int {
 }
 
 func domainNameLen(s string) int {
-	n := domainComponentLen(s)
-	for n > 0 && n < len(s) && s[n] == '.' {
-		c := domainComponentLen(s[n+1:])
-		if c == 0 {
-			break
-		}
-		n += 1 + c
-	}
-	return n
+	return listLen(s, domainComponentLen, ".")
 }
 
 func domainComponentLen(s string) int {
@@ -331,15 +323,7 @@ func portNumberLen(s string) int {
 }
 
 func remoteNameLen(s string) int {
-	n := pathComponentLen(s)
-	for n > 0 && n < len(s) && s[n] == '/' {
-		c := pathComponentLen(s[n+1:])
-		if c == 0 {
-			break
-		}
-		n += 1 + c
-	}
-	return n
+	return listLen(s, pathComponentLen, "/")
 }
 
 func pathComponentLen(s string) int {
@@ -354,6 +338,21 @@ func pathComponentLen(s string) int {
 			break
 		}
 		n += sep + a
+	}
+	return n
+}
+
+// listLen returns the length of the longest match at the start of s of
+// the productions' commonest shape, item { separator item }, where a
+// separator is one of the bytes of separators.
+func listLen(s string, item func(string) int, separators string) int {
+	n := item(s)
+	for n > 0 && n < len(s) && strings.IndexByte(separators, s[n]) >= 0 {
+		c := item(s[n+1:])
+		if c == 0 {
+			break
+		}
+		n += 1 + c
 	}
 	return n
 }
@@ -404,15 +403,7 @@ func digestLen(s string) int {
 }
 
 func algorithmLen(s string) int {
-	n := algorithmComponentLen(s)
-	for n > 0 && n < len(s) && strings.IndexByte("-_+.", s[n]) >= 0 {
-		c := algorithmComponentLen(s[n+1:])
-		if c == 0 {
-			break
-		}
-		n += 1 + c
-	}
-	return n
+	return listLen(s, algorithmComponentLen, "-_+.")
 }
 
 func algorithmComponentLen(s string) int {
@@ -482,14 +473,7 @@ func encodedSize(algorithm string) int {
 //
 //	[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+
 func goDigestLen(s string) int {
-	n := alphaNumericLen(s)
-	for n > 0 && n < len(s) && strings.IndexByte(".+_-", s[n]) >= 0 {
-		c := alphaNumericLen(s[n+1:])
-		if c == 0 {
-			break
-		}
-		n += 1 + c
-	}
+	n := listLen(s, alphaNumericLen, ".+_-")
 	if n == 0 || n == len(s) || s[n] != ':' {
 		return 0
 	}
