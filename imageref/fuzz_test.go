@@ -177,6 +177,13 @@ func accepts(s string) bool {
 	return err == nil
 }
 
+// sentinels are the error values of the reference package and go-digest.
+var sentinels = []error{
+	reference.ErrReferenceInvalidFormat, reference.ErrTagInvalidFormat, reference.ErrDigestInvalidFormat,
+	reference.ErrNameContainsUppercase, reference.ErrNameEmpty, reference.ErrNameTooLong, reference.ErrNameNotCanonical,
+	digest.ErrDigestInvalidFormat, digest.ErrDigestInvalidLength, digest.ErrDigestUnsupported,
+}
+
 // sameError reports whether got is want, the error the reference package
 // returned: the same sentinel, or, for an error of its own text, no
 // sentinel and the same text.
@@ -184,11 +191,7 @@ func sameError(got, want error) bool {
 	if got == nil || want == nil {
 		return got == want
 	}
-	for _, sentinel := range []error{
-		reference.ErrReferenceInvalidFormat, reference.ErrTagInvalidFormat, reference.ErrDigestInvalidFormat,
-		reference.ErrNameContainsUppercase, reference.ErrNameEmpty, reference.ErrNameTooLong, reference.ErrNameNotCanonical,
-		digest.ErrDigestInvalidFormat, digest.ErrDigestInvalidLength, digest.ErrDigestUnsupported,
-	} {
+	for _, sentinel := range sentinels {
 		if errors.Is(got, sentinel) || errors.Is(want, sentinel) {
 			return got == want
 		}

@@ -2,8 +2,10 @@ package imageref
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -379,6 +381,76 @@ func TestParseLengthLimits(t *testing.T) {
 			}
 			checkParseError(t, tt.in, got, err, refErr)
 		})
+	}
+}
+
+// TestParseOverlongErr checks that an input Parse refuses without the
+// reference package, because a part of it is longer than that part of any
+// valid reference, still carries as Err exactly the error
+// reference.ParseNormalizedNamed returns for it: the same sentinel value, or
+// an error of the same text that wraps nothing. Each kind of over-long part
+// is tried at the fewest bytes that make it over-long (one fewer, and Parse
+// asks the reference package), and at 4 KiB, where a part that lower case
+// shortens is too long in lower case as well, and so no longer an upper-case
+// one.
+func TestParseOverlongErr(t *testing.T) {
+	tests := []struct {
+		name                string
+		before, unit, after string // the input: before, n copies of unit, after
+		over                int    // the fewest copies that make the input over-long
+		reason              Reason // at over; checkParseError checks every Reason
+		sentinel            error  // the reference package's error at over; nil: one of its own text
+	}{
+		{"path", "q.io/", "a", "", 256, ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"path under localhost", "localhost/", "a", "", 256, ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"path with no registry", "kici/", "a", "", 251, ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"familiar name", "", "a", "", 256, ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"path after a long registry", strings.Repeat("r.", 300) + "r/", "a", ":1@" + sha256, 256, ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"invalid path", "q.io/", "a", "_", 255, ErrReferenceInvalid, reference.ErrReferenceInvalidFormat},
+		{"upper-case path", "q.io/", "A", "", 256, ErrReferenceInvalid, nil},
+		{"upper-case familiar name", "", "A", ":1", 256, ErrReferenceInvalid, nil},
+		{"path that lower case shortens", "q.io/", "\u212a", "", 86, ErrNameUppercase, nil},
+		{"tag", "kici-agent:", "a", "", 129, ErrTagInvalid, reference.ErrReferenceInvalidFormat},
+		{"upper-case tag", "Q.IO/kici-agent:", "A", "@" + sha256, 129, ErrTagInvalid, reference.ErrReferenceInvalidFormat},
+		{"tag after an upper-case name", "Kici-agent:", "a", "", 129, ErrNameUppercase, nil},
+		{"tag that lower case shortens", "kici-agent:", "\u212a", "", 43, ErrTagInvalid, reference.ErrNameContainsUppercase},
+		{"sha256 digest", "kici-agent@sha256:", "a", "", 129, ErrDigestInvalid, godigest.ErrDigestInvalidLength},
+		{"sha512 digest after a tag", "kici-agent:1@sha512:", "0", "", 129, ErrDigestInvalid, godigest.ErrDigestInvalidLength},
+		{"upper-case digest", "kici-agent@sha384:", "A", "", 129, ErrDigestInvalid, godigest.ErrDigestInvalidLength},
+		{"digest of an unknown algorithm", "kici-agent@md5:", "0", "", 132, ErrDigestInvalid, godigest.ErrDigestUnsupported},
+		{"digest of an upper-case algorithm", "kici-agent:1@MD5:", "0", "", 132, ErrDigestInvalid, godigest.ErrDigestInvalidFormat},
+		{"digest with no name", "@sha256:", "0", "", 129, ErrNameEmpty, reference.ErrReferenceInvalidFormat},
+		{"two digests", "kici-agent@" + sha256 + "@", "0", "", 64, ErrDigestInvalid, reference.ErrReferenceInvalidFormat},
+	}
+	for _, tt := range tests {
+		input := func(n int) string { return tt.before + strings.Repeat(tt.unit, n) + tt.after }
+		for _, n := range []int{tt.over, 4096 / len(tt.unit)} {
+			t.Run(fmt.Sprintf("%s/%d", tt.name, n), func(t *testing.T) {
+				in := input(n)
+				require.False(t, splitLenient(input(tt.over-1)).tooLong(), "one fewer is over-long too")
+				require.True(t, splitLenient(in).tooLong(), "Parse asks the reference package")
+				_, refErr := reference.ParseNormalizedNamed(in)
+				require.Error(t, refErr)
+				if n == tt.over {
+					require.True(t, refErr == tt.sentinel || tt.sentinel == nil && !slices.Contains(sentinels, refErr),
+						"the reference package says %v", refErr)
+				}
+				got, err := Parse(in)
+				var pe *ParseError
+				require.ErrorAs(t, err, &pe)
+				if n == tt.over {
+					assert.Equal(t, tt.reason, pe.Reason)
+				}
+				if slices.Contains(sentinels, refErr) {
+					assert.True(t, pe.Err == refErr, "Err is %v, the reference package says %v", pe.Err, refErr)
+				} else {
+					require.NoError(t, errors.Unwrap(refErr), "the reference package's error wraps one")
+					assert.EqualError(t, pe.Err, refErr.Error())
+					assert.NoError(t, errors.Unwrap(pe.Err))
+				}
+				checkParseError(t, in, got, err, refErr)
+			})
+		}
 	}
 }
 
