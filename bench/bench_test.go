@@ -10,6 +10,7 @@ package bench
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/Masterminds/semver/v3"
@@ -134,13 +135,31 @@ func BenchmarkParseMemory(b *testing.B) {
 	}
 }
 
-var imageRefs = []string{
-	"quay.io/kici-dev/kici-agent:0.20.0",
-	"kici-agent",
-	"registry.example.com:5000/mirror/kici-agent@sha256:" + "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
-	"docker.io/library/ubuntu:22.04",
-	"localhost/kici-agent:latest",
+// imageRefs are the references of BenchmarkParseImage, in two sets: short
+// ones, as most configs write them, and long and digest-pinned ones, whose
+// validation reads more bytes (a path of 200 bytes, a tag of 128, sha384
+// and sha512 digests, an IPv6 registry).
+var imageRefs = []struct {
+	set  string
+	refs []string
+}{
+	{"short", []string{
+		"quay.io/kici-dev/kici-agent:0.20.0",
+		"kici-agent",
+		"registry.example.com:5000/mirror/kici-agent@sha256:" + hex64,
+		"docker.io/library/ubuntu:22.04",
+		"localhost/kici-agent:latest",
+	}},
+	{"long", []string{
+		"registry.example.com:5000/kici-dev/ci/agents/linux/amd64/kici-agent:0.20.0-rc.1@sha256:" + hex64,
+		"ghcr.io/kici-dev/" + strings.Repeat("agents-", 26) + "pool/kici-agent@sha512:" + hex64 + hex64,
+		"[2001:db8::1]:5000/kici/kici-agent:0.20.0@sha384:" + hex64 + hex64[:32],
+		"kici-agent:0.20.0-" + strings.Repeat("build.", 18) + "x1234@sha256:" + hex64,
+		"index.docker.io/kici/kici-agent:latest@sha256:" + hex64,
+	}},
 }
+
+const hex64 = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
 func BenchmarkParseImage(b *testing.B) {
 	impls := []struct {
@@ -151,40 +170,47 @@ func BenchmarkParseImage(b *testing.B) {
 		{"distribution", func(s string) error { _, err := reference.ParseNormalizedNamed(s); return err }},
 		{"ggcr", func(s string) error { _, err := name.ParseReference(s); return err }},
 	}
-	for _, s := range imageRefs {
-		// kicikit must read each reference as distribution/reference does:
-		// the same fully qualified name, tag and digest.
-		named, err := reference.ParseNormalizedNamed(s)
-		if err != nil {
-			b.Fatalf("distribution rejects %q: %v", s, err)
+	for _, set := range imageRefs {
+		for _, s := range set.refs {
+			checkSameRef(b, s)
 		}
-		var tag, digest string
-		if t, ok := named.(reference.Tagged); ok {
-			tag = t.Tag()
-		}
-		if d, ok := named.(reference.Digested); ok {
-			digest = d.Digest().String()
-		}
-		r, err := imageref.Parse(s)
-		if err != nil || r.Name() != named.Name() || r.Tag != tag || r.Digest != digest {
-			b.Fatalf("%q: kicikit %q, %q, %q, %v; distribution %q, %q, %q", s, r.Name(), r.Tag, r.Digest, err, named.Name(), tag, digest)
-		}
-	}
-	for _, impl := range impls {
-		for _, s := range imageRefs {
-			if err := impl.parse(s); err != nil {
-				b.Fatalf("%s rejects %q: %v", impl.name, s, err)
-			}
-		}
-		b.Run("impl="+impl.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				for _, s := range imageRefs {
-					impl.parse(s) //nolint:errcheck // checked above
+		for _, impl := range impls {
+			for _, s := range set.refs {
+				if err := impl.parse(s); err != nil {
+					b.Fatalf("%s rejects %q: %v", impl.name, s, err)
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(imageRefs)), "ns/ref")
-		})
+			b.Run("set="+set.set+"/impl="+impl.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					for _, s := range set.refs {
+						impl.parse(s) //nolint:errcheck // checked above
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(set.refs)), "ns/ref")
+			})
+		}
+	}
+}
+
+// checkSameRef checks that kicikit reads s as distribution/reference does:
+// the same fully qualified name, tag and digest.
+func checkSameRef(b *testing.B, s string) {
+	b.Helper()
+	named, err := reference.ParseNormalizedNamed(s)
+	if err != nil {
+		b.Fatalf("distribution rejects %q: %v", s, err)
+	}
+	var tag, digest string
+	if t, ok := named.(reference.Tagged); ok {
+		tag = t.Tag()
+	}
+	if d, ok := named.(reference.Digested); ok {
+		digest = d.Digest().String()
+	}
+	r, err := imageref.Parse(s)
+	if err != nil || r.Name() != named.Name() || r.Tag != tag || r.Digest != digest {
+		b.Fatalf("%q: kicikit %q, %q, %q, %v; distribution %q, %q, %q", s, r.Name(), r.Tag, r.Digest, err, named.Name(), tag, digest)
 	}
 }
 
@@ -204,13 +230,17 @@ func scalerConfig(n int) scalerconfig.Config {
 }
 
 // BenchmarkCheckAgentImages reports the cost per label set (ns/labelset),
-// which stays flat as the config grows, beside one imageref.Parse of every
-// label set's image (impl=parse-each), the floor a check that validates
-// each image cannot go under.
+// which stays flat as the config grows, beside the floor a check that
+// validates each image and compares its tag with the target cannot go
+// under (impl=parse-compare: one imageref.Parse of every label set's image
+// and one agentversion.Compare of its tag with the target), and beside one
+// reference.ParseNormalizedNamed of every image (impl=distribution), what
+// the validation alone cost when imageref.Parse called it.
 func BenchmarkCheckAgentImages(b *testing.B) {
+	const target = "0.20.0"
 	for _, n := range []int{10, 1000, 100000} {
 		cfg := scalerConfig(n)
-		in := imageref.CheckInput{Config: cfg, TargetVersion: "0.20.0", ScalerConfigPath: "/etc/kici/scalers.yaml"}
+		in := imageref.CheckInput{Config: cfg, TargetVersion: target, ScalerConfigPath: "/etc/kici/scalers.yaml"}
 		if got := len(imageref.CheckAgentImages(in)); got != n/10 {
 			b.Fatalf("n=%d: %d findings, want %d", n, got, n/10)
 		}
@@ -221,11 +251,21 @@ func BenchmarkCheckAgentImages(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/labelset")
 		})
-		b.Run(fmt.Sprintf("n=%d/impl=parse-each", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("n=%d/impl=parse-compare", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, ls := range cfg.Scalers[0].LabelSets {
-					imageref.Parse(ls.Image) //nolint:errcheck // valid by construction
+					ref, _ := imageref.Parse(ls.Image)    // valid by construction
+					agentversion.Compare(ref.Tag, target) //nolint:errcheck // "latest" is no release: a tenth fail, as in the check
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/labelset")
+		})
+		b.Run(fmt.Sprintf("n=%d/impl=distribution", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, ls := range cfg.Scalers[0].LabelSets {
+					reference.ParseNormalizedNamed(ls.Image) //nolint:errcheck // valid by construction
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/labelset")

@@ -2,6 +2,7 @@ package imageref
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/kicikit/kicikit/agentversion"
 	"github.com/kicikit/kicikit/scalerconfig"
@@ -57,6 +58,10 @@ type CheckInput struct {
 // not know counts as neither IfNotPresent nor Never, as it does there.
 func CheckAgentImages(in CheckInput) []Finding {
 	c := checker{target: usableTarget(in.TargetVersion), where: in.where()}
+	if c.target != "" {
+		// Parse reads the text ParseTarget keeps as ParseTarget read it.
+		c.version, _ = agentversion.Parse(c.target)
+	}
 	findings := []Finding{} // never nil, so that it marshals to [] as the orchestrator's does
 	for i, scaler := range in.Config.Scalers {
 		if scaler.Type != scalerconfig.TypeContainer {
@@ -79,8 +84,11 @@ func (in CheckInput) where() string {
 
 // checker is what the check of every label set shares.
 type checker struct {
-	target string // the usable target version, or ""
-	where  string // the config file to edit, as the messages name it
+	// target is the usable target as the findings print it, or "" when
+	// there is none ([usableTarget]); version is its version.
+	target  string
+	version agentversion.Version
+	where   string // the config file to edit, as the messages name it
 }
 
 // labelSet appends to dst the findings for label set j of scaler i, named
@@ -93,6 +101,13 @@ func (c checker) labelSet(dst []Finding, scaler string, ls *scalerconfig.LabelSe
 	if !IsAgentImage(img.repository) {
 		return dst
 	}
+	var invalid *ParseError
+	if !img.valid {
+		_, invalid = parse(ls.Image)
+	}
+	if invalid == nil && !img.movingTag() && !img.olderPin() && !img.neverPull() && !img.floatingTag() {
+		return dst // most label sets: no finding, and no Site to build
+	}
 	site := Site{
 		Scaler: scaler, Labels: slices.Clone(ls.Labels), Image: ls.Image,
 		ScalerIndex: i, LabelSetIndex: j,
@@ -104,8 +119,8 @@ func (c checker) labelSet(dst []Finding, scaler string, ls *scalerconfig.LabelSe
 	if img.olderPin() {
 		dst = append(dst, OlderPin{Site: site, Tag: img.tag, Target: c.target})
 	}
-	if _, err := parse(ls.Image); err != nil {
-		return append(dst, InvalidImage{Site: site, Err: err})
+	if invalid != nil {
+		return append(dst, InvalidImage{Site: site, Err: invalid})
 	}
 	if img.neverPull() {
 		dst = append(dst, NeverPull{Site: site, Tag: img.tag, Target: c.target})
@@ -120,15 +135,28 @@ func (c checker) labelSet(dst []Finding, scaler string, ls *scalerconfig.LabelSe
 // orchestrator's lenient split of it, valid or not, and its pull policy.
 type agentImage struct {
 	lenient
-	policy scalerconfig.PullPolicy // with the default applied
-	older  bool                    // the tag is a release older than the target
+	valid   bool                    // Parse accepts the image
+	policy  scalerconfig.PullPolicy // with the default applied
+	release bool                    // the tag names a release
+	older   bool                    // the tag is a release older than the target
 }
 
 func (c checker) read(ls *scalerconfig.LabelSet) agentImage {
-	img := agentImage{lenient: splitLenient(ls.Image), policy: ls.ImagePullPolicy.Effective()}
-	if c.target != "" && img.hasTag {
-		cmp, err := agentversion.Compare(img.tag, c.target)
-		img.older = err == nil && cmp < 0
+	img := agentImage{policy: ls.ImagePullPolicy.Effective()}
+	if m, ok := accept(ls.Image); ok {
+		// A valid image splits where the grammar reads its tag and digest.
+		r := m.ref(ls.Image)
+		img.lenient = lenient{repository: r.Repository, tag: r.Tag, digest: r.Digest, hasTag: r.Tag != "", hasDigest: r.Digest != ""}
+		img.valid = true
+	} else {
+		img.lenient = splitLenient(ls.Image)
+	}
+	if img.hasTag && img.tag != LatestTag {
+		// The tag as agentversion.Compare reads a side: without one leading
+		// "v". ("latest", the commonest tag, is no release.)
+		v, err := agentversion.Parse(strings.TrimPrefix(img.tag, "v"))
+		img.release = err == nil
+		img.older = img.release && c.target != "" && v.Less(c.version)
 	}
 	return img
 }
@@ -142,7 +170,7 @@ func (img agentImage) moving() bool {
 // floating reports whether the image has a tag that is neither "latest"
 // nor a release, and no digest: a tag that moves like latest.
 func (img agentImage) floating() bool {
-	return img.hasTag && img.tag != LatestTag && !img.hasDigest && !isRelease(img.tag)
+	return img.hasTag && img.tag != LatestTag && !img.hasDigest && !img.release
 }
 
 // The rules, one per finding. The orchestrator's two read any image; the
@@ -178,11 +206,4 @@ func usableTarget(s string) string {
 		return ""
 	}
 	return text
-}
-
-// isRelease reports whether a tag names a release, as the orchestrator's
-// compareReleases reads one.
-func isRelease(tag string) bool {
-	_, err := agentversion.Compare(tag, "0.0.0")
-	return err == nil
 }

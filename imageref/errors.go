@@ -68,10 +68,11 @@ func (r Reason) Error() string {
 type ParseError struct {
 	Input  string // the string as given to Parse
 	Reason Reason // why it is invalid, for callers to branch on
-	// Err is what github.com/distribution/reference reported. For an input
-	// refused before the reference package reads it (a part longer than any
-	// reference's can be), it is the reference package's error for that
-	// part: ErrNameTooLong, ErrTagInvalidFormat or ErrDigestInvalidFormat.
+	// Err is the error github.com/distribution/reference's
+	// ParseNormalizedNamed returns for Input: one of its sentinels or
+	// go-digest's, which errors.Is matches, or an error of its own text.
+	// For an input with a part longer than any valid reference's, Parse
+	// works it out without the reference package, with the same result.
 	Err error
 }
 
@@ -97,21 +98,6 @@ func (e *ParseError) detail() string {
 		return d + ": 64 hexadecimal digits name an image by its ID, not a repository"
 	}
 	return d
-}
-
-// isIdentifier reports whether s is what the reference grammar calls an
-// identifier, 64 lower-case hexadecimal digits, which is not a repository
-// name.
-func isIdentifier(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for i := range len(s) {
-		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // Unwrap returns the Reason and the reference package's error, so that both
@@ -173,37 +159,28 @@ func pathOf(repository string) string {
 	return repository
 }
 
-// overlong returns the reference package's error for the first part of l,
-// in reading order, that is longer than that part of any valid reference,
-// or nil. It reads lengths only, so it costs nothing next to the grammar's
-// regular expressions, whose cost grows with the input.
-func (l lenient) overlong() error {
-	switch {
-	case minPathLen(l.repository) > maxPath:
-		return reference.ErrNameTooLong
-	case len(l.tag) > maxTag:
-		return reference.ErrTagInvalidFormat
-	case len(l.digest) > maxDigest:
-		return reference.ErrDigestInvalidFormat
-	}
-	return nil
+// tooLong reports whether a part of l, the repository's path, the tag or
+// the digest, is longer than that part of any valid reference. It reads
+// lengths only.
+func (l lenient) tooLong() bool {
+	return minPathLen(l.repository) > maxPath || len(l.tag) > maxTag || len(l.digest) > maxDigest
 }
 
-// classify tells why the reference split as l, which the reference package
-// rejects, is invalid. It tries each part of the lenient split in a context
-// that is valid when the part is: the repository with a tag, the tag and
-// the digest after a valid name. The reference package decides each time;
-// nothing here reads its error text. A part longer than the grammar allows
-// is invalid without asking it, so only the registry, which has no limit,
-// is ever read at length.
-func classify(l lenient) Reason {
+// classify tells why the reference split as l, which accepts rejects, is
+// invalid; accepts reports whether reference.ParseNormalizedNamed accepts a
+// string, as [valid] does. classify tries each part of the lenient split in
+// a context that is valid when the part is: the repository with a tag, the
+// tag and the digest after a valid name. accepts decides each time;
+// nothing here reads an error's text. A part longer than the grammar allows
+// is invalid without asking.
+func classify(l lenient, accepts func(string) bool) Reason {
 	switch {
 	case l.repository == "":
 		return ErrNameEmpty
-	case !validName(l.repository):
+	case !validName(l.repository, accepts):
 		// Lower case gives every rune at least one byte, so a path of more
 		// runes than maxPath stays too long in lower case.
-		if utf8.RuneCountInString(pathOf(l.repository)) <= maxPath && validName(strings.ToLower(l.repository)) {
+		if utf8.RuneCountInString(pathOf(l.repository)) <= maxPath && validName(strings.ToLower(l.repository), accepts) {
 			return ErrNameUppercase
 		}
 		return ErrReferenceInvalid
@@ -215,13 +192,7 @@ func classify(l lenient) Reason {
 	return ErrReferenceInvalid
 }
 
-// validName reports whether the reference grammar accepts name as a
-// repository.
-func validName(name string) bool {
+// validName reports whether accepts takes name as a repository.
+func validName(name string, accepts func(string) bool) bool {
 	return minPathLen(name) <= maxPath && accepts(name+":x")
-}
-
-func accepts(s string) bool {
-	_, err := reference.ParseNormalizedNamed(s)
-	return err == nil
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/distribution/reference"
+	"github.com/opencontainers/go-digest"
+
 	"github.com/kicikit/kicikit/agentversion"
 	"github.com/kicikit/kicikit/internal/jsstr"
 	"github.com/kicikit/kicikit/scalerconfig"
@@ -54,13 +56,18 @@ func FuzzParseLong(f *testing.F) {
 
 // checkParse checks that Parse accepts s exactly when the reference
 // package does, splits it as the orchestrator does and agrees with the
-// reference package on every part, or else reports why it is invalid.
+// reference package on every part, or else reports why it is invalid and
+// wraps the reference package's error. It checks the hand-written grammar
+// on s too, alone.
 func checkParse(t *testing.T, s string) {
 	t.Helper()
 	got, err := Parse(s)
 	named, refErr := reference.ParseNormalizedNamed(s)
-	if (err == nil) != (refErr == nil) {
-		t.Fatalf("Parse(%q) = %v, %v; the reference package says %v", s, got, err, refErr)
+	if (err == nil) != (refErr == nil) || valid(s) != (refErr == nil) {
+		t.Fatalf("Parse(%q) = %v, %v; valid says %v; the reference package says %v", s, got, err, valid(s), refErr)
+	}
+	if byHand := normalizedNamedError(s); !sameError(byHand, refErr) {
+		t.Fatalf("normalizedNamedError(%q) = %v; the reference package says %v", s, byHand, refErr)
 	}
 	if err != nil {
 		checkParseError(t, s, got, err, refErr)
@@ -100,19 +107,18 @@ func checkParse(t *testing.T, s string) {
 	}
 }
 
-// checkParseError checks the error's shape, and that its Reason is right:
-// fixing the part it blames, alone, makes the rest parse. It wraps the
-// reference package's error, or, for a part too long to be valid, the
-// reference package's sentinel for that part.
+// checkParseError checks the error's shape: it wraps the reference
+// package's error, and its Reason is the one the reference package's
+// verdicts give, and right: fixing the part it blames, alone, makes the
+// rest parse.
 func checkParseError(t *testing.T, s string, got Ref, err, refErr error) {
 	t.Helper()
 	var pe *ParseError
-	wantErr := refErr
-	if over := splitLenient(s).overlong(); over != nil {
-		wantErr = over
-	}
-	if !errors.As(err, &pe) || pe.Input != s || pe.Err == nil || pe.Err.Error() != wantErr.Error() || got != (Ref{}) {
+	if !errors.As(err, &pe) || pe.Input != s || !sameError(pe.Err, refErr) || got != (Ref{}) {
 		t.Fatalf("Parse(%q) = %+v, %#v; the reference package says %v", s, got, err, refErr)
+	}
+	if want := classify(splitLenient(s), accepts); pe.Reason != want {
+		t.Fatalf("Parse(%q): %v; with the reference package deciding, %v", s, pe.Reason, want)
 	}
 	// At most 64 bytes of the input, each quoted as at most 4, the prefix,
 	// the length and the longest reason.
@@ -159,9 +165,38 @@ func checkParseError(t *testing.T, s string, got Ref, err, refErr error) {
 	default:
 		t.Fatalf("Parse(%q): unknown reason %d", s, pe.Reason)
 	}
-	if _, err := Parse(fixed); err != nil {
+	if _, err := reference.ParseNormalizedNamed(fixed); err != nil {
 		t.Fatalf("Parse(%q): %v, but %q does not parse either: %v", s, pe.Reason, fixed, err)
 	}
+}
+
+// accepts reports whether the reference package accepts s: the oracle the
+// tests hold the hand-written grammar to.
+func accepts(s string) bool {
+	_, err := reference.ParseNormalizedNamed(s)
+	return err == nil
+}
+
+// sentinels are the error values of the reference package and go-digest.
+var sentinels = []error{
+	reference.ErrReferenceInvalidFormat, reference.ErrTagInvalidFormat, reference.ErrDigestInvalidFormat,
+	reference.ErrNameContainsUppercase, reference.ErrNameEmpty, reference.ErrNameTooLong, reference.ErrNameNotCanonical,
+	digest.ErrDigestInvalidFormat, digest.ErrDigestInvalidLength, digest.ErrDigestUnsupported,
+}
+
+// sameError reports whether got is want, the error the reference package
+// returned: the same sentinel, or, for an error of its own text, no
+// sentinel and the same text.
+func sameError(got, want error) bool {
+	if got == nil || want == nil {
+		return got == want
+	}
+	for _, sentinel := range sentinels {
+		if errors.Is(got, sentinel) || errors.Is(want, sentinel) {
+			return got == want
+		}
+	}
+	return got.Error() == want.Error()
 }
 
 // The fuzz test of CheckAgentImages checks the orchestrator's two findings

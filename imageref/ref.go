@@ -1,13 +1,7 @@
 package imageref
 
 import (
-	// distribution/reference validates digests through go-digest, which
-	// accepts an algorithm only when its hash is linked in.
-	_ "crypto/sha256"
-	_ "crypto/sha512"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/distribution/reference"
 )
@@ -32,10 +26,14 @@ type Ref struct {
 // documentation describes, keeping the repository as written.
 //
 // What it rejects it reports as a [*ParseError], along with the zero Ref.
-// A path, tag or digest longer than any valid reference's is refused before
-// the reference package's regular expressions read s, so that a long input
-// costs one pass over its bytes; only a registry, which the grammar does not
-// limit, is read at length.
+//
+// Parse checks s against the reference package's grammar written out by
+// hand, which accepts exactly what the reference package accepts, so that a
+// valid reference costs a few passes over its bytes and no allocation. For
+// what it rejects, it asks the reference package for its error, except when
+// a path, tag or digest is longer than any valid reference's: it then works
+// that error out by hand as well, so that no regular expression reads a long
+// input.
 func Parse(s string) (Ref, error) {
 	r, err := parse(s)
 	if err != nil {
@@ -46,17 +44,18 @@ func Parse(s string) (Ref, error) {
 
 // parse is Parse with the concrete error type.
 func parse(s string) (Ref, *ParseError) {
+	if m, ok := accept(s); ok {
+		return m.ref(s), nil
+	}
 	l := splitLenient(s)
-	// A part longer than the grammar allows is refused before the grammar's
-	// regular expressions read the whole input (and its reason found
-	// without them), so a long input costs no more than reading it.
-	if err := l.overlong(); err != nil {
-		return Ref{}, &ParseError{Input: s, Reason: classify(l), Err: err}
+	var err error
+	if l.tooLong() {
+		// The reference package's regular expressions would read all of s.
+		err = normalizedNamedError(s)
+	} else {
+		_, err = reference.ParseNormalizedNamed(s)
 	}
-	if _, err := reference.ParseNormalizedNamed(s); err != nil {
-		return Ref{}, &ParseError{Input: s, Reason: classify(l), Err: err}
-	}
-	return Ref{Repository: l.repository, Tag: l.tag, Digest: l.digest}, nil
+	return Ref{}, &ParseError{Input: s, Reason: classify(l, valid), Err: err}
 }
 
 // MustParse is like [Parse] but panics when s is not a valid reference. It is
@@ -178,42 +177,18 @@ const (
 	localhost           = "localhost"
 )
 
-// splitDockerDomain is distribution/reference's function of the same name,
-// followed by what ParseNormalizedNamed does with its result: the registry
-// and the path of a repository, normalised.
-func splitDockerDomain(name string) (domain, path string) {
-	maybeDomain, maybePath, ok := strings.Cut(name, "/")
+// splitDockerDomain returns the registry and the path of a repository as
+// reference.ParseNormalizedNamed normalises them: the domain and the
+// remainder of [normalize], with "library/" in front when it adds that,
+// unless the reference grammar does not read the domain as one ("a_b.c" in
+// "a_b.c/kici-agent"), and then no registry and the whole repository.
+func splitDockerDomain(repository string) (domain, path string) {
+	n := normalize(repository)
 	switch {
-	case !ok:
-		return defaultDomain, officialRepoPrefix + name
-	case maybeDomain == localhost:
-		return maybeDomain, maybePath
-	case maybeDomain == legacyDefaultDomain:
-		domain, path = defaultDomain, maybePath
-	case strings.ContainsAny(maybeDomain, ".:") || strings.ToLower(maybeDomain) != maybeDomain:
-		// ParseNormalizedNamed parses domain+"/"+path again with the
-		// reference grammar, which reads a first element that is no
-		// registry ("a_b.c") as part of the path.
-		if !isDomain(maybeDomain) {
-			return "", name
-		}
-		domain, path = maybeDomain, maybePath
-	default:
-		domain, path = defaultDomain, name
+	case !isDomainAndPort(n.domain):
+		return "", repository
+	case n.official:
+		return n.domain, officialRepoPrefix + n.remainder
 	}
-	if domain == defaultDomain && !strings.Contains(path, "/") {
-		path = officialRepoPrefix + path
-	}
-	return domain, path
-}
-
-// anchoredDomain matches what the reference grammar reads as a registry,
-// host and optional port, and nothing else. It is compiled on first use.
-var anchoredDomain = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:` + reference.DomainRegexp.String() + `)$`)
-})
-
-// isDomain reports whether the reference grammar reads s as a registry.
-func isDomain(s string) bool {
-	return anchoredDomain().MatchString(s)
+	return n.domain, n.remainder
 }

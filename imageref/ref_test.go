@@ -2,13 +2,16 @@ package imageref
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/distribution/reference"
+	godigest "github.com/opencontainers/go-digest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -121,7 +124,7 @@ func TestParseError(t *testing.T) {
 			`imageref.Parse("kici-agent: 0.19.0"): invalid tag`},
 		{"tag starting with a dash", "kici-agent:-rc", ErrTagInvalid, reference.ErrReferenceInvalidFormat,
 			`imageref.Parse("kici-agent:-rc"): invalid tag`},
-		{"tag too long", "kici-agent:" + strings.Repeat("a", 129), ErrTagInvalid, reference.ErrTagInvalidFormat,
+		{"tag too long", "kici-agent:" + strings.Repeat("a", 129), ErrTagInvalid, reference.ErrReferenceInvalidFormat,
 			`imageref.Parse("kici-agent:` + strings.Repeat("a", 53) + `"... (140 bytes)): invalid tag`},
 		{"plus in tag", "kici-agent:1.2.3+b", ErrTagInvalid, reference.ErrReferenceInvalidFormat,
 			`imageref.Parse("kici-agent:1.2.3+b"): invalid tag`},
@@ -137,7 +140,7 @@ func TestParseError(t *testing.T) {
 			`imageref.Parse("kici-agent@md5:` + hex64[:32] + `"): invalid digest`},
 		{"upper-case algorithm", "kici-agent@SHA256:" + hex64, ErrDigestInvalid, nil,
 			`imageref.Parse("kici-agent@SHA256:` + hex64[:46] + `"... (82 bytes)): invalid digest`},
-		{"two digests", "kici-agent@" + sha256 + "@" + sha256, ErrDigestInvalid, reference.ErrDigestInvalidFormat,
+		{"two digests", "kici-agent@" + sha256 + "@" + sha256, ErrDigestInvalid, reference.ErrReferenceInvalidFormat,
 			`imageref.Parse("kici-agent@sha256:` + hex64[:46] + `"... (154 bytes)): invalid digest`},
 		{"space in name", "kici agent", ErrReferenceInvalid, reference.ErrReferenceInvalidFormat,
 			`imageref.Parse("kici agent"): invalid reference format`},
@@ -336,22 +339,28 @@ func TestParseLengthLimits(t *testing.T) {
 
 		{"path", "q.io/" + path + "a", ErrReferenceInvalid, reference.ErrNameTooLong},
 		{"path with no registry", path + "a", ErrReferenceInvalid, reference.ErrNameTooLong},
-		{"path with no registry, invalid", path + "_", ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"path under localhost", "localhost/" + path + "a", ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"path with no registry, invalid", path + "_", ErrReferenceInvalid, reference.ErrReferenceInvalidFormat},
 		// Lower-case letters, digits, "-" and "_" never make a registry, so
 		// the first element counts in the path.
-		{"path whose first element is no registry", "az09-_/" + strings.Repeat("a", 248) + "_", ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"path whose first element is no registry", "az09-_/" + strings.Repeat("a", 248) + "_", ErrReferenceInvalid, reference.ErrReferenceInvalidFormat},
 		{"familiar name", strings.Repeat("a", 256), ErrReferenceInvalid, reference.ErrNameTooLong},
 		{"path after a long registry", registry + "/" + path + "a", ErrReferenceInvalid, reference.ErrNameTooLong},
 		{"upper-case path of the longest", "q.io/A" + strings.Repeat("a", 254), ErrNameUppercase, nil},
-		{"upper-case path, too long in lower case too", "q.io/" + strings.Repeat("A", 256), ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"upper-case path, too long in lower case too", "q.io/" + strings.Repeat("A", 256), ErrReferenceInvalid, nil},
 		// The Kelvin sign is 3 bytes, its lower case "k" one.
-		{"upper-case path that lower case shortens", "q.io/" + strings.Repeat("\u212a", 100), ErrNameUppercase, reference.ErrNameTooLong},
-		{"tag", "kici-agent:" + tag + "a", ErrTagInvalid, reference.ErrTagInvalidFormat},
-		{"tag after a long registry", registry + "/kici-agent:" + tag + "a", ErrTagInvalid, reference.ErrTagInvalidFormat},
-		{"tag after an invalid name", "Kici-agent:" + tag + "a", ErrNameUppercase, reference.ErrTagInvalidFormat},
-		{"digest", "kici-agent@" + digest + "0", ErrDigestInvalid, reference.ErrDigestInvalidFormat},
-		{"digest after a tag", "kici-agent:1@" + digest + "0", ErrDigestInvalid, reference.ErrDigestInvalidFormat},
-		{"digest with no name", "@" + digest + "0", ErrNameEmpty, reference.ErrDigestInvalidFormat},
+		{"upper-case path that lower case shortens", "q.io/" + strings.Repeat("\u212a", 100), ErrNameUppercase, nil},
+		{"tag", "kici-agent:" + tag + "a", ErrTagInvalid, reference.ErrReferenceInvalidFormat},
+		{"tag after a long registry", registry + "/kici-agent:" + tag + "a", ErrTagInvalid, reference.ErrReferenceInvalidFormat},
+		{"tag after an invalid name", "Kici-agent:" + tag + "a", ErrNameUppercase, nil},
+		// The reference package tries the input again in lower case, where
+		// each 3-byte Kelvin sign is a 1-byte "k".
+		{"tag that lower case shortens", "kici-agent:" + strings.Repeat("\u212a", 50), ErrTagInvalid, reference.ErrNameContainsUppercase},
+		{"digest", "kici-agent@" + digest + "0", ErrDigestInvalid, godigest.ErrDigestInvalidLength},
+		{"digest after a tag", "kici-agent:1@" + digest + "0", ErrDigestInvalid, godigest.ErrDigestInvalidLength},
+		{"digest of an unknown algorithm", "kici-agent@md5:" + hex64 + hex64, ErrDigestInvalid, godigest.ErrDigestUnsupported},
+		{"digest of an unknown upper-case algorithm", "kici-agent:1@MD5:" + hex64 + hex64, ErrDigestInvalid, godigest.ErrDigestInvalidFormat},
+		{"digest with no name", "@" + digest + "0", ErrNameEmpty, reference.ErrReferenceInvalidFormat},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -372,6 +381,76 @@ func TestParseLengthLimits(t *testing.T) {
 			}
 			checkParseError(t, tt.in, got, err, refErr)
 		})
+	}
+}
+
+// TestParseOverlongErr checks that an input Parse refuses without the
+// reference package, because a part of it is longer than that part of any
+// valid reference, still carries as Err exactly the error
+// reference.ParseNormalizedNamed returns for it: the same sentinel value, or
+// an error of the same text that wraps nothing. Each kind of over-long part
+// is tried at the fewest bytes that make it over-long (one fewer, and Parse
+// asks the reference package), and at 4 KiB, where a part that lower case
+// shortens is too long in lower case as well, and so no longer an upper-case
+// one.
+func TestParseOverlongErr(t *testing.T) {
+	tests := []struct {
+		name                string
+		before, unit, after string // the input: before, n copies of unit, after
+		over                int    // the fewest copies that make the input over-long
+		reason              Reason // at over; checkParseError checks every Reason
+		sentinel            error  // the reference package's error at over; nil: one of its own text
+	}{
+		{"path", "q.io/", "a", "", 256, ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"path under localhost", "localhost/", "a", "", 256, ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"path with no registry", "kici/", "a", "", 251, ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"familiar name", "", "a", "", 256, ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"path after a long registry", strings.Repeat("r.", 300) + "r/", "a", ":1@" + sha256, 256, ErrReferenceInvalid, reference.ErrNameTooLong},
+		{"invalid path", "q.io/", "a", "_", 255, ErrReferenceInvalid, reference.ErrReferenceInvalidFormat},
+		{"upper-case path", "q.io/", "A", "", 256, ErrReferenceInvalid, nil},
+		{"upper-case familiar name", "", "A", ":1", 256, ErrReferenceInvalid, nil},
+		{"path that lower case shortens", "q.io/", "\u212a", "", 86, ErrNameUppercase, nil},
+		{"tag", "kici-agent:", "a", "", 129, ErrTagInvalid, reference.ErrReferenceInvalidFormat},
+		{"upper-case tag", "Q.IO/kici-agent:", "A", "@" + sha256, 129, ErrTagInvalid, reference.ErrReferenceInvalidFormat},
+		{"tag after an upper-case name", "Kici-agent:", "a", "", 129, ErrNameUppercase, nil},
+		{"tag that lower case shortens", "kici-agent:", "\u212a", "", 43, ErrTagInvalid, reference.ErrNameContainsUppercase},
+		{"sha256 digest", "kici-agent@sha256:", "a", "", 129, ErrDigestInvalid, godigest.ErrDigestInvalidLength},
+		{"sha512 digest after a tag", "kici-agent:1@sha512:", "0", "", 129, ErrDigestInvalid, godigest.ErrDigestInvalidLength},
+		{"upper-case digest", "kici-agent@sha384:", "A", "", 129, ErrDigestInvalid, godigest.ErrDigestInvalidLength},
+		{"digest of an unknown algorithm", "kici-agent@md5:", "0", "", 132, ErrDigestInvalid, godigest.ErrDigestUnsupported},
+		{"digest of an upper-case algorithm", "kici-agent:1@MD5:", "0", "", 132, ErrDigestInvalid, godigest.ErrDigestInvalidFormat},
+		{"digest with no name", "@sha256:", "0", "", 129, ErrNameEmpty, reference.ErrReferenceInvalidFormat},
+		{"two digests", "kici-agent@" + sha256 + "@", "0", "", 64, ErrDigestInvalid, reference.ErrReferenceInvalidFormat},
+	}
+	for _, tt := range tests {
+		input := func(n int) string { return tt.before + strings.Repeat(tt.unit, n) + tt.after }
+		for _, n := range []int{tt.over, 4096 / len(tt.unit)} {
+			t.Run(fmt.Sprintf("%s/%d", tt.name, n), func(t *testing.T) {
+				in := input(n)
+				require.False(t, splitLenient(input(tt.over-1)).tooLong(), "one fewer is over-long too")
+				require.True(t, splitLenient(in).tooLong(), "Parse asks the reference package")
+				_, refErr := reference.ParseNormalizedNamed(in)
+				require.Error(t, refErr)
+				if n == tt.over {
+					require.True(t, refErr == tt.sentinel || tt.sentinel == nil && !slices.Contains(sentinels, refErr),
+						"the reference package says %v", refErr)
+				}
+				got, err := Parse(in)
+				var pe *ParseError
+				require.ErrorAs(t, err, &pe)
+				if n == tt.over {
+					assert.Equal(t, tt.reason, pe.Reason)
+				}
+				if slices.Contains(sentinels, refErr) {
+					assert.True(t, pe.Err == refErr, "Err is %v, the reference package says %v", pe.Err, refErr)
+				} else {
+					require.NoError(t, errors.Unwrap(refErr), "the reference package's error wraps one")
+					assert.EqualError(t, pe.Err, refErr.Error())
+					assert.NoError(t, errors.Unwrap(pe.Err))
+				}
+				checkParseError(t, in, got, err, refErr)
+			})
+		}
 	}
 }
 
