@@ -1,17 +1,25 @@
 // Package kicikit makes the decisions the KiCI CI orchestrator makes when an
 // operator upgrades it and when it spawns agent containers, as pure Go
 // functions that other tools can import. The behaviour is the orchestrator
-// 0.20.0's, message texts included; where kicikit goes further, each package
-// says so.
+// 0.20.0's (its scaler config schema 0.12.0's, the newest public one),
+// message texts included; where kicikit goes further, each package says so,
+// and CHANGELOG.md lists every such difference.
 //
-// This package holds no code. The work is done by four packages, which fit
+// This package holds no code. The work is done by five packages, which fit
 // an upgrade like this:
 //
+//   - [github.com/kicikit/kicikit/scalerconfig] finds the service's scaler
+//     config from its env file, and loads and validates it as the
+//     orchestrator does: canonical labels, defaults, every problem with its
+//     file, line and column, a position for every value. The other
+//     packages decide from what it returns.
 //   - Before the upgrade restarts anything, [github.com/kicikit/kicikit/imageref]
-//     checks the scaler config: CheckAgentImages reports every container
-//     label set whose agent image the upgrade would leave on an old release
-//     (a moving tag pulled IfNotPresent, a pin older than the target) and
-//     what else would keep agents behind.
+//     checks that config: CheckService (from the env file) or
+//     CheckAgentImages (from a loaded config) reports every container label
+//     set whose agent image the upgrade would leave on an old release (a
+//     moving tag pulled IfNotPresent, a pin older than the target) and what
+//     else would keep agents behind, each finding with its position and the
+//     pin that fixes it.
 //   - It orders releases with [github.com/kicikit/kicikit/agentversion],
 //     which reads MAJOR.MINOR.PATCH and treats a build counter such as
 //     0.5.0-9159 as that release, not an older one.
@@ -23,22 +31,25 @@
 //   - After the upgrade, each agent container the container scaler spawns
 //     is created with the HostConfig [github.com/kicikit/kicikit/hostconfig]
 //     builds: cpu and memory limits, binds, extra hosts, the process limit
-//     and, for a single-job container, the agent image's sudo group.
+//     and, for a single-job container, the agent image's sudo group and
+//     environment together.
 //
-// None of them reads the file system, the environment or the clock: every
-// fact they need is an argument, so a tool can plan a Windows service's
-// upgrade from Linux and test every decision without a machine to run it on.
-// The one exception is documented where it is: npmtarget asks the local file
-// system whether npm-cli.js exists when the caller gives it no Exists
-// function.
+// None of them reads the environment or the clock, or a file it was not
+// handed: every fact they need is an argument (scalerconfig reads through an
+// io/fs.FS the caller passes), so a tool can plan a Windows service's upgrade
+// from Linux and test every decision without a machine to run it on. The one
+// exception is documented where it is: npmtarget asks the local file system
+// whether npm-cli.js exists when the caller gives it no Exists function.
 //
-// Results that can fail are (T, error) with a typed error; results with
-// several outcomes are sealed interfaces (npmtarget.Resolution,
-// npmtarget.Plan, imageref.Finding) taken apart with a type switch, each
-// marked for go-check-sumtype.
+// Results that can fail are (T, error) with a typed error whose text reads
+// package.Func("input"): reason; results with several outcomes are sealed
+// interfaces (npmtarget.Resolution, npmtarget.Plan, imageref.Finding,
+// imageref.ServiceCheck) taken apart with a type switch, each marked for
+// go-check-sumtype.
 //
 // The programs under examples/ use only this public API:
-// examples/agentimagecheck is a command-line check of a scaler config,
+// examples/agentimagecheck is a pre-upgrade linter for a scaler config (text,
+// JSON, SARIF and GitHub annotations; it can pin the images itself),
 // examples/npmplan prints the npm command an upgrade would run, and
 // examples/spawnconfig prints an agent container's HostConfig.
 package kicikit
