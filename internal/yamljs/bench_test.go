@@ -2,10 +2,13 @@ package yamljs
 
 import (
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"weak"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -35,6 +38,31 @@ func TestBigConfig(t *testing.T) {
 	image := last.Pairs[1].Value
 	require.Equal(t, "ghcr.io/k/kici-agent:0.49", image.Str)
 	require.Equal(t, image.Str, string(src[image.Pos.Offset:image.End.Offset]))
+}
+
+// TestSyntaxTreeLetGo checks that the syntax tree of what is composed can
+// be collected while the parser and the composer still run: a large file's
+// tree would otherwise live beside its whole document model, twice the
+// memory at the peak. The label set looked at is in the middle of the file,
+// far from the chunks the parser holds on to.
+func TestSyntaxTreeLetGo(t *testing.T) {
+	text := string(bigConfig(20000))
+	var held weak.Pointer[cst]
+	comp := newComposer(text, func(*document) bool { return true })
+	p := newParser(text, func(tok *cst) {
+		if tok.typ == tDocument {
+			pools := tok.x.value.items[2].value
+			sets := pools.items[len(pools.items)/2].value.items[2].value
+			held = weak.Make(sets.items[50].value)
+		}
+		comp.next(tok)
+	})
+	newLexer(text, p.next).run()
+	p.end()
+	require.NotNil(t, comp.doc, "composed")
+	runtime.GC()
+	assert.Nil(t, held.Value(), "a composed label set's syntax node is still reachable")
+	runtime.KeepAlive(p)
 }
 
 // BenchmarkParse reads the big config at 1,000 and 100,000 label sets;

@@ -250,7 +250,24 @@ func (c *cst) lastItem() *cstItem {
 	return c.items[len(c.items)-1]
 }
 
-func (c *cst) pushItem(it *cstItem) { c.items = append(c.items, it) }
+// pushItem appends it. When the list moves to a larger array, the old one
+// is cleared: its first slots are in a chunk of item lists, and a pointer
+// left there would keep alive, chunk by chunk, the syntax tree the
+// composer lets go as it reads it.
+func (c *cst) pushItem(it *cstItem) {
+	old := c.items
+	c.items = append(c.items, it)
+	if cap(old) != cap(c.items) {
+		clear(old)
+	}
+}
+
+// dropLastItem removes the last item, clearing its slot for the same
+// reason.
+func (c *cst) dropLastItem() {
+	c.items[len(c.items)-1] = nil
+	c.items = c.items[:len(c.items)-1]
+}
 
 func includesToken(list []token, t tokType) bool {
 	for i := range list {
@@ -638,7 +655,7 @@ func (p *parser) moveTrailingEmpty(top, tok *cst) {
 	} else {
 		top.pushItem(p.item(cstItem{start: last.start}))
 	}
-	tok.items = tok.items[:len(tok.items)-1]
+	tok.dropLastItem()
 }
 
 func (p *parser) stream() {
@@ -754,7 +771,7 @@ func (p *parser) collSpace(c *cst, it *cstItem, isMap bool) {
 				if prev.value != nil && prev.value.end != nil {
 					prev.value.end = append(prev.value.end, it.start...)
 					prev.value.end = append(prev.value.end, p.sourceToken())
-					c.items = items[:len(items)-1]
+					c.dropLastItem()
 					return
 				}
 			}
