@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -32,27 +31,20 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// lintFile is a scaler config of n label sets, ten per container scaler,
-// two labels and an image each: one in ten on latest (a moving-tag finding,
-// with a pin), one in ten pinned to an older release (older-pin, with a
-// pin), the others on the target. About 75 bytes a label set.
+// lintFile is a configFile whose label sets are one in ten on latest (a
+// moving-tag finding, with a pin), one in ten pinned to an older release
+// (older-pin, with a pin), the others on the target: about 75 bytes a label
+// set.
 func lintFile(n int) []byte {
-	var b strings.Builder
-	b.WriteString("version: 1\nscalers:\n")
-	for i := 0; i < n; i++ {
-		if i%10 == 0 {
-			fmt.Fprintf(&b, "  - name: pool-%d\n    type: container\n    maxAgents: 4\n    labelSets:\n", i/10)
-		}
-		tag := "0.20.0"
+	return configFile(n, func(i int) string {
 		switch i % 10 {
 		case 3:
-			tag = "latest"
+			return "latest"
 		case 7:
-			tag = "0.19.2"
+			return "0.19.2"
 		}
-		fmt.Fprintf(&b, "      - labels: [Docker, l%d]\n        image: reg/kici-agent:%s\n", i, tag)
-	}
-	return []byte(b.String())
+		return "0.20.0"
+	}, false)
 }
 
 // BenchmarkAgentImageCheck runs the agentimagecheck program on configs of

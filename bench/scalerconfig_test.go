@@ -10,22 +10,28 @@ import (
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
-// scalerFile is a scaler config of n label sets, ten per container scaler,
-// each with two labels (one capitalised) and an image, every tenth with a
-// pull policy: about 72 bytes a label set, 7 MB for 100,000.
-func scalerFile(n int) []byte {
+// configFile is a scaler config of n label sets, ten per container scaler,
+// each with two labels (one capitalised) and the image tag(i) gives label
+// set i; with pullAlways, every tenth is pulled Always.
+func configFile(n int, tag func(i int) string, pullAlways bool) []byte {
 	var b strings.Builder
 	b.WriteString("version: 1\nscalers:\n")
 	for i := 0; i < n; i++ {
 		if i%10 == 0 {
 			fmt.Fprintf(&b, "  - name: pool-%d\n    type: container\n    maxAgents: 4\n    labelSets:\n", i/10)
 		}
-		fmt.Fprintf(&b, "      - labels: [Docker, l%d]\n        image: reg/kici-agent:0.20.%d\n", i, i%7)
-		if i%10 == 9 {
+		fmt.Fprintf(&b, "      - labels: [Docker, l%d]\n        image: reg/kici-agent:%s\n", i, tag(i))
+		if pullAlways && i%10 == 9 {
 			b.WriteString("        imagePullPolicy: Always\n")
 		}
 	}
 	return []byte(b.String())
+}
+
+// scalerFile is a configFile with a release tag on each label set and a
+// pull policy on every tenth: about 72 bytes a label set, 7 MB for 100,000.
+func scalerFile(n int) []byte {
+	return configFile(n, func(i int) string { return fmt.Sprintf("0.20.%d", i%7) }, true)
 }
 
 // BenchmarkLoadScalerConfig loads configs of 1,000 and 100,000 label sets

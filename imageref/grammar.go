@@ -411,7 +411,7 @@ func algorithmComponentLen(s string) int {
 		return 0
 	}
 	i := 1
-	for i < len(s) && (isLetter(s[i]) || '0' <= s[i] && s[i] <= '9') {
+	for i < len(s) && isAlphaNumeric(s[i]) {
 		i++
 	}
 	return i

@@ -291,7 +291,7 @@ func TestNormalizedNamedError(t *testing.T) {
 	tests := []struct {
 		name string
 		in   string
-		want error // nil: accepted; else the sentinel, or an error of the same text
+		want error // the reference package's sentinel; nil where it accepts, or where its error is one of its own text
 	}{
 		{"valid", "quay.io/kici/kici-agent:0.20.0@" + sha256, nil},
 		{"identifier", hex64, nil},

@@ -87,14 +87,14 @@ func EditImages(src []byte, edits []ImageEdit) ([]byte, []Replacement, error) {
 	if err != nil {
 		return nil, nil, &EditError{Edit: edits[0], Err: err}
 	}
-	plain := !mayReadOtherwise(src)
-	t := index(root, edits, !plain)
+	readBack := mayReadOtherwise(src)
+	t := index(root, edits, readBack)
 	reps, set, err := t.plan(edits)
 	if err != nil {
 		return nil, nil, err
 	}
 	out := apply(src, reps)
-	if !plain {
+	if readBack {
 		if err := verify(root, out, set); err != nil {
 			return nil, nil, &EditError{Edit: reps[0].edit(), Err: err}
 		}
