@@ -97,7 +97,7 @@ func (c *composer) resolveCollection(ctx *composeCtx, tok *cst, tagName string, 
 func (c *composer) newCollection(kind ykind, tag *tagDef) *ynode {
 	n := c.newNode(kind)
 	if len(c.exts) == cap(c.exts) {
-		c.exts = make([]yext, 0, chunk)
+		c.exts = make([]yext, 0, nextChunk(cap(c.exts), chunk))
 	}
 	c.exts = c.exts[:len(c.exts)+1]
 	n.yext, n.ownExt = &c.exts[len(c.exts)-1], true

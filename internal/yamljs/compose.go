@@ -146,7 +146,7 @@ func newComposer(text string, onDoc func(*document) bool) *composer {
 // newNode allocates a node, in chunks: a large file has millions.
 func (c *composer) newNode(kind ykind) *ynode {
 	if len(c.nodes) == cap(c.nodes) {
-		c.nodes = make([]ynode, 0, chunk)
+		c.nodes = make([]ynode, 0, nextChunk(cap(c.nodes), chunk))
 	}
 	c.nodes = c.nodes[:len(c.nodes)+1]
 	n := &c.nodes[len(c.nodes)-1]

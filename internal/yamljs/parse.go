@@ -6,7 +6,30 @@ package yamljs
 // parse() throws. An empty document, or one of comments only, is a Null
 // node.
 func Parse(src []byte) (*Node, error) {
-	s := newSource(src)
+	return parseSource(newSource(src))
+}
+
+// ParseRange is Parse of src[from.Offset:end], a text of its own, with
+// every position given in src. from must be where a line of src starts, as
+// [SplitItems] gives it.
+func ParseRange(src []byte, from Pos, end int) (*Node, error) {
+	s := newSource(src[from.Offset:end])
+	s.baseOffset, s.baseLine = from.Offset, from.Line-1
+	return parseSource(s)
+}
+
+// ParseWithout is Parse of src without its lines from `from` up to `to`
+// (both where a line starts, as [SplitItems] gives them), with every
+// position given in src.
+func ParseWithout(src []byte, from, to Pos) (*Node, error) {
+	text := make([]byte, 0, len(src)-(to.Offset-from.Offset))
+	text = append(append(text, src[:from.Offset]...), src[to.Offset:]...)
+	s := newSource(text)
+	s.cutAt, s.cutBytes, s.cutLines = from.Offset, to.Offset-from.Offset, to.Line-from.Line
+	return parseSource(s)
+}
+
+func parseSource(s *source) (*Node, error) {
 	doc, aliases, lines := compose(s)
 	if len(doc.errors) > 0 {
 		e := s.syntaxError(doc.errors)

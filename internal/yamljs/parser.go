@@ -399,10 +399,15 @@ func newParser(text string, out func(*cst)) *parser {
 // file has millions, and one allocation each would dominate its time.
 const chunk = 512
 
+// nextChunk is the capacity of the chunk after one of capacity had: from
+// 16 up, doubling up to most, so that a short text (a scaler that
+// scalerconfig reads on its own) allocates little.
+func nextChunk(had, most int) int { return min(max(2*had, 16), most) }
+
 // one returns a token list holding t, with room for two more.
 func (p *parser) one(t token) []token {
 	if len(p.toks)+3 > cap(p.toks) {
-		p.toks = make([]token, 0, 4*chunk)
+		p.toks = make([]token, 0, nextChunk(cap(p.toks), 4*chunk))
 	}
 	n := len(p.toks)
 	p.toks = p.toks[:n+3]
@@ -413,7 +418,7 @@ func (p *parser) one(t token) []token {
 
 func (p *parser) item(it cstItem) *cstItem {
 	if len(p.items) == cap(p.items) {
-		p.items = make([]cstItem, 0, chunk)
+		p.items = make([]cstItem, 0, nextChunk(cap(p.items), chunk))
 	}
 	p.items = append(p.items, it)
 	return &p.items[len(p.items)-1]
@@ -424,7 +429,7 @@ func (p *parser) newCst(c cst) *cst {
 	n := p.node()
 	*n = c
 	if len(p.exts) == cap(p.exts) {
-		p.exts = make([]cstExt, 0, chunk)
+		p.exts = make([]cstExt, 0, nextChunk(cap(p.exts), chunk))
 	}
 	p.exts = p.exts[:len(p.exts)+1]
 	n.x = &p.exts[len(p.exts)-1]
@@ -436,7 +441,7 @@ func (p *parser) blockColl(typ tokType, offset, indent int, first cstItem) *cst 
 	c := p.node()
 	c.typ, c.offset, c.indent = typ, offset, indent
 	if len(p.itemPtrs)+4 > cap(p.itemPtrs) {
-		p.itemPtrs = make([]*cstItem, 0, 4*chunk)
+		p.itemPtrs = make([]*cstItem, 0, nextChunk(cap(p.itemPtrs), 4*chunk))
 	}
 	n := len(p.itemPtrs)
 	p.itemPtrs = p.itemPtrs[:n+4]
@@ -447,7 +452,7 @@ func (p *parser) blockColl(typ tokType, offset, indent int, first cstItem) *cst 
 
 func (p *parser) node() *cst {
 	if len(p.nodes) == cap(p.nodes) {
-		p.nodes = make([]cst, 0, chunk)
+		p.nodes = make([]cst, 0, nextChunk(cap(p.nodes), chunk))
 	}
 	p.nodes = p.nodes[:len(p.nodes)+1]
 	return &p.nodes[len(p.nodes)-1]

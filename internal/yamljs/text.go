@@ -19,6 +19,13 @@ type source struct {
 	fixes []fix // in text order; empty when text is src
 	lines []int // byte offsets of the line starts in src
 	line  int   // the index in lines of the last position asked for
+
+	// Where src lies in the file whose positions are reported (ParseRange,
+	// ParseWithout): src starts baseOffset bytes and baseLine lines into
+	// it, and cutBytes bytes of cutLines whole lines were taken out of it
+	// at cutAt.
+	baseOffset, baseLine      int
+	cutAt, cutBytes, cutLines int
 }
 
 // fix is one replaced subsequence: at text offset at, U+FFFD stands for n
@@ -156,5 +163,9 @@ func (s *source) pos(at int) Pos {
 		}
 	}
 	s.line = line
-	return Pos{Offset: off, Line: line + 1, Column: off - s.lines[line] + 1}
+	column := off - s.lines[line] + 1
+	if s.cutBytes > 0 && off >= s.cutAt {
+		off, line = off+s.cutBytes, line+s.cutLines
+	}
+	return Pos{Offset: s.baseOffset + off, Line: s.baseLine + line + 1, Column: column}
 }

@@ -1,0 +1,239 @@
+package yamljs
+
+import "unicode/utf8"
+
+// Items is the block sequence a key of the root mapping holds, split into
+// its items, so that a reader can parse one item at a time ([ParseRange])
+// and the rest of the text without them ([ParseWithout]).
+type Items struct {
+	Start Pos   // the line start of the first item
+	End   Pos   // the line start after the last item, or the end of the text
+	Items []Pos // each item's line start; item i ends where item i+1 (or End) starts
+}
+
+// SplitItems finds the block sequence that the root mapping's key holds and
+// splits it into its items, when the text is in the plain form where
+// parsing each item on its own reads it exactly as parsing the whole text
+// does:
+//
+//   - valid UTF-8 without a byte order mark, one document without
+//     directives or document markers ("---", "..."), and no anchor,
+//     alias or tag anywhere (each would tie one part of the text to
+//     another);
+//   - a root block mapping whose lines start at column 1, none of them
+//     an explicit key ("? "), with key written plain, once, and its
+//     value a block sequence starting on a later line ("key:", then
+//     comments or blank lines at most, then "- ..." lines);
+//   - after the sequence, only root mapping lines, comments and blank
+//     lines; no tab indents a line.
+//
+// Within the plain form the lexer's own tokens place every item: an item
+// starts at each "-" indicator at the sequence's column that begins a line
+// outside any flow collection, and the sequence ends at the first line that
+// begins further left, or at its column with anything else. ok is false,
+// and the text must be read whole, when the text is not in the plain form
+// or has no such sequence.
+//
+// Parsing the parts gives the same values and positions as parsing the
+// whole text only when each part parses without error; a reader that gets
+// an error from a part must parse the whole text for the error yaml
+// reports.
+func SplitItems(src []byte, key string) (items Items, ok bool) {
+	if !utf8.Valid(src) {
+		return Items{}, false
+	}
+	sp := splitter{src: src, key: key}
+	text := string(src)
+	newLexer(text, sp.token).run()
+	if sp.failed || sp.phase < inSeq {
+		return Items{}, false
+	}
+	if sp.phase == inSeq {
+		sp.end = len(src)
+	}
+	return sp.positions(), true
+}
+
+// The splitter's phases, in the order the text goes through them.
+const (
+	inRoot    = iota // root mapping lines before the key
+	atKey            // the rest of the key's line
+	beforeSeq        // comments and blank lines before the first item
+	inSeq            // the items
+	afterSeq         // root mapping lines after the sequence
+)
+
+// splitter follows the lexer's tokens line by line.
+type splitter struct {
+	src    []byte
+	key    string
+	phase  int
+	failed bool
+
+	docs       int  // document-start control tokens seen
+	scalarNext bool // the next token is a scalar's source
+	blockNext  bool // the next scalar is a block scalar's lines
+	flow       int  // flow collections open
+	indent     int  // the current line's indent, while awaiting its content
+	awaiting   bool // a line's indentation was read, its first token not yet
+	colon      bool // atKey: the ":" after the key was read
+
+	column int   // the sequence's indicator column, 0-based
+	starts []int // each item's line start
+	end    int   // the line start after the sequence
+}
+
+// token reads one token of the lexer.
+//
+//kicikit:long one case per token class, in the lexer's order
+func (sp *splitter) token(at int, s string) {
+	if sp.failed {
+		return
+	}
+	if at < 0 {
+		switch s {
+		case ctlDocument:
+			sp.docs++
+			sp.failed = sp.docs > 1
+		case ctlScalar:
+			sp.scalarNext = true
+		default: // a flow collection ended early
+			sp.failed = true
+		}
+		return
+	}
+	typ := tScalar
+	if !sp.scalarNext {
+		typ = tokenTypeOf(s)
+	}
+	sp.scalarNext = false
+	switch typ {
+	case tBOM, tDocStart, tDocEnd, tDirectiveLine, tAlias, tAnchor, tTag:
+		sp.failed = true
+		return
+	case tBlockScalarHeader:
+		sp.blockNext = true
+	case tScalar:
+		if sp.blockNext {
+			// A block scalar's lines, which start a line but are no
+			// line of the mapping or the sequence.
+			sp.blockNext = false
+			return
+		}
+	case tSpace, tComment, tNewline:
+	default:
+		// Between a block scalar's header and its lines: not seen in a
+		// text the lexer reads without error.
+		sp.failed = sp.blockNext
+	}
+	if sp.phase == atKey {
+		sp.keyLine(typ)
+		return
+	}
+	lineStart := at == 0 || sp.src[at-1] == '\n'
+	switch {
+	case sp.flow == 0 && lineStart && typ == tSpace:
+		sp.awaiting, sp.indent = true, len(s)
+		sp.failed = !allSpaces(s)
+	case sp.flow == 0 && (lineStart || sp.awaiting):
+		if !lineStart && typ == tSpace { // a tab after the indent
+			sp.failed = true
+			return
+		}
+		indent := 0
+		if sp.awaiting {
+			indent = sp.indent
+		}
+		sp.awaiting = false
+		if typ != tNewline && typ != tComment {
+			sp.line(at-indent, indent, typ, s)
+		}
+	}
+	switch typ {
+	case tFlowMapStart, tFlowSeqStart:
+		sp.flow++
+	case tFlowMapEnd, tFlowSeqEnd:
+		sp.flow--
+		sp.failed = sp.flow < 0
+	}
+}
+
+// keyLine reads the rest of the key's line: ":", then at most a space and a
+// comment before the line break.
+func (sp *splitter) keyLine(typ tokType) {
+	switch {
+	case !sp.colon && typ == tMapValueInd:
+		sp.colon = true
+	case sp.colon && (typ == tSpace || typ == tComment):
+	case sp.colon && typ == tNewline:
+		sp.phase = beforeSeq
+	default:
+		sp.failed = true
+	}
+}
+
+// line reads the first token of a line that holds more than a comment,
+// outside any flow collection: its line start, indent and type.
+func (sp *splitter) line(start, indent int, typ tokType, s string) {
+	switch sp.phase {
+	case inRoot, afterSeq:
+		sp.rootLine(indent, typ, s)
+	case beforeSeq:
+		if typ != tSeqItemInd {
+			sp.failed = true
+			return
+		}
+		sp.column, sp.starts, sp.phase = indent, append(sp.starts, start), inSeq
+	case inSeq:
+		switch {
+		case indent > sp.column:
+		case indent == sp.column && typ == tSeqItemInd:
+			sp.starts = append(sp.starts, start)
+		case indent > 0:
+			// The sequence ends at a line that no root key starts.
+			sp.failed = true
+		default:
+			sp.end, sp.phase = start, afterSeq
+			sp.rootLine(indent, typ, s)
+		}
+	}
+}
+
+// rootLine reads a line of the root mapping outside the sequence.
+func (sp *splitter) rootLine(indent int, typ tokType, s string) {
+	switch {
+	case indent > 0: // inside a root key's value
+	case typ == tSeqItemInd || typ == tExplicitKeyInd || typ == tMapValueInd:
+		sp.failed = true
+	case typ == tScalar && s == sp.key:
+		sp.failed = sp.phase != inRoot
+		sp.phase = atKey
+	}
+}
+
+func allSpaces(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// positions turns the splitter's offsets into positions, counting the
+// lines once.
+func (sp *splitter) positions() Items {
+	offsets := append(append([]int(nil), sp.starts...), sp.end)
+	ps := make([]Pos, len(offsets))
+	line, from := 1, 0
+	for i, off := range offsets {
+		for j := from; j < off; j++ {
+			if sp.src[j] == '\n' {
+				line++
+			}
+		}
+		from = off
+		ps[i] = Pos{Offset: off, Line: line, Column: 1}
+	}
+	return Items{Start: ps[0], End: ps[len(ps)-1], Items: ps[:len(ps)-1]}
+}
