@@ -26,7 +26,7 @@ func TestMarshalLikeTheOrchestrator(t *testing.T) {
 			continue
 		}
 		t.Run(c.Name, func(t *testing.T) {
-			got, err := load(c.fsOf(), c.Main, c.Dir, c.jsonParser(t))
+			got, err := load(c.fsOf(), c.Main, c.Dir, c.jsonParser(t), false)
 			require.NoError(t, err)
 			raw, err := json.Marshal(got)
 			require.NoError(t, err)
@@ -66,7 +66,7 @@ func TestLiteralMeansDefaults(t *testing.T) {
 		if c.Name != "minimal" {
 			continue
 		}
-		loaded, err := load(c.fsOf(), c.Main, c.Dir, c.jsonParser(t))
+		loaded, err := load(c.fsOf(), c.Main, c.Dir, c.jsonParser(t), false)
 		require.NoError(t, err)
 		clearPositions(loaded)
 		assert.Equal(t, *loaded, literal.WithDefaults())
@@ -174,7 +174,7 @@ func TestMemoryBeyondFloat(t *testing.T) {
 		}}},
 		{Key: "scalers", Value: &yamljs.Node{Kind: yamljs.Seq}},
 	}}
-	cfg, err := load(fstest.MapFS{"s.yaml": {}}, "s.yaml", "", func([]byte) (*yamljs.Node, error) { return node, nil })
+	cfg, err := load(fstest.MapFS{"s.yaml": {}}, "s.yaml", "", func([]byte) (*yamljs.Node, error) { return node, nil }, false)
 	require.NoError(t, err)
 	assert.Equal(t, math.Inf(1), *cfg.GlobalResourceCap.MaxMemoryBytes)
 	raw, err := json.Marshal(cfg)
@@ -223,7 +223,7 @@ func TestUnionReasons(t *testing.T) {
 		if c.Name != "flat cpus too big" {
 			continue
 		}
-		_, err := load(c.fsOf(), c.Main, c.Dir, c.jsonParser(t))
+		_, err := load(c.fsOf(), c.Main, c.Dir, c.jsonParser(t), false)
 		var e *Error
 		require.ErrorAs(t, err, &e)
 		require.Len(t, e.Problems, 1)
@@ -297,7 +297,7 @@ func TestDropInNameNotUTF8(t *testing.T) {
 		}
 		return n, nil
 	}
-	_, err := load(fsys, "s.yaml", "d", parse)
+	_, err := load(fsys, "s.yaml", "d", parse, false)
 	assert.ErrorIs(t, err, fs.ErrNotExist)
 	assert.Contains(t, err.Error(), `scalerconfig.Load("d/\xff.yaml")`)
 }

@@ -1,6 +1,8 @@
 package scalerconfig
 
 import (
+	"strings"
+
 	"github.com/kicikit/kicikit/hostconfig"
 	"github.com/kicikit/kicikit/internal/yamljs"
 )
@@ -22,17 +24,20 @@ func (m *merged) config(v *yamljs.Node) *Config {
 	if pools := lookup(v, "machinePools"); pools != nil {
 		c.MachinePools = make([]MachinePool, len(pools.Items))
 		for i, p := range pools.Items {
-			c.MachinePools[i] = MachinePool{Name: lookup(p, "name").Str, Cap: *capOf(lookup(p, "cap")), Pos: m.pos(m.main, p.Pos)}
+			c.MachinePools[i] = MachinePool{Name: own(lookup(p, "name").Str), Cap: *capOf(lookup(p, "cap")), Pos: m.pos(m.main, p.Pos)}
 		}
 	}
-	scalers := lookup(v, "scalers").Items
-	c.Scalers = make([]Scaler, len(scalers))
-	for i, s := range scalers {
-		file := m.main
-		if m.items != nil {
-			file = m.items[i].file
+	c.Scalers = m.scalers
+	if c.Scalers == nil {
+		scalers := lookup(v, "scalers").Items
+		c.Scalers = make([]Scaler, len(scalers))
+		for i, s := range scalers {
+			file := m.main
+			if m.items != nil {
+				file = m.items[i].file
+			}
+			c.Scalers[i] = m.scaler(s, file)
 		}
-		c.Scalers[i] = m.scaler(s, file)
 	}
 	if f := lookup(v, "firecracker"); f != nil {
 		c.Firecracker = &FirecrackerNetwork{
@@ -55,13 +60,13 @@ func (m *merged) pos(file string, p yamljs.Pos) Pos {
 //kicikit:long one assignment per field of the scaler schema, in its order
 func (m *merged) scaler(v *yamljs.Node, file string) Scaler {
 	s := Scaler{
-		Name:                 lookup(v, "name").Str,
-		Type:                 ScalerType(lookup(v, "type").Str),
+		Name:                 own(lookup(v, "name").Str),
+		Type:                 known(lookup(v, "type").Str, TypeContainer, TypeBareMetal, TypeFirecracker, TypeEvent),
 		MaxAgents:            intOf(lookup(v, "maxAgents")),
 		MaxConcurrentSpawns:  intOf(lookup(v, "maxConcurrentSpawns")),
 		Host:                 strOf(lookup(v, "host")),
 		SocketPath:           strOf(lookup(v, "socketPath")),
-		Runtime:              Runtime(lookup(v, "runtime").Str),
+		Runtime:              known(lookup(v, "runtime").Str, RuntimeAuto, RuntimeDocker, RuntimePodman),
 		OrchestratorURL:      strOf(lookup(v, "orchestratorUrl")),
 		ExtraHosts:           stringList(lookup(v, "extraHosts")),
 		NetworkIsolation:     boolOf(lookup(v, "networkIsolation")),
@@ -91,12 +96,12 @@ func (m *merged) scaler(v *yamljs.Node, file string) Scaler {
 		}
 	}
 	if p := lookup(v, "platform"); p != nil {
-		s.Platform = &Platform{OS: lookup(p, "os").Str, Arch: lookup(p, "arch").Str}
+		s.Platform = &Platform{OS: own(lookup(p, "os").Str), Arch: own(lookup(p, "arch").Str)}
 	}
 	if r := lookup(v, "roles"); r != nil {
 		s.Roles = make([]Role, len(r.Items))
 		for i, n := range r.Items {
-			s.Roles[i] = Role(n.Str)
+			s.Roles[i] = known(n.Str, RoleBuilder, RoleInitRunner)
 		}
 	}
 	sets := lookup(v, "labelSets").Items
@@ -110,7 +115,7 @@ func (m *merged) scaler(v *yamljs.Node, file string) Scaler {
 func (m *merged) labelSet(v *yamljs.Node, file string) LabelSet {
 	ls := LabelSet{
 		Labels:              stringList(lookup(v, "labels")),
-		ImagePullPolicy:     PullPolicy(lookup(v, "imagePullPolicy").Str),
+		ImagePullPolicy:     known(lookup(v, "imagePullPolicy").Str, PullIfNotPresent, PullAlways, PullNever),
 		BinaryPath:          strOf(lookup(v, "binaryPath")),
 		Resources:           resourcesOf(lookup(v, "resources")),
 		Volumes:             stringList(lookup(v, "volumes")),
@@ -123,15 +128,15 @@ func (m *merged) labelSet(v *yamljs.Node, file string) LabelSet {
 		Pos:                 m.pos(file, v.Pos),
 	}
 	if img := lookup(v, "image"); img != nil {
-		ls.Image, ls.ImagePos, ls.ImageEnd = img.Str, m.pos(file, img.Pos), m.pos(file, img.End)
+		ls.Image, ls.ImagePos, ls.ImageEnd = own(img.Str), m.pos(file, img.Pos), m.pos(file, img.End)
 	}
 	if b := lookup(v, "backpressureMode"); b != nil {
-		ls.BackpressureMode = b.Str
+		ls.BackpressureMode = own(b.Str)
 	}
 	if e := lookup(v, "env"); e != nil {
 		ls.Env = make(Env, len(e.Pairs))
 		for i, p := range e.Pairs {
-			ls.Env[i] = EnvVar{Name: p.Key, Value: p.Value.Str}
+			ls.Env[i] = EnvVar{Name: own(p.Key), Value: own(p.Value.Str)}
 		}
 	}
 	if n := lookup(v, "networkPolicy"); n != nil {
@@ -142,6 +147,20 @@ func (m *merged) labelSet(v *yamljs.Node, file string) LabelSet {
 		}
 	}
 	return ls
+}
+
+// own returns s in memory of its own. yamljs's strings are slices of the
+// text it read, and one kept in the Config would keep all of that text.
+func own(s string) string { return strings.Clone(s) }
+
+// known returns the constant of T that s is, or s in memory of its own.
+func known[T ~string](s string, values ...T) T {
+	for _, v := range values {
+		if string(v) == s {
+			return v
+		}
+	}
+	return T(own(s))
 }
 
 // intOf is an integer field, 0 when absent. The schema has checked it is a
@@ -174,7 +193,7 @@ func strOf(n *yamljs.Node) *string {
 	if n == nil {
 		return nil
 	}
-	s := n.Str
+	s := own(n.Str)
 	return &s
 }
 
@@ -190,7 +209,7 @@ func stringList(n *yamljs.Node) []string {
 	}
 	out := make([]string, len(n.Items))
 	for i, s := range n.Items {
-		out[i] = s.Str
+		out[i] = own(s.Str)
 	}
 	return out
 }
@@ -223,7 +242,7 @@ func specOf(n *yamljs.Node) *hostconfig.ResourceSpec {
 		s.CPUs = c.Num
 	}
 	if mem := lookup(n, "memory"); mem != nil {
-		s.Memory = mem.Str
+		s.Memory = own(mem.Str)
 	}
 	return s
 }

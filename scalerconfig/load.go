@@ -26,7 +26,7 @@ import (
 // refuses) comes back as an *[Error] listing every problem. A file or folder
 // that cannot be read comes back as the fs error, wrapped with its path.
 func Load(fsys fs.FS, path, dir string) (*Config, error) {
-	return load(fsys, path, dir, yamljs.Parse)
+	return load(fsys, path, dir, yamljs.Parse, true)
 }
 
 // parser is yamljs.Parse; tests give Load a parser of their own.
@@ -44,10 +44,24 @@ type merged struct {
 	main  string
 	root  *yamljs.Node
 	items []item // the merged scalers, when a drop-in added any; else nil
+	// scalers are the scalers decoded one at a time (loadByItem); nil
+	// when they are decoded from the validated value.
+	scalers []Scaler
 }
 
-func load(fsys fs.FS, name, dir string, parse parser) (*Config, error) {
-	root, err := readYAML(fsys, name, parse)
+// load is Load with the parser given; with byItem, a main file without
+// drop-ins is read one scaler at a time when it can be (loadByItem).
+func load(fsys fs.FS, name, dir string, parse parser, byItem bool) (*Config, error) {
+	src, err := readFile(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if byItem && dir == "" {
+		if cfg, ok := loadByItem(name, src); ok {
+			return cfg, nil
+		}
+	}
+	root, err := parseYAML(name, src, parse)
 	if err != nil {
 		return nil, err
 	}
@@ -68,10 +82,24 @@ func load(fsys fs.FS, name, dir string, parse parser) (*Config, error) {
 // readYAML reads and parses one file. A YAML error is an *Error of one
 // Problem; a read error the fs error, wrapped.
 func readYAML(fsys fs.FS, name string, parse parser) (*yamljs.Node, error) {
+	src, err := readFile(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	return parseYAML(name, src, parse)
+}
+
+func readFile(fsys fs.FS, name string) ([]byte, error) {
 	src, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return nil, fmt.Errorf("scalerconfig.Load(%s): %w", errtext.Quote(name), err)
 	}
+	return src, nil
+}
+
+// parseYAML parses one file's bytes. A YAML error is an *Error of one
+// Problem.
+func parseYAML(name string, src []byte, parse parser) (*yamljs.Node, error) {
 	n, err := parse(src)
 	if err != nil {
 		return nil, &Error{Problems: []Problem{yamlProblem(name, err)}}

@@ -292,7 +292,7 @@ func checkLoadError(t *testing.T, name, code string, err error) {
 func TestLoadValues(t *testing.T) {
 	for _, c := range readLoadCases(t) {
 		t.Run(c.Name, func(t *testing.T) {
-			got, err := load(c.fsOf(), c.Main, c.Dir, c.jsonParser(t))
+			got, err := load(c.fsOf(), c.Main, c.Dir, c.jsonParser(t), false)
 			checkLoad(t, c, got, err, false)
 		})
 	}

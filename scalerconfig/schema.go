@@ -21,7 +21,11 @@ func bool2node(b bool) *yamljs.Node   { return &yamljs.Node{Kind: yamljs.Bool, B
 
 // configSchema builds the whole file's schema. It is built once per Load:
 // the schemas are small, and a package-level value would be a global.
-func configSchema() *schema {
+func configSchema() *schema { return configSchemaWith(array) }
+
+// configSchemaWith is configSchema with list making the scalers list's
+// schema from the scaler's.
+func configSchemaWith(list func(scaler *schema) *schema) *schema {
 	var pt *patterns // compiled when a firecracker scaler has extraHosts
 	hostPatterns := func() *patterns {
 		if pt == nil {
@@ -51,7 +55,7 @@ func configSchema() *schema {
 			field{"name", str().with(nonEmpty())},
 			field{"cap", capSchema},
 		)))},
-		field{"scalers", array(scalerSchema(resources, capSchema, hostPatterns))},
+		field{"scalers", list(scalerSchema(resources, capSchema, hostPatterns))},
 		field{"firecracker", optional(object(false,
 			field{"cidr", withDefault(str(), str2node("10.0.0.0/24"))},
 			field{"bridgeName", withDefault(str(), str2node("kici-br0"))},

@@ -1,0 +1,104 @@
+package scalerconfig
+
+import (
+	"github.com/kicikit/kicikit/internal/yamljs"
+)
+
+// loadByItem is Load of a main file without drop-ins that reads, validates
+// and decodes one scaler at a time, so that the syntax trees of the whole
+// file never exist at once: what it holds beside the bytes is the Config
+// it returns.
+//
+// It reads only a file in the plain form of [yamljs.SplitItems] with its
+// scalers list split into items, and only a config the orchestrator
+// accepts: ok is false, and the file must be read whole, at any YAML error
+// in a part (the whole file's error may be another), at any issue of the
+// schema (the issues of the whole file come in the schema's order, not the
+// file's), and for a file in another form.
+//
+// Each item is validated as the scalers list's schema validates it, on its
+// own (zod's array runs its element on each item with a payload of its
+// own), and the top level with a stand-in for the list that gives the
+// top-level check what it reads of each scaler, its name and machinePool.
+// TestLoadByItem holds the result to the whole file's, field by field.
+func loadByItem(name string, src []byte) (cfg *Config, ok bool) {
+	items, ok := yamljs.SplitItems(src, "scalers")
+	if !ok {
+		return nil, false
+	}
+	root, err := yamljs.ParseWithout(src, items.Start, items.End)
+	if err != nil {
+		return nil, false
+	}
+	m := &merged{main: name, root: root, scalers: make([]Scaler, 0, len(items.Items))}
+	failed := false
+	list := func(scaler *schema) *schema {
+		return &schema{parse: func(p *payload) {
+			p.value, failed = m.scalersByItem(src, items, scaler)
+			if failed {
+				// Never reported: it stops the checks, which read the list.
+				p.addIssue(&issue{code: "custom", cont: contFalse, message: "read the whole file"})
+			}
+		}}
+	}
+	p := payload{value: root}
+	configSchemaWith(list).run(&p)
+	if failed || len(p.issues) > 0 {
+		return nil, false
+	}
+	return m.config(p.value), true
+}
+
+// groupBytes is about how much of the scalers list scalersByItem parses
+// at once: enough items that parsing costs what it costs for the whole
+// file, few enough that their syntax trees stay small.
+const groupBytes = 32 << 10
+
+// scalersByItem parses, validates and decodes the items of the scalers
+// list into m.scalers, a group of items at a time, and returns what the
+// top-level check reads of them. failed is true at the first group with a
+// YAML error or the first item with an issue.
+func (m *merged) scalersByItem(src []byte, items yamljs.Items, scaler *schema) (list *yamljs.Node, failed bool) {
+	list = &yamljs.Node{Kind: yamljs.Seq, Pos: items.Start, Items: make([]*yamljs.Node, 0, len(items.Items))}
+	var r payload
+	for i := 0; i < len(items.Items); {
+		j := i + 1
+		for j < len(items.Items) && items.Items[j].Offset-items.Items[i].Offset < groupBytes {
+			j++
+		}
+		end := items.End.Offset
+		if j < len(items.Items) {
+			end = items.Items[j].Offset
+		}
+		n, err := yamljs.ParseRange(src, items.Items[i], end)
+		if err != nil || n.Kind != yamljs.Seq || len(n.Items) != j-i {
+			return nil, true
+		}
+		for _, item := range n.Items {
+			r = payload{value: item, issues: r.issues[:0]}
+			scaler.run(&r)
+			if len(r.issues) > 0 {
+				return nil, true
+			}
+			m.scalers = append(m.scalers, m.scaler(r.value, m.main))
+			list.Items = append(list.Items, scalerRefs(r.value))
+		}
+		i = j
+	}
+	return list, false
+}
+
+// scalerRefs is a validated scaler as far as the top-level check reads it:
+// copies of its name and machinePool, since a node of the tree yamljs
+// returns would keep the group's whole tree alive.
+func scalerRefs(s *yamljs.Node) *yamljs.Node {
+	refs := &yamljs.Node{Kind: yamljs.Map, Pos: s.Pos}
+	for _, p := range s.Pairs {
+		if p.Key == "name" || p.Key == "machinePool" {
+			v := *p.Value // a string: no children to share
+			p.Value = &v
+			refs.Pairs = append(refs.Pairs, p)
+		}
+	}
+	return refs
+}

@@ -1,0 +1,98 @@
+package scalerconfig
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kicikit/kicikit/internal/yamljs"
+)
+
+// checkByItem checks that loadByItem, when it reads src, gives the Config
+// that reading the whole file gives, positions included. It reports
+// whether loadByItem read it.
+func checkByItem(t testing.TB, src []byte) bool {
+	t.Helper()
+	got, ok := loadByItem("s.yaml", src)
+	if !ok {
+		return false
+	}
+	want, err := load(fstest.MapFS{"s.yaml": {Data: src}}, "s.yaml", "", yamljs.Parse, false)
+	require.NoError(t, err, "read by item, refused whole")
+	require.Equal(t, want, got)
+	return true
+}
+
+// byItemConfig is a config of n label sets in a few scalers, written in
+// the styles a scaler config is written in.
+func byItemConfig(n int) []byte {
+	var b strings.Builder
+	b.WriteString("# scalers\nversion: 1\nmachinePools:\n  - name: big\n    cap: {maxCpu: 8}\nscalers:\n")
+	for i := range n {
+		switch i % 50 {
+		case 0:
+			fmt.Fprintf(&b, "  - name: \"pool-%d\"   # comment\n    type: container\n    maxAgents: 4\n    machinePool: big\n    labelSets:\n", i)
+		case 25:
+			fmt.Fprintf(&b, "\n  # a bare-metal pool\n  - {name: bm-%d, type: bare-metal, maxAgents: 2,\n     labelSets: [{labels: [gpu], binaryPath: /opt/kici}]}\n", i)
+			fmt.Fprintf(&b, "  - name: c-%d\n    type: container\n    maxAgents: 1\n    labelSets:\n", i)
+		}
+		switch i % 3 {
+		case 0:
+			fmt.Fprintf(&b, "      - labels: [Docker, 'l%d']\n        image: 'reg/kici-agent:0.20.%d'\n", i, i%9)
+		case 1:
+			fmt.Fprintf(&b, "      - labels:\n          - \" X%d \"\n        image: >-\n          reg/kici-agent:latest\n        imagePullPolicy: Always\n", i)
+		default:
+			fmt.Fprintf(&b, "      - {labels: [l%d], image: reg/kici-agent@sha256:%064d, resources: {cpus: 2, memory: 1g}}\n", i, i)
+		}
+	}
+	b.WriteString("firecracker:\n  cidr: 10.1.0.0/24\n")
+	return []byte(b.String())
+}
+
+func TestLoadByItem(t *testing.T) {
+	read := 0
+	for _, c := range readLoadCases(t) {
+		if checkByItem(t, []byte(c.Files[c.Main])) {
+			read++
+		}
+	}
+	t.Logf("%d of the generator's main files read by item", read)
+	assert.Positive(t, read)
+	require.True(t, checkByItem(t, byItemConfig(400)))
+}
+
+// TestLoadByItemRefuses checks that loadByItem leaves to the whole file
+// what only the whole file can say.
+func TestLoadByItemRefuses(t *testing.T) {
+	for name, src := range map[string]string{
+		"an issue":                 "version: 1\nscalers:\n  - name: a\n    type: container\n    maxAgents: 0\n    labelSets: [{labels: [x], image: i}]\n",
+		"a YAML error in an item":  "version: 1\nscalers:\n  - name: a\n    name: b\n",
+		"a YAML error outside":     "version: 1\nversion: 1\nscalers:\n  - name: a\n",
+		"an unknown machinePool":   "version: 1\nscalers:\n  - {name: a, type: container, maxAgents: 1, machinePool: p, labelSets: [{labels: [x], image: i}]}\n",
+		"an alias":                 "version: 1\nscalers:\n  - &a {name: a, type: container, maxAgents: 1, labelSets: [{labels: [x], image: i}]}\nx: *a\n",
+		"scalers not a block list": "version: 1\nscalers: []\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, ok := loadByItem("s.yaml", []byte(src))
+			assert.False(t, ok)
+			got, err := Load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
+			want, werr := load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "", yamljs.Parse, false)
+			assert.Equal(t, werr, err)
+			assert.Equal(t, want, got)
+		})
+	}
+}
+
+func FuzzLoadByItem(f *testing.F) {
+	for _, c := range readLoadCases(f) {
+		f.Add([]byte(c.Files[c.Main]))
+	}
+	f.Add(byItemConfig(60))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		checkByItem(t, src)
+	})
+}
