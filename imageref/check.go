@@ -57,19 +57,46 @@ type CheckInput struct {
 // An empty ImagePullPolicy is IfNotPresent; a policy the orchestrator does
 // not know counts as neither IfNotPresent nor Never, as it does there.
 func CheckAgentImages(in CheckInput) []Finding {
+	c := NewChecker(in)
+	findings := []Finding{} // never nil, so that it marshals to [] as the orchestrator's does
+	for i := range in.Config.Scalers {
+		findings = c.check(findings, i, &in.Config.Scalers[i])
+	}
+	return findings
+}
+
+// A Checker is [CheckAgentImages] one scaler at a time, for a caller that
+// gets the scalers one at a time, as [scalerconfig.Scan] hands them over,
+// and need not hold the whole config. Its findings for the scalers of a
+// config, in order, are CheckAgentImages' findings for that config.
+type Checker struct {
+	c checker
+}
+
+// NewChecker returns the Checker of in's target and paths; in.Config is not
+// read.
+func NewChecker(in CheckInput) *Checker {
 	c := checker{target: usableTarget(in.TargetVersion), where: in.where()}
 	if c.target != "" {
 		// Parse reads the text ParseTarget keeps as ParseTarget read it.
 		c.version, _ = agentversion.Parse(c.target)
 	}
-	findings := []Finding{} // never nil, so that it marshals to [] as the orchestrator's does
-	for i, scaler := range in.Config.Scalers {
-		if scaler.Type != scalerconfig.TypeContainer {
-			continue
-		}
-		for j := range scaler.LabelSets {
-			findings = c.labelSet(findings, scaler.Name, &scaler.LabelSets[j], i, j)
-		}
+	return &Checker{c: c}
+}
+
+// Check returns the findings for the scaler at index in the config's
+// scalers list, as CheckAgentImages reports them (Site.ScalerIndex is
+// index); nil when there are none.
+func (c *Checker) Check(index int, s *scalerconfig.Scaler) []Finding {
+	return c.check(nil, index, s)
+}
+
+func (c *Checker) check(findings []Finding, index int, s *scalerconfig.Scaler) []Finding {
+	if s.Type != scalerconfig.TypeContainer {
+		return findings
+	}
+	for j := range s.LabelSets {
+		findings = c.c.labelSet(findings, s.Name, &s.LabelSets[j], index, j)
 	}
 	return findings
 }

@@ -3,6 +3,7 @@ package imageref
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -355,6 +356,16 @@ func FuzzCheckAgentImages(f *testing.F) {
 			}
 		}
 		got := CheckAgentImages(in)
+
+		// A Checker, one scaler at a time, finds the same.
+		checker := NewChecker(CheckInput{TargetVersion: in.TargetVersion, ScalerConfigPath: in.ScalerConfigPath, ScalerConfigDir: in.ScalerConfigDir})
+		each := []Finding{}
+		for i := range in.Config.Scalers {
+			each = append(each, checker.Check(i, &in.Config.Scalers[i])...)
+		}
+		if !reflect.DeepEqual(got, each) {
+			t.Fatalf("Checker, one scaler at a time:\n got %+v\nwant %+v", each, got)
+		}
 
 		// The orchestrator's findings are exactly the seed's.
 		seedWant, seedGot := seedCheck(in), onlySeedCodes(got)

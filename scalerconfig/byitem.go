@@ -21,16 +21,22 @@ import (
 // own), and the top level with a stand-in for the list that gives the
 // top-level check what it reads of each scaler, its name and machinePool.
 // TestLoadByItem holds the result to the whole file's, field by field.
-func loadByItem(name string, src []byte) (cfg *Config, ok bool) {
+//
+// With each, each scaler goes to each as soon as it is valid, rather than
+// into the Config; handed is how many went, also when ok is false.
+func loadByItem(name string, src []byte, each func(int, *Scaler)) (cfg *Config, handed int, ok bool) {
 	items, ok := yamljs.SplitItems(src, "scalers")
 	if !ok {
-		return nil, false
+		return nil, 0, false
 	}
 	root, err := yamljs.ParseWithout(src, items.Start, items.End)
 	if err != nil {
-		return nil, false
+		return nil, 0, false
 	}
-	m := &merged{main: name, root: root, scalers: make([]Scaler, 0, len(items.Items))}
+	m := &merged{main: name, root: root, byItem: true, each: each}
+	if each == nil {
+		m.scalers = make([]Scaler, 0, len(items.Items))
+	}
 	failed := false
 	list := func(scaler *schema) *schema {
 		return &schema{parse: func(p *payload) {
@@ -44,9 +50,9 @@ func loadByItem(name string, src []byte) (cfg *Config, ok bool) {
 	p := payload{value: root}
 	configSchemaWith(list).run(&p)
 	if failed || len(p.issues) > 0 {
-		return nil, false
+		return nil, m.handed, false
 	}
-	return m.config(p.value), true
+	return m.config(p.value), m.handed, true
 }
 
 // groupBytes is about how much of the scalers list scalersByItem parses
@@ -80,12 +86,22 @@ func (m *merged) scalersByItem(src []byte, items yamljs.Items, scaler *schema) (
 			if len(r.issues) > 0 {
 				return nil, true
 			}
-			m.scalers = append(m.scalers, m.scaler(r.value, m.main))
+			m.take(m.scaler(r.value, m.main))
 			list.Items = append(list.Items, scalerRefs(r.value))
 		}
 		i = j
 	}
 	return list, false
+}
+
+// take keeps a scaler read on its own for the Config, or hands it to each.
+func (m *merged) take(s Scaler) {
+	if m.each == nil {
+		m.scalers = append(m.scalers, s)
+		return
+	}
+	m.each(m.handed, &s)
+	m.handed++
 }
 
 // scalerRefs is a validated scaler as far as the top-level check reads it:

@@ -1,6 +1,7 @@
 package scalerconfig
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -17,7 +18,7 @@ import (
 // whether loadByItem read it.
 func checkByItem(t testing.TB, src []byte) bool {
 	t.Helper()
-	got, ok := loadByItem("s.yaml", src)
+	got, _, ok := loadByItem("s.yaml", src, nil)
 	if !ok {
 		return false
 	}
@@ -77,7 +78,7 @@ func TestLoadByItemRefuses(t *testing.T) {
 		"scalers not a block list": "version: 1\nscalers: []\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, ok := loadByItem("s.yaml", []byte(src))
+			_, _, ok := loadByItem("s.yaml", []byte(src), nil)
 			assert.False(t, ok)
 			got, err := Load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
 			want, werr := load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "", yamljs.Parse, false)
@@ -94,5 +95,57 @@ func FuzzLoadByItem(f *testing.F) {
 	f.Add(byItemConfig(60))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		checkByItem(t, src)
+		checkScan(t, fstest.MapFS{"s.yaml": {Data: src}}, "s.yaml", "")
 	})
+}
+
+// checkScan checks that Scan hands over the scalers of Load's Config, in
+// order, and returns the rest of it, or Load's error.
+func checkScan(t testing.TB, fsys fstest.MapFS, main, dir string) {
+	t.Helper()
+	want, wantErr := Load(fsys, main, dir)
+	var scalers []Scaler
+	got, err := Scan(fsys, main, dir, func(i int, s *Scaler) {
+		require.Equal(t, len(scalers), i)
+		scalers = append(scalers, *s)
+	})
+	require.Equal(t, wantErr, err)
+	if wantErr != nil {
+		require.Nil(t, got)
+		return
+	}
+	require.Nil(t, got.Scalers)
+	require.Equal(t, len(want.Scalers), len(scalers))
+	if len(scalers) > 0 {
+		require.Equal(t, want.Scalers, scalers)
+	}
+	got.Scalers = want.Scalers
+	require.Equal(t, want, got)
+}
+
+func TestScan(t *testing.T) {
+	for _, c := range readLoadCases(t) {
+		checkScan(t, c.fsOf(), c.Main, c.Dir)
+	}
+	big := byItemConfig(3000)
+	checkScan(t, fstest.MapFS{"s.yaml": {Data: big}}, "s.yaml", "")
+	// Refused after a few groups were handed over: by a scaler, by the
+	// top level's check of the machinePools, and by a YAML error.
+	for _, bad := range []string{
+		"  - {name: bad, type: container, maxAgents: 0, labelSets: [{labels: [x], image: i}]}\n",
+		"  - {name: bad, type: container, maxAgents: 1, machinePool: nowhere, labelSets: [{labels: [x], image: i}]}\n",
+		"  - {name: bad, name: twice}\n",
+	} {
+		src := append([]byte(nil), big...)
+		at := bytes.LastIndex(src, []byte("firecracker:"))
+		src = append(src[:at], append([]byte(bad), src[at:]...)...)
+		var handed int
+		_, err := Scan(fstest.MapFS{"s.yaml": {Data: src}}, "s.yaml", "", func(int, *Scaler) { handed++ })
+		var e *Error
+		require.ErrorAs(t, err, &e)
+		assert.Greater(t, handed, 100, "scalers handed over before the refusal")
+		checkScan(t, fstest.MapFS{"s.yaml": {Data: src}}, "s.yaml", "")
+	}
+	_, err := Scan(fstest.MapFS{}, "s.yaml", "", nil)
+	assert.EqualError(t, err, `scalerconfig.Scan("s.yaml"): each is nil`)
 }

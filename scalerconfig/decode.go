@@ -28,7 +28,7 @@ func (m *merged) config(v *yamljs.Node) *Config {
 		}
 	}
 	c.Scalers = m.scalers
-	if c.Scalers == nil {
+	if !m.byItem {
 		scalers := lookup(v, "scalers").Items
 		c.Scalers = make([]Scaler, len(scalers))
 		for i, s := range scalers {

@@ -71,3 +71,35 @@ scalers:
 	// scalers.yaml:9:26: scalers[0].labelSets[0].imagePullPolicy: Invalid option: expected one of "Always"|"IfNotPresent"|"Never"
 	// scalers.yaml:8:9: scalers[0].labelSets[0]: Unrecognized key: "imagee"
 }
+
+// Scan hands the scalers over one at a time; what is derived from them
+// counts once it returns no error.
+func ExampleScan() {
+	fsys := fstest.MapFS{"scalers.yaml": {Data: []byte(`version: 1
+scalers:
+  - name: small
+    type: container
+    maxAgents: 1
+    labelSets: [{labels: [a], image: kici-agent:0.20.0}]
+  - name: big
+    type: container
+    maxAgents: 8
+    labelSets:
+      - {labels: [b], image: kici-agent:0.20.0}
+      - {labels: [c], image: kici-agent:0.20.0}
+`)}}
+	agents := map[string]int64{}
+	cfg, err := scalerconfig.Scan(fsys, "scalers.yaml", "", func(i int, s *scalerconfig.Scaler) {
+		agents[s.Name] = s.MaxAgents
+		fmt.Printf("scalers[%d] %s at %s: %d label sets\n", i, s.Name, s.Pos, len(s.LabelSets))
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("globalMaxAgents:", cfg.GlobalMaxAgents, "len(cfg.Scalers):", len(cfg.Scalers), agents)
+	// Output:
+	// scalers[0] small at scalers.yaml:3:5: 1 label sets
+	// scalers[1] big at scalers.yaml:7:5: 2 label sets
+	// globalMaxAgents: 50 len(cfg.Scalers): 0 map[big:8 small:1]
+}

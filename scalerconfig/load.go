@@ -25,8 +25,37 @@ import (
 // A config the orchestrator would refuse (a YAML error, a value the schema
 // refuses) comes back as an *[Error] listing every problem. A file or folder
 // that cannot be read comes back as the fs error, wrapped with its path.
+//
+// A main file without drop-ins, in the plain form most configs are written
+// in (no anchors, aliases, tags or directives; see [Scan]), is read a group
+// of scalers at a time: beside the file's bytes, Load then holds little
+// more than the Config it returns.
 func Load(fsys fs.FS, path, dir string) (*Config, error) {
 	return load(fsys, path, dir, yamljs.Parse, true)
+}
+
+// Scan is [Load] for a caller that takes the scalers one at a time and
+// need not hold them all: it hands each scaler to each, in order, with its
+// index in the merged scalers list, and returns the Config without its
+// scalers (Scalers is nil). The *Scaler is the caller's to keep.
+//
+// A main file without drop-ins in the plain form (valid UTF-8, one
+// document without directives, no anchor, alias or tag, the root a block
+// mapping whose scalers key holds a block sequence) is read, validated and
+// handed over a group of scalers at a time, so that Scan's memory is the
+// file's bytes and one group's, whatever the file's size. Any other config
+// is loaded whole first, as Load does.
+//
+// Whether the orchestrator accepts the config is known only at the end:
+// each scaler handed over is valid on its own, but a later one, or the top
+// level (a machinePool no pool defines), may still make Scan return an
+// *[Error], as Load would. A caller must therefore hold back whatever it
+// concludes from the scalers until Scan returns a nil error.
+func Scan(fsys fs.FS, path, dir string, each func(index int, s *Scaler)) (*Config, error) {
+	if each == nil {
+		return nil, errors.New("scalerconfig.Scan(" + errtext.Quote(path) + "): each is nil")
+	}
+	return scan(fsys, path, dir, yamljs.Parse, true, each)
 }
 
 // parser is yamljs.Parse; tests give Load a parser of their own.
@@ -44,23 +73,50 @@ type merged struct {
 	main  string
 	root  *yamljs.Node
 	items []item // the merged scalers, when a drop-in added any; else nil
-	// scalers are the scalers decoded one at a time (loadByItem); nil
-	// when they are decoded from the validated value.
+	// byItem says that the scalers were decoded one at a time
+	// (loadByItem): into scalers, or handed to each when it is not nil.
+	byItem  bool
 	scalers []Scaler
+	each    func(int, *Scaler)
+	handed  int // the scalers handed to each
 }
 
 // load is Load with the parser given; with byItem, a main file without
-// drop-ins is read one scaler at a time when it can be (loadByItem).
+// drop-ins is read a group of scalers at a time when it can be
+// (loadByItem).
 func load(fsys fs.FS, name, dir string, parse parser, byItem bool) (*Config, error) {
+	return scan(fsys, name, dir, parse, byItem, nil)
+}
+
+// scan is Load, and with each Scan. When loadByItem gives up after handing
+// some scalers over, the whole file's Config (when the whole file is
+// valid) hands over the rest: the parts read as the whole file does.
+func scan(fsys fs.FS, name, dir string, parse parser, byItem bool, each func(int, *Scaler)) (*Config, error) {
 	src, err := readFile(fsys, name)
 	if err != nil {
 		return nil, err
 	}
+	handed := 0
 	if byItem && dir == "" {
-		if cfg, ok := loadByItem(name, src); ok {
+		cfg, n, ok := loadByItem(name, src, each)
+		if ok {
 			return cfg, nil
 		}
+		handed = n
 	}
+	cfg, err := loadWhole(fsys, name, dir, src, parse)
+	if err != nil || each == nil {
+		return cfg, err
+	}
+	for i := handed; i < len(cfg.Scalers); i++ {
+		each(i, &cfg.Scalers[i])
+	}
+	cfg.Scalers = nil
+	return cfg, nil
+}
+
+// loadWhole is Load of a main file read whole, its bytes src.
+func loadWhole(fsys fs.FS, name, dir string, src []byte, parse parser) (*Config, error) {
 	root, err := parseYAML(name, src, parse)
 	if err != nil {
 		return nil, err

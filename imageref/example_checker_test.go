@@ -1,0 +1,48 @@
+package imageref_test
+
+import (
+	"fmt"
+	"testing/fstest"
+
+	"github.com/kicikit/kicikit/imageref"
+	"github.com/kicikit/kicikit/scalerconfig"
+)
+
+// A config of any size checked one scaler at a time: scalerconfig.Scan
+// hands each scaler over as it reads it, and the Checker keeps only the
+// findings. They count once Scan says the orchestrator accepts the config.
+func ExampleChecker() {
+	fsys := fstest.MapFS{"etc/kici/scalers.yaml": {Data: []byte(`version: 1
+scalers:
+  - name: docker
+    type: container
+    maxAgents: 4
+    labelSets:
+      - labels: [linux, x64]
+        image: quay.io/kici/kici-agent:latest
+      - labels: [linux, current]
+        image: quay.io/kici/kici-agent:0.20.0
+  - name: old
+    type: container
+    maxAgents: 1
+    labelSets:
+      - labels: [linux, old]
+        image: quay.io/kici/kici-agent:0.19.0
+`)}}
+	checker := imageref.NewChecker(imageref.CheckInput{TargetVersion: "0.20.0", ScalerConfigPath: "/etc/kici/scalers.yaml"})
+	var findings []imageref.Finding
+	_, err := scalerconfig.Scan(fsys, "etc/kici/scalers.yaml", "", func(i int, s *scalerconfig.Scaler) {
+		findings = append(findings, checker.Check(i, s)...)
+	})
+	if err != nil {
+		fmt.Println(err) // the config is refused: the findings do not count
+		return
+	}
+	for _, f := range findings {
+		s := f.LabelSet()
+		fmt.Printf("%s: scalers[%d].labelSets[%d]: %s\n", s.ImagePos, s.ScalerIndex, s.LabelSetIndex, f.Code())
+	}
+	// Output:
+	// etc/kici/scalers.yaml:8:16: scalers[0].labelSets[0]: moving-tag
+	// etc/kici/scalers.yaml:16:16: scalers[1].labelSets[0]: older-pin
+}
