@@ -61,11 +61,11 @@ func (c *check) run() (int, error) {
 		c.summary = in.noConfig
 		return exitOK, c.report()
 	}
-	cfg, problems, err := in.load()
+	findings, problems, err := c.scan()
 	if err != nil {
 		return c.fail(err)
 	}
-	c.collect(cfg, problems)
+	c.collect(findings, problems)
 	if err := c.pin(); err != nil {
 		return exitError, err
 	}
@@ -91,8 +91,25 @@ func (c *check) fail(err error) (int, error) {
 	return exitError, err
 }
 
+// scan checks the config one scaler at a time, as scalerconfig.Scan reads
+// it, so that the program never holds the whole config: the findings, or,
+// for a config the orchestrator would refuse, its problems.
+func (c *check) scan() ([]imageref.Finding, []scalerconfig.Problem, error) {
+	checker := imageref.NewChecker(imageref.CheckInput{
+		TargetVersion: c.opts.target, ScalerConfigPath: c.in.shownPath, ScalerConfigDir: c.in.shownDir,
+	})
+	findings := []imageref.Finding{}
+	problems, err := c.in.scan(func(i int, s *scalerconfig.Scaler) {
+		findings = append(findings, checker.Check(i, s)...)
+	})
+	if err != nil || problems != nil {
+		return nil, problems, err
+	}
+	return findings, nil, nil
+}
+
 // collect turns the findings or problems into diags, less the ignored ones.
-func (c *check) collect(cfg *scalerconfig.Config, problems []scalerconfig.Problem) {
+func (c *check) collect(findings []imageref.Finding, problems []scalerconfig.Problem) {
 	for i := range problems {
 		p := &problems[i]
 		d := &diag{
@@ -101,12 +118,6 @@ func (c *check) collect(cfg *scalerconfig.Config, problems []scalerconfig.Proble
 		}
 		c.add(d)
 	}
-	if cfg == nil {
-		return
-	}
-	findings := imageref.CheckAgentImages(imageref.CheckInput{
-		Config: *cfg, TargetVersion: c.opts.target, ScalerConfigPath: c.in.shownPath, ScalerConfigDir: c.in.shownDir,
-	})
 	ig := newIgnorer(c.in.fsys.files)
 	for _, f := range findings {
 		s := f.LabelSet()

@@ -148,19 +148,18 @@ func (in *input) shown(file string) string {
 	return file
 }
 
-// load loads the config, or returns the problems the orchestrator would
-// refuse it for, or an error that the files cannot be read.
-func (in *input) load() (*scalerconfig.Config, []scalerconfig.Problem, error) {
-	cfg, err := scalerconfig.Load(in.fsys, in.path, in.dir)
+// scan reads the config, handing each scaler to each, and returns the
+// problems the orchestrator would refuse it for, or an error that the
+// files cannot be read.
+func (in *input) scan(each func(int, *scalerconfig.Scaler)) ([]scalerconfig.Problem, error) {
+	_, err := scalerconfig.Scan(in.fsys, in.path, in.dir, each)
 	var bad *scalerconfig.Error
 	var pe *fs.PathError
 	switch {
 	case errors.As(err, &bad):
-		return nil, bad.Problems, nil
+		return bad.Problems, nil
 	case errors.As(err, &pe):
-		return nil, nil, fmt.Errorf("%s: %w", in.shown(pe.Path), pe.Err)
-	case err != nil:
-		return nil, nil, err
+		return nil, fmt.Errorf("%s: %w", in.shown(pe.Path), pe.Err)
 	}
-	return cfg, nil, nil
+	return nil, err
 }
