@@ -61,7 +61,8 @@ func writeJSON(w *bufio.Writer, c *check, failure error) error {
 	w.Write(b[:len(b)-2]) // without the closing "\n}"
 	w.WriteString(",\n  \"findings\": [")
 	var sum jsonSummary
-	for i, d := range c.remaining() {
+	diags := c.remaining() // a new slice each call under -write
+	for i, d := range diags {
 		if i > 0 {
 			w.WriteByte(',')
 		}
@@ -75,7 +76,7 @@ func writeJSON(w *bufio.Writer, c *check, failure error) error {
 			sum.Warnings++
 		}
 	}
-	if len(c.remaining()) > 0 {
+	if len(diags) > 0 {
 		w.WriteString("\n  ")
 	}
 	sum.Ignored = c.ignored

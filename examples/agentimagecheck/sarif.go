@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -59,8 +60,55 @@ func ruleIndex(code string) int {
 
 // writeSARIF writes a SARIF 2.1.0 log of one run: every diag at its file,
 // with the region of the image value and the pin as a fix. When failure is
-// not nil the run did not succeed, and says why.
+// not nil the run did not succeed, and says why. It writes the results one
+// by one, so that a large config does not hold the whole log in memory.
 func writeSARIF(w *bufio.Writer, c *check, failure error) error {
+	diags := c.remaining()
+	kept := keep(diags)
+	head, tail, err := sarifFrame(failure, len(diags)-len(kept), len(diags))
+	if err != nil {
+		return err
+	}
+	w.WriteString(head)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(resultIndent, "  ")
+	n := 0
+	for _, d := range diags {
+		if !kept[d] {
+			continue
+		}
+		buf.Reset()
+		if err := enc.Encode(c.result(d)); err != nil {
+			return err
+		}
+		if n > 0 {
+			w.WriteByte(',')
+		}
+		w.WriteString("\n" + resultIndent)
+		w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		n++
+	}
+	if n > 0 {
+		w.WriteString("\n" + resultIndent[2:])
+	}
+	w.WriteString(tail)
+	return w.Flush()
+}
+
+// resultIndent is the indentation of a result in the log: in the results
+// of the run, in the runs of the log.
+const resultIndent = "        "
+
+// resultsKey is the results field of the run when it has none, as the
+// log's indented encoding writes it.
+const resultsKey = `"results": []`
+
+// sarifFrame is the log around the results, as one encoding of the whole
+// log would write it: head ends with the results' "[", tail begins with
+// their "]". cut of total diags are left out of the results.
+func sarifFrame(failure error, cut, total int) (head, tail string, err error) {
 	run := sarifRun{
 		Tool:        sarifTool{Driver: driver()},
 		Invocations: []sarifInvocation{{ExecutionSuccessful: failure == nil}},
@@ -71,23 +119,22 @@ func writeSARIF(w *bufio.Writer, c *check, failure error) error {
 	if failure != nil {
 		inv.Notifications = append(inv.Notifications, notification("error", failure.Error()))
 	}
-	kept := keep(c.remaining())
-	for _, d := range c.remaining() {
-		if kept[d] {
-			run.Results = append(run.Results, c.result(d))
-		}
-	}
-	if cut := len(c.remaining()) - len(kept); cut > 0 {
+	if cut > 0 {
 		inv.Notifications = append(inv.Notifications, notification("warning", fmt.Sprintf(
-			"%d of %d results left out: GitHub code scanning keeps %d results of a run; the errors are kept first", cut, len(c.remaining()), maxSARIFResults)))
+			"%d of %d results left out: GitHub code scanning keeps %d results of a run; the errors are kept first", cut, total, maxSARIFResults)))
 	}
-	enc := json.NewEncoder(w)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}}); err != nil {
-		return err
+		return "", "", err
 	}
-	return w.Flush()
+	// The results are the run's last field, and a string's quotes are
+	// escaped: the last such key is the results'.
+	s := b.String()
+	i := strings.LastIndex(s, resultsKey) + len(resultsKey) - 1
+	return s[:i], s[i:], nil
 }
 
 // keep returns the diags that fit in one run, as GitHub would rank them:

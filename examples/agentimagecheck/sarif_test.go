@@ -118,4 +118,12 @@ func TestSARIFLimit(t *testing.T) {
 	assert.Equal(t, "warning", notes[0].Level)
 	assert.Equal(t, "10 of 5010 results left out: GitHub code scanning keeps 5000 results of a run; the errors are kept first", notes[0].Message.Text)
 	assert.Contains(t, stderr.String(), "; 10 results left out of the SARIF log (GitHub code scanning keeps 5000 a run)")
+
+	// Written result by result, the log is what one encoding of it writes.
+	var whole bytes.Buffer
+	enc := json.NewEncoder(&whole)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	require.NoError(t, enc.Encode(log))
+	assert.Equal(t, whole.String(), stdout.String())
 }
