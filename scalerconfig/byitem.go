@@ -1,6 +1,8 @@
 package scalerconfig
 
 import (
+	"iter"
+
 	"github.com/kicikit/kicikit/internal/yamljs"
 )
 
@@ -55,10 +57,41 @@ func loadByItem(name string, src []byte, each func(int, *Scaler)) (cfg *Config, 
 	return m.config(p.value), m.handed, true
 }
 
-// groupBytes is about how much of the scalers list scalersByItem parses
-// at once: enough items that parsing costs what it costs for the whole
-// file, few enough that their syntax trees stay small.
+// groupBytes is about how much of the scalers list scalersByItem and
+// EditImages parse at once: enough items that parsing costs what it costs
+// for the whole file, few enough that their syntax trees stay small.
 const groupBytes = 32 << 10
+
+// itemGroup is a run of consecutive items of a [yamljs.Items]: its text
+// is src[from.Offset:end], and it holds items items.
+type itemGroup struct {
+	from  yamljs.Pos
+	end   int
+	items int
+}
+
+// itemGroups yields the items in groups of consecutive items, in order, each
+// group as many items as start within size bytes of its first one (at
+// least one), so that each group's text is about size bytes long unless
+// one item is longer.
+func itemGroups(items yamljs.Items, size int) iter.Seq[itemGroup] {
+	return func(yield func(itemGroup) bool) {
+		for i := 0; i < len(items.Items); {
+			j := i + 1
+			for j < len(items.Items) && items.Items[j].Offset-items.Items[i].Offset < size {
+				j++
+			}
+			end := items.End.Offset
+			if j < len(items.Items) {
+				end = items.Items[j].Offset
+			}
+			if !yield(itemGroup{from: items.Items[i], end: end, items: j - i}) {
+				return
+			}
+			i = j
+		}
+	}
+}
 
 // scalersByItem parses, validates and decodes the items of the scalers
 // list into m.scalers, a group of items at a time, and returns what the
@@ -67,17 +100,9 @@ const groupBytes = 32 << 10
 func (m *merged) scalersByItem(src []byte, items yamljs.Items, scaler *schema) (list *yamljs.Node, failed bool) {
 	list = &yamljs.Node{Kind: yamljs.Seq, Pos: items.Start, Items: make([]*yamljs.Node, 0, len(items.Items))}
 	var r payload
-	for i := 0; i < len(items.Items); {
-		j := i + 1
-		for j < len(items.Items) && items.Items[j].Offset-items.Items[i].Offset < groupBytes {
-			j++
-		}
-		end := items.End.Offset
-		if j < len(items.Items) {
-			end = items.Items[j].Offset
-		}
-		n, err := yamljs.ParseRange(src, items.Items[i], end)
-		if err != nil || n.Kind != yamljs.Seq || len(n.Items) != j-i {
+	for g := range itemGroups(items, groupBytes) {
+		n, err := yamljs.ParseRange(src, g.from, g.end)
+		if err != nil || n.Kind != yamljs.Seq || len(n.Items) != g.items {
 			return nil, true
 		}
 		for _, item := range n.Items {
@@ -89,7 +114,6 @@ func (m *merged) scalersByItem(src []byte, items yamljs.Items, scaler *schema) (
 			m.take(m.scaler(r.value, m.main))
 			list.Items = append(list.Items, scalerRefs(r.value))
 		}
-		i = j
 	}
 	return list, false
 }

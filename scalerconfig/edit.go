@@ -79,15 +79,43 @@ func (e *EditError) Unwrap() error { return e.Err }
 // directive (without them, each value written as above reads as its new
 // image and nothing else changes). Edits of one value with the same image
 // count once.
+//
+// Memory: beside src and the edited copy it returns, EditImages holds the
+// edits, the replacements and a copy of each edited value, and, for a file
+// without an alias, a tag or a directive whose scalers list is a block
+// sequence (the plain form of Load's reading by item), the syntax tree of
+// about 32 KB of the file at a time: it parses the file without the list,
+// then groups of the list's items, one at a time. Any other file, or one
+// where a part does not parse, it reads whole, and holds the whole file's
+// syntax tree (tens of times the file's size) while it edits, and, with an
+// alias, a tag or a directive, that of the edited bytes as it reads them
+// back.
 func EditImages(src []byte, edits []ImageEdit) ([]byte, []Replacement, error) {
+	return editImages(src, edits, groupBytes)
+}
+
+// editImages is EditImages, parsing groups of items of about groupSize
+// bytes; with groupSize 0 it reads every file whole, as EditImages did
+// before it read a file by groups, so that the tests can hold the two to
+// the same results.
+func editImages(src []byte, edits []ImageEdit, groupSize int) ([]byte, []Replacement, error) {
 	if len(edits) == 0 {
 		return src, nil, nil
+	}
+	readBack := mayReadOtherwise(src)
+	if groupSize > 0 && !readBack {
+		if t, ok := indexByGroup(src, edits, groupSize); ok {
+			reps, _, err := t.plan(edits)
+			if err != nil {
+				return nil, nil, err
+			}
+			return apply(src, reps), reps, nil
+		}
 	}
 	root, err := yamljs.Parse(src)
 	if err != nil {
 		return nil, nil, &EditError{Edit: edits[0], Err: err}
 	}
-	readBack := mayReadOtherwise(src)
 	t := index(root, edits, readBack)
 	reps, set, err := t.plan(edits)
 	if err != nil {
@@ -100,6 +128,83 @@ func EditImages(src []byte, edits []ImageEdit) ([]byte, []Replacement, error) {
 		}
 	}
 	return out, reps, nil
+}
+
+// indexByGroup is index of a file in the plain form of [yamljs.SplitItems]
+// with its scalers list split into items (which has no alias, tag or
+// directive, so that no node is reached twice), read a part at a time: the
+// file without the list, then each group of items of about groupSize bytes
+// that [itemGroups] makes.
+// It parses every part, for the errors reading the whole file would give,
+// looks in a part's tree only for the edits' offsets that lie in the part,
+// and keeps a copy of each value found there, so that no part's tree
+// outlives its turn.
+//
+// ok is false, and the file must be read whole, for a file in another form
+// and at a YAML error in any part (reading the whole file gives the error
+// EditImages reports, which may be another).
+func indexByGroup(src []byte, edits []ImageEdit, groupSize int) (t *tree, ok bool) {
+	items, ok := yamljs.SplitItems(src, "scalers")
+	if !ok {
+		return nil, false
+	}
+	offsets := editOffsets(edits)
+	first, _ := slices.BinarySearch(offsets, items.Start.Offset)
+	last, _ := slices.BinarySearch(offsets, items.End.Offset)
+	t = &tree{at: make(map[int]*yamljs.Node, len(offsets)), shared: map[*yamljs.Node]bool{}}
+	rest, err := yamljs.ParseWithout(src, items.Start, items.End)
+	if err != nil || !t.indexPart(rest, append(offsets[:first:first], offsets[last:]...)) {
+		return nil, false
+	}
+	for g := range itemGroups(items, groupSize) {
+		n, err := yamljs.ParseRange(src, g.from, g.end)
+		if err != nil || n.Kind != yamljs.Seq || len(n.Items) != g.items {
+			return nil, false
+		}
+		lo, _ := slices.BinarySearch(offsets, g.from.Offset)
+		hi, _ := slices.BinarySearch(offsets, g.end)
+		if !t.indexPart(n, offsets[lo:hi]) {
+			return nil, false
+		}
+	}
+	return t, true
+}
+
+// editOffsets returns the edits' start offsets, sorted, each once.
+func editOffsets(edits []ImageEdit) []int {
+	offsets := make([]int, len(edits))
+	for i, e := range edits {
+		offsets[i] = e.Pos.Offset
+	}
+	slices.Sort(offsets)
+	return slices.Compact(offsets)
+}
+
+// indexPart indexes the string values at offsets in a part's tree, as
+// index does in the whole file's, and replaces each value found by a copy
+// of it, without children, so that t holds nothing of the part's tree. It
+// reports false when two values of the tree start at one offset, which
+// index would mark shared: not seen in the plain form, where the file must
+// then be read whole.
+func (t *tree) indexPart(root *yamljs.Node, offsets []int) bool {
+	if len(offsets) == 0 {
+		return true
+	}
+	for _, off := range offsets {
+		t.at[off] = nil
+	}
+	t.visit(root)
+	if len(t.shared) > 0 {
+		return false
+	}
+	for _, off := range offsets {
+		if n := t.at[off]; n != nil {
+			c := *n
+			c.Items, c.Pairs = nil, nil
+			t.at[off] = &c
+		}
+	}
+	return true
 }
 
 // mayReadOtherwise reports whether the edited bytes must be read back to
