@@ -48,7 +48,7 @@ func TestBigConfig(t *testing.T) {
 func TestSyntaxTreeLetGo(t *testing.T) {
 	text := string(bigConfig(20000))
 	var held weak.Pointer[cst]
-	comp := newComposer(text, func(*document) bool { return true })
+	comp := newComposer(text, func(*document) bool { return true }, nil)
 	p := newParser(text, func(tok *cst) {
 		if tok.typ == tDocument {
 			pools := tok.x.value.items[2].value
@@ -56,7 +56,7 @@ func TestSyntaxTreeLetGo(t *testing.T) {
 			held = weak.Make(sets.items[50].value)
 		}
 		comp.next(tok)
-	})
+	}, nil)
 	newLexer(text, p.next).run()
 	p.end()
 	require.NotNil(t, comp.doc, "composed")

@@ -96,11 +96,7 @@ func (c *composer) resolveCollection(ctx *composeCtx, tok *cst, tagName string, 
 
 func (c *composer) newCollection(kind ykind, tag *tagDef) *ynode {
 	n := c.newNode(kind)
-	if len(c.exts) == cap(c.exts) {
-		c.exts = make([]yext, 0, nextChunk(cap(c.exts), chunk))
-	}
-	c.exts = c.exts[:len(c.exts)+1]
-	n.yext, n.ownExt = &c.exts[len(c.exts)-1], true
+	n.yext, n.ownExt = &c.slabs.exts.take(1)[0], true
 	if tag != nil {
 		n.coll = tag.collClass
 	}

@@ -124,8 +124,7 @@ type composeCtx struct {
 }
 
 type composer struct {
-	nodes        []ynode // allocated in chunks
-	exts         []yext
+	slabs        *composerSlabs // its nodes
 	sawAlias     bool
 	noExt        *yext // the shared empty yext
 	text         string
@@ -139,17 +138,18 @@ type composer struct {
 	stopped      bool
 }
 
-func newComposer(text string, onDoc func(*document) bool) *composer {
-	return &composer{text: text, directives: newDirectives(), onDoc: onDoc, noExt: &yext{}}
+// newComposer returns a composer of text that hands each document to
+// onDoc; slabs nil is slabs of its own.
+func newComposer(text string, onDoc func(*document) bool, slabs *composerSlabs) *composer {
+	if slabs == nil {
+		slabs = newComposerSlabs(false)
+	}
+	return &composer{text: text, directives: newDirectives(), onDoc: onDoc, noExt: &yext{}, slabs: slabs}
 }
 
 // newNode allocates a node, in chunks: a large file has millions.
 func (c *composer) newNode(kind ykind) *ynode {
-	if len(c.nodes) == cap(c.nodes) {
-		c.nodes = make([]ynode, 0, nextChunk(cap(c.nodes), chunk))
-	}
-	c.nodes = c.nodes[:len(c.nodes)+1]
-	n := &c.nodes[len(c.nodes)-1]
+	n := &c.slabs.nodes.take(1)[0]
 	n.kind, n.yext = kind, c.noExt
 	return n
 }

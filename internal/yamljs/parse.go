@@ -6,16 +6,43 @@ package yamljs
 // parse() throws. An empty document, or one of comments only, is a Null
 // node.
 func Parse(src []byte) (*Node, error) {
-	return parseSource(newSource(src))
+	return parseSource(newSource(src), nil, nil)
 }
 
 // ParseRange is Parse of src[from.Offset:end], a text of its own, with
 // every position given in src. from must be where a line of src starts, as
 // [SplitItems] gives it.
 func ParseRange(src []byte, from Pos, end int) (*Node, error) {
+	return parseSource(rangeSource(src, from, end), nil, nil)
+}
+
+func rangeSource(src []byte, from Pos, end int) *source {
 	s := newSource(src[from.Offset:end])
 	s.baseOffset, s.baseLine = from.Offset, from.Line-1
-	return parseSource(s)
+	return s
+}
+
+// A Reader parses the parts of a text one after another in the same
+// memory: the syntax tree and the document model of each part are made in
+// chunks it keeps, cleared and used again for the next part, so that
+// reading a large text part by part allocates about what one part takes.
+// The Nodes a parse returns are made there too: they are valid only until
+// the Reader's next parse, and a caller keeps copies of what it needs.
+//
+// The zero Reader is ready to use. It is not safe for concurrent use.
+type Reader struct {
+	ps *parserSlabs
+	cs *composerSlabs
+}
+
+// ParseRange is [ParseRange], in r's memory.
+func (r *Reader) ParseRange(src []byte, from Pos, end int) (*Node, error) {
+	if r.ps == nil {
+		r.ps, r.cs = newParserSlabs(true), newComposerSlabs(true)
+	}
+	r.ps.reset()
+	r.cs.reset()
+	return parseSource(rangeSource(src, from, end), r.ps, r.cs)
 }
 
 // ParseWithout is Parse of src without its lines from `from` up to `to`
@@ -26,11 +53,12 @@ func ParseWithout(src []byte, from, to Pos) (*Node, error) {
 	text = append(append(text, src[:from.Offset]...), src[to.Offset:]...)
 	s := newSource(text)
 	s.cutAt, s.cutBytes, s.cutLines = from.Offset, to.Offset-from.Offset, to.Line-from.Line
-	return parseSource(s)
+	return parseSource(s, nil, nil)
 }
 
-func parseSource(s *source) (*Node, error) {
-	doc, aliases, lines := compose(s)
+// parseSource parses s with the slabs given (nil: slabs of its own).
+func parseSource(s *source, ps *parserSlabs, cs *composerSlabs) (*Node, error) {
+	doc, aliases, lines := compose(s, ps, cs)
 	if len(doc.errors) > 0 {
 		e := s.syntaxError(doc.errors)
 		e.Thrown = prettyMessage(s.text, lines, doc.errors[0])
@@ -55,7 +83,7 @@ func parseSource(s *source) (*Node, error) {
 // compose reads the text to its first document; a second one is an error
 // of the first, as parse() makes it. It reports whether the text holds an
 // alias, and returns the line starts yaml's line counter learnt of.
-func compose(s *source) (*document, bool, []int) {
+func compose(s *source, ps *parserSlabs, cs *composerSlabs) (*document, bool, []int) {
 	var first *document
 	comp := newComposer(s.text, func(d *document) bool {
 		if first == nil {
@@ -65,8 +93,8 @@ func compose(s *source) (*document, bool, []int) {
 		first.errors = append(first.errors, problem{start: d.rng[0], end: d.rng[1], code: string(ErrMultipleDocs),
 			message: "Source contains multiple documents; please use YAML.parseAllDocuments()"})
 		return false
-	})
-	p := newParser(s.text, comp.next)
+	}, cs)
+	p := newParser(s.text, comp.next, ps)
 	newLexer(s.text, p.next).run()
 	p.end()
 	comp.end(len(s.text))

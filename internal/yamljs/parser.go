@@ -383,56 +383,37 @@ type parser struct {
 	// lines are the line starts yaml's line counter learns of, which place
 	// the excerpt of its error messages: not every line break of the text
 	// (one inside a token that yaml reads as an error is not among them).
-	lines    []int
-	toks     []token
-	items    []cstItem
-	itemPtrs []*cstItem
-	nodes    []cst
-	exts     []cstExt
+	lines []int
+	slabs *parserSlabs // its tokens, items and nodes
 }
 
-func newParser(text string, out func(*cst)) *parser {
-	return &parser{atNewLine: true, out: out, text: text, lines: []int{0}}
+// newParser returns a parser of text that hands out each top-level token;
+// slabs nil is slabs of its own.
+func newParser(text string, out func(*cst), slabs *parserSlabs) *parser {
+	if slabs == nil {
+		slabs = newParserSlabs(false)
+	}
+	return &parser{atNewLine: true, out: out, text: text, lines: []int{0}, slabs: slabs}
 }
-
-// The parser allocates its tokens, items and nodes in chunks: a large
-// file has millions, and one allocation each would dominate its time.
-const chunk = 512
-
-// nextChunk is the capacity of the chunk after one of capacity had: from
-// 16 up, doubling up to most, so that a short text (a scaler that
-// scalerconfig reads on its own) allocates little.
-func nextChunk(had, most int) int { return min(max(2*had, 16), most) }
 
 // one returns a token list holding t, with room for two more.
 func (p *parser) one(t token) []token {
-	if len(p.toks)+3 > cap(p.toks) {
-		p.toks = make([]token, 0, nextChunk(cap(p.toks), 4*chunk))
-	}
-	n := len(p.toks)
-	p.toks = p.toks[:n+3]
-	s := p.toks[n : n+1 : n+3]
+	s := p.slabs.toks.take(3)[:1]
 	s[0] = t
 	return s
 }
 
 func (p *parser) item(it cstItem) *cstItem {
-	if len(p.items) == cap(p.items) {
-		p.items = make([]cstItem, 0, nextChunk(cap(p.items), chunk))
-	}
-	p.items = append(p.items, it)
-	return &p.items[len(p.items)-1]
+	v := p.slabs.items.take(1)
+	v[0] = it
+	return &v[0]
 }
 
 // newCst allocates a syntax tree node with parts (cstExt).
 func (p *parser) newCst(c cst) *cst {
 	n := p.node()
 	*n = c
-	if len(p.exts) == cap(p.exts) {
-		p.exts = make([]cstExt, 0, nextChunk(cap(p.exts), chunk))
-	}
-	p.exts = p.exts[:len(p.exts)+1]
-	n.x = &p.exts[len(p.exts)-1]
+	n.x = &p.slabs.exts.take(1)[0]
 	return n
 }
 
@@ -440,23 +421,12 @@ func (p *parser) newCst(c cst) *cst {
 func (p *parser) blockColl(typ tokType, offset, indent int, first cstItem) *cst {
 	c := p.node()
 	c.typ, c.offset, c.indent = typ, offset, indent
-	if len(p.itemPtrs)+4 > cap(p.itemPtrs) {
-		p.itemPtrs = make([]*cstItem, 0, nextChunk(cap(p.itemPtrs), 4*chunk))
-	}
-	n := len(p.itemPtrs)
-	p.itemPtrs = p.itemPtrs[:n+4]
-	c.items = p.itemPtrs[n : n+1 : n+4]
+	c.items = p.slabs.itemPtrs.take(4)[:1]
 	c.items[0] = p.item(first)
 	return c
 }
 
-func (p *parser) node() *cst {
-	if len(p.nodes) == cap(p.nodes) {
-		p.nodes = make([]cst, 0, nextChunk(cap(p.nodes), chunk))
-	}
-	p.nodes = p.nodes[:len(p.nodes)+1]
-	return &p.nodes[len(p.nodes)-1]
-}
+func (p *parser) node() *cst { return &p.slabs.nodes.take(1)[0] }
 
 // next advances the parser by one lexical token: source, found at the
 // text's offset at (-1 for a control token).

@@ -1,6 +1,9 @@
 package yamljs
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+	"unsafe"
+)
 
 // Items is the block sequence a key of the root mapping holds, split into
 // its items, so that a reader can parse one item at a time ([ParseRange])
@@ -43,8 +46,10 @@ func SplitItems(src []byte, key string) (items Items, ok bool) {
 		return Items{}, false
 	}
 	sp := splitter{src: src, key: key}
-	text := string(src)
-	newLexer(text, sp.token).run()
+	// The lexer reads a string; the splitter keeps none of the strings
+	// it hands over, only offsets, so src can be read in place rather
+	// than copied (a large config is the case this is for).
+	newLexer(unsafe.String(unsafe.SliceData(src), len(src)), sp.token).run()
 	if sp.failed || sp.phase < inSeq {
 		return Items{}, false
 	}

@@ -199,3 +199,57 @@ func FuzzSplitItems(f *testing.F) {
 		checkSplit(t, src, "scalers")
 	})
 }
+
+// TestReader parses every corpus text with one Reader, one after another
+// (a large one first, so that its chunks are used again), and checks each
+// against Parse: what an earlier text left in the Reader's chunks must not
+// show through.
+func TestReader(t *testing.T) {
+	var r Reader
+	big := bigConfig(2000)
+	n, err := r.ParseRange(big, Pos{Line: 1, Column: 1}, len(big))
+	require.NoError(t, err)
+	require.Equal(t, Map, n.Kind)
+	for _, c := range loadCorpus(t) {
+		src := c.bytes(t)
+		got, gotErr := r.ParseRange(src, Pos{Line: 1, Column: 1}, len(src))
+		want, wantErr := Parse(src)
+		require.Equal(t, wantErr, gotErr, c.Name)
+		if wantErr == nil {
+			sameGraph(t, want, got, map[*Node]*Node{}, c.Name)
+		}
+	}
+}
+
+// sameGraph checks that b is a, positions included, where a may reach a
+// node twice (an alias) or reach itself: b reaches the same node there.
+func sameGraph(t testing.TB, a, b *Node, seen map[*Node]*Node, path string) {
+	t.Helper()
+	if m, ok := seen[a]; ok {
+		require.True(t, m == b, "%s: an alias in one tree is not in the other", path)
+		return
+	}
+	seen[a] = b
+	require.Equal(t, a.Kind, b.Kind, path)
+	require.Equal(t, a.Style, b.Style, path)
+	require.Equal(t, a.Bool, b.Bool, path)
+	require.True(t, a.Num == b.Num || math.IsNaN(a.Num) && math.IsNaN(b.Num), "%s: %v, %v", path, a.Num, b.Num)
+	require.Equal(t, a.Str, b.Str, path)
+	require.Equal(t, a.Pos, b.Pos, path)
+	require.Equal(t, a.End, b.End, path)
+	require.Len(t, b.Items, len(a.Items), path)
+	for i := range a.Items {
+		sameGraph(t, a.Items[i], b.Items[i], seen, path+"["+strconv.Itoa(i)+"]")
+	}
+	require.Len(t, b.Pairs, len(a.Pairs), path)
+	for i, p := range a.Pairs {
+		q := b.Pairs[i]
+		require.Equal(t, p.Key, q.Key, path)
+		require.Equal(t, p.KeyPos, q.KeyPos, path+"."+p.Key)
+		sameGraph(t, p.Value, q.Value, seen, path+"."+p.Key)
+		require.Equal(t, p.KeyNode == nil, q.KeyNode == nil, path)
+		if p.KeyNode != nil {
+			sameGraph(t, p.KeyNode, q.KeyNode, seen, path+"."+p.Key+" (key)")
+		}
+	}
+}

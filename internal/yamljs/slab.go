@@ -1,0 +1,105 @@
+package yamljs
+
+// slab hands out values of T from chunks: a large text has millions of
+// syntax tree nodes, tokens and items, and an allocation each would
+// dominate the time it takes to read.
+//
+// A slab that keeps its chunks (a Reader's) hands them out again after
+// reset, so that reading text after text allocates about once. One that
+// does not (Parse's) lets a full chunk go, so that what was taken from it
+// is collected as soon as nothing points at it.
+type slab[T any] struct {
+	cur    []T   // the chunk being handed out, up to its last value taken
+	chunks [][]T // with keep: every chunk made, in the order made
+	next   int   // with keep: the index in chunks of the chunk after cur
+	keep   bool
+	most   int // the capacity of the largest chunk
+}
+
+// take returns n (at most 4) zeroed values of one chunk.
+func (s *slab[T]) take(n int) []T {
+	k := len(s.cur)
+	if k+n > cap(s.cur) {
+		s.advance(n)
+		k = 0
+	}
+	s.cur = s.cur[:k+n]
+	v := s.cur[k : k+n : k+n]
+	clear(v) // a kept chunk holds what the last text left there
+	return v
+}
+
+// advance moves to the next chunk with room for n values: a kept one, or
+// a new one twice the size of the last, from 16 up to most.
+func (s *slab[T]) advance(n int) {
+	for s.keep && s.next < len(s.chunks) {
+		c := s.chunks[s.next]
+		s.next++
+		if cap(c) >= n {
+			s.cur = c[:0]
+			return
+		}
+	}
+	s.cur = make([]T, 0, max(nextChunk(cap(s.cur), s.most), n))
+	if s.keep {
+		s.chunks = append(s.chunks, s.cur)
+		s.next = len(s.chunks)
+	}
+}
+
+// reset makes a slab that keeps its chunks hand them out again, from the
+// first; what was taken before must no longer be used.
+func (s *slab[T]) reset() { s.cur, s.next = nil, 0 }
+
+// nextChunk is the capacity of the chunk after one of capacity had: from
+// 16 up, doubling up to most, so that a short text allocates little.
+func nextChunk(had, most int) int { return min(max(2*had, 16), most) }
+
+// The capacity of the largest chunk of each slab.
+const (
+	chunk     = 512
+	listChunk = 4 * chunk // for lists of three or four slots
+)
+
+// parserSlabs are the parser's slabs.
+type parserSlabs struct {
+	toks     slab[token]
+	items    slab[cstItem]
+	itemPtrs slab[*cstItem]
+	nodes    slab[cst]
+	exts     slab[cstExt]
+}
+
+func newParserSlabs(keep bool) *parserSlabs {
+	return &parserSlabs{
+		toks:     slab[token]{keep: keep, most: listChunk},
+		items:    slab[cstItem]{keep: keep, most: chunk},
+		itemPtrs: slab[*cstItem]{keep: keep, most: listChunk},
+		nodes:    slab[cst]{keep: keep, most: chunk},
+		exts:     slab[cstExt]{keep: keep, most: chunk},
+	}
+}
+
+func (ps *parserSlabs) reset() {
+	ps.toks.reset()
+	ps.items.reset()
+	ps.itemPtrs.reset()
+	ps.nodes.reset()
+	ps.exts.reset()
+}
+
+// composerSlabs are the composer's slabs: the document model, which the
+// returned Nodes live in.
+type composerSlabs struct {
+	nodes slab[ynode]
+	exts  slab[yext]
+}
+
+func newComposerSlabs(keep bool) *composerSlabs {
+	return &composerSlabs{nodes: slab[ynode]{keep: keep, most: chunk}, exts: slab[yext]{keep: keep, most: chunk}}
+}
+
+func (cs *composerSlabs) reset() {
+	cs.nodes.reset()
+	cs.exts.reset()
+}
