@@ -100,8 +100,9 @@ func itemGroups(items yamljs.Items, size int) iter.Seq[itemGroup] {
 func (m *merged) scalersByItem(src []byte, items yamljs.Items, scaler *schema) (list *yamljs.Node, failed bool) {
 	list = &yamljs.Node{Kind: yamljs.Seq, Pos: items.Start, Items: make([]*yamljs.Node, 0, len(items.Items))}
 	var r payload
+	var parts yamljs.Reader // nothing of a group's tree is kept: decoding copies
 	for g := range itemGroups(items, groupBytes) {
-		n, err := yamljs.ParseRange(src, g.from, g.end)
+		n, err := parts.ParseRange(src, g.from, g.end)
 		if err != nil || n.Kind != yamljs.Seq || len(n.Items) != g.items {
 			return nil, true
 		}

@@ -91,23 +91,32 @@ func (e *EditError) Unwrap() error { return e.Err }
 // alias, a tag or a directive, that of the edited bytes as it reads them
 // back.
 func EditImages(src []byte, edits []ImageEdit) ([]byte, []Replacement, error) {
-	return editImages(src, edits, groupBytes)
+	return editImages(src, edits, groupBytes, true)
+}
+
+// PlanImages returns the replacements [EditImages] makes for the edits, or
+// its error, without the edited copy of src: for a caller that reports the
+// changes (a SARIF fix, a review comment) rather than writes them. Making
+// the replacements in src, in order, gives EditImages' bytes.
+func PlanImages(src []byte, edits []ImageEdit) ([]Replacement, error) {
+	_, reps, err := editImages(src, edits, groupBytes, false)
+	return reps, err
 }
 
 // editImages is EditImages, parsing groups of items of about groupSize
 // bytes; with groupSize 0 it reads every file whole, as EditImages did
 // before it read a file by groups, so that the tests can hold the two to
-// the same results.
-func editImages(src []byte, edits []ImageEdit, groupSize int) ([]byte, []Replacement, error) {
+// the same results. Without edited, it returns no edited bytes (nil).
+func editImages(src []byte, edits []ImageEdit, groupSize int, edited bool) ([]byte, []Replacement, error) {
 	if len(edits) == 0 {
-		return src, nil, nil
+		return bytesIf(edited, src), nil, nil
 	}
 	readBack := mayReadOtherwise(src)
 	if groupSize > 0 && !readBack {
 		if t, ok := indexByGroup(src, edits, groupSize); ok {
 			reps, _, err := t.plan(edits)
-			if err != nil {
-				return nil, nil, err
+			if err != nil || !edited {
+				return nil, reps, err
 			}
 			return apply(src, reps), reps, nil
 		}
@@ -118,8 +127,8 @@ func editImages(src []byte, edits []ImageEdit, groupSize int) ([]byte, []Replace
 	}
 	t := index(root, edits, readBack)
 	reps, set, err := t.plan(edits)
-	if err != nil {
-		return nil, nil, err
+	if err != nil || !edited && !readBack {
+		return nil, reps, err
 	}
 	out := apply(src, reps)
 	if readBack {
@@ -127,7 +136,15 @@ func editImages(src []byte, edits []ImageEdit, groupSize int) ([]byte, []Replace
 			return nil, nil, &EditError{Edit: reps[0].edit(), Err: err}
 		}
 	}
-	return out, reps, nil
+	return bytesIf(edited, out), reps, nil
+}
+
+// bytesIf is b when want, else nil.
+func bytesIf(want bool, b []byte) []byte {
+	if want {
+		return b
+	}
+	return nil
 }
 
 // indexByGroup is index of a file in the plain form of [yamljs.SplitItems]
@@ -156,8 +173,9 @@ func indexByGroup(src []byte, edits []ImageEdit, groupSize int) (t *tree, ok boo
 	if err != nil || !t.indexPart(rest, append(offsets[:first:first], offsets[last:]...)) {
 		return nil, false
 	}
+	var parts yamljs.Reader // each part's tree is copied from before the next is read
 	for g := range itemGroups(items, groupSize) {
-		n, err := yamljs.ParseRange(src, g.from, g.end)
+		n, err := parts.ParseRange(src, g.from, g.end)
 		if err != nil || n.Kind != yamljs.Seq || len(n.Items) != g.items {
 			return nil, false
 		}

@@ -35,13 +35,22 @@ type diag struct {
 	pos, end  scalerconfig.Pos // end: the image value's end, when there is one
 	severity  string           // "error" or "warning"
 	code      string
-	message   string                // as the library gives it, control characters included
 	finding   imageref.Finding      // nil for a config problem
 	problem   *scalerconfig.Problem // nil for a finding
 	pin       *scalerconfig.Replacement
 	pinned    bool // -write made the pin
 	cut       bool // left out of the SARIF log
 	shownFile string
+}
+
+// message is d's message, as the library gives it, control characters
+// included. It is made when it is written, not kept: a large config has
+// tens of thousands of findings.
+func (d *diag) message() string {
+	if d.finding != nil {
+		return d.finding.Message()
+	}
+	return problemMessage(d.problem)
 }
 
 func severity(code string) string {
@@ -114,14 +123,14 @@ func (c *check) collect(findings []imageref.Finding, problems []scalerconfig.Pro
 		p := &problems[i]
 		d := &diag{
 			pos:      scalerconfig.Pos{File: p.File, Line: p.Line, Column: p.Column},
-			severity: "error", code: codeInvalidConfig, message: problemMessage(p), problem: p,
+			severity: "error", code: codeInvalidConfig, problem: p,
 		}
 		c.add(d)
 	}
 	ig := newIgnorer(c.in.fsys.files)
 	for _, f := range findings {
 		s := f.LabelSet()
-		d := &diag{pos: s.ImagePos, end: s.ImageEnd, severity: severity(f.Code()), code: f.Code(), message: f.Message(), finding: f}
+		d := &diag{pos: s.ImagePos, end: s.ImageEnd, severity: severity(f.Code()), code: f.Code(), finding: f}
 		if !d.pos.IsValid() {
 			d.pos, d.end = s.Pos, scalerconfig.Pos{}
 		}
@@ -244,7 +253,7 @@ func writeText(w *bufio.Writer, diags []*diag) error {
 		if d.pos.IsValid() {
 			w.WriteString(":" + strconv.Itoa(d.pos.Line) + ":" + strconv.Itoa(d.pos.Column))
 		}
-		w.WriteString(": " + d.severity + ": " + escape(d.message) + " [" + d.code + "]\n")
+		w.WriteString(": " + d.severity + ": " + escape(d.message()) + " [" + d.code + "]\n")
 	}
 	return w.Flush()
 }
@@ -264,7 +273,7 @@ func writeGitHub(w *bufio.Writer, diags []*diag) error {
 		if d.end.IsValid() {
 			w.WriteString(",endLine=" + strconv.Itoa(d.end.Line) + ",endColumn=" + strconv.Itoa(d.end.Column))
 		}
-		w.WriteString(",title=" + ghProperty("agentimagecheck "+d.code) + "::" + ghData(escape(d.message)+" ["+d.code+"]") + "\n")
+		w.WriteString(",title=" + ghProperty("agentimagecheck "+d.code) + "::" + ghData(escape(d.message())+" ["+d.code+"]") + "\n")
 	}
 	return w.Flush()
 }

@@ -115,7 +115,7 @@ func writeJSONFinding(w *bufio.Writer, d *diag) error {
 	}
 	var own any = d.finding
 	if d.problem != nil {
-		own = jsonProblem{Code: d.code, Message: d.message, Path: d.problem.Path, Problem: d.problem.Code, Reasons: d.problem.Reasons}
+		own = jsonProblem{Code: d.code, Message: d.message(), Path: d.problem.Path, Problem: d.problem.Code, Reasons: d.problem.Reasons}
 	}
 	a, err := marshal(place)
 	if err != nil {

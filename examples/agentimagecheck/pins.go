@@ -19,13 +19,14 @@ type pins struct {
 	files   []*pinnedFile // in the order the files were first named
 	refused []string      // why a pin could not be made, one line each
 	images  int           // the images pinned
+	keepNew bool          // keep each file's new bytes: -diff and -write need them, SARIF's fixes only the replacements
 }
 
 // pinnedFile is one file with its pins made.
 type pinnedFile struct {
 	name     string // as Load opened it
 	shown    string // as the user named it
-	old, new []byte
+	old, new []byte // new: nil unless the pins keep it (keepNew)
 	reps     []scalerconfig.Replacement
 }
 
@@ -34,7 +35,7 @@ func (c *check) pin() error {
 	if !c.opts.diff && !c.opts.write && (c.opts.format != "sarif" || c.opts.target == "") {
 		return nil
 	}
-	c.pins = &pins{}
+	c.pins = &pins{keepNew: c.opts.diff || c.opts.write}
 	byFile := map[string][]scalerconfig.ImageEdit{}
 	var order []string
 	for _, d := range c.diags {
@@ -65,7 +66,7 @@ func (c *check) pin() error {
 // file makes the pins of one file; those EditImages refuses are left out,
 // each with its reason.
 func (p *pins) file(name, shown string, src []byte, edits []scalerconfig.ImageEdit) {
-	out, reps, err := scalerconfig.EditImages(src, edits)
+	out, reps, err := p.edit(src, edits)
 	if joined, ok := err.(interface{ Unwrap() []error }); ok {
 		var refused []scalerconfig.ImageEdit
 		for _, e := range joined.Unwrap() {
@@ -76,7 +77,7 @@ func (p *pins) file(name, shown string, src []byte, edits []scalerconfig.ImageEd
 			}
 		}
 		edits = slices.DeleteFunc(edits, func(e scalerconfig.ImageEdit) bool { return slices.Contains(refused, e) })
-		out, reps, err = scalerconfig.EditImages(src, edits)
+		out, reps, err = p.edit(src, edits)
 	}
 	if err != nil {
 		p.refused = append(p.refused, escape(shown)+": not pinned: "+escape(err.Error()))
@@ -86,6 +87,16 @@ func (p *pins) file(name, shown string, src []byte, edits []scalerconfig.ImageEd
 		p.files = append(p.files, &pinnedFile{name: name, shown: shown, old: src, new: out, reps: reps})
 		p.images += len(reps)
 	}
+}
+
+// edit is scalerconfig.EditImages, or PlanImages when the pins need no new
+// bytes (only SARIF's fixes): out is then nil.
+func (p *pins) edit(src []byte, edits []scalerconfig.ImageEdit) (out []byte, reps []scalerconfig.Replacement, err error) {
+	if p.keepNew {
+		return scalerconfig.EditImages(src, edits)
+	}
+	reps, err = scalerconfig.PlanImages(src, edits)
+	return nil, reps, err
 }
 
 // replacement is the pin made for d's label set, or nil.

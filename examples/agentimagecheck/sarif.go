@@ -182,7 +182,7 @@ func notification(level, text string) sarifNotification {
 }
 
 func (c *check) result(d *diag) sarifResult {
-	r := sarifResult{RuleID: d.code, RuleIndex: ruleIndex(d.code), Level: d.severity, Message: sarifText{d.message}}
+	r := sarifResult{RuleID: d.code, RuleIndex: ruleIndex(d.code), Level: d.severity, Message: sarifText{d.message()}}
 	src := c.in.fsys.files[d.pos.File]
 	loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: artifact(d.shownFile, c.opts.windows)}}
 	if d.pos.IsValid() {
