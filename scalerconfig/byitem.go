@@ -1,32 +1,39 @@
 package scalerconfig
 
 import (
+	"io/fs"
 	"iter"
+	"path"
+	"unicode/utf8"
 
 	"github.com/kicikit/kicikit/internal/yamljs"
 )
 
-// loadByItem is Load of a main file without drop-ins that reads, validates
-// and decodes one scaler at a time, so that the syntax trees of the whole
-// file never exist at once: what it holds beside the bytes is the Config
-// it returns.
+// loadByItem is Load (and Scan) reading, validating and decoding the
+// scalers a group at a time, so that the syntax trees of whole files never
+// exist at once: what it holds beside the files' bytes is the Config it
+// returns, or with each not even that.
 //
-// It reads only a file in the plain form of [yamljs.SplitItems] with its
-// scalers list split into items, and only a config the orchestrator
-// accepts: ok is false, and the file must be read whole, at any YAML error
-// in a part (the whole file's error may be another), at any issue of the
-// schema (the issues of the whole file come in the schema's order, not the
-// file's), and for a file in another form.
+// It reads only a config whose main file is in the plain form of
+// [yamljs.SplitItems] with its scalers list split into items, and whose
+// drop-ins (dir not "") are each in that form too or add no scalers
+// (splitDropIns), and only a config the orchestrator accepts: ok is
+// false, and the config must be read whole, at any YAML error in a part
+// (the whole file's error may be another), at any issue of the schema (the
+// issues of the whole config come in the schema's order, not the files'),
+// at any file or folder that cannot be read, and for a file in another
+// form.
 //
 // Each item is validated as the scalers list's schema validates it, on its
 // own (zod's array runs its element on each item with a payload of its
 // own), and the top level with a stand-in for the list that gives the
 // top-level check what it reads of each scaler, its name and machinePool.
-// TestLoadByItem holds the result to the whole file's, field by field.
+// TestLoadByItem, TestScan and the fuzz targets hold the result to the
+// whole config's, field by field.
 //
 // With each, each scaler goes to each as soon as it is valid, rather than
 // into the Config; handed is how many went, also when ok is false.
-func loadByItem(name string, src []byte, each func(int, *Scaler)) (cfg *Config, handed int, ok bool) {
+func loadByItem(fsys fs.FS, name string, src []byte, dir string, each func(int, *Scaler)) (cfg *Config, handed int, ok bool) {
 	items, ok := yamljs.SplitItems(src, "scalers")
 	if !ok {
 		return nil, 0, false
@@ -35,6 +42,14 @@ func loadByItem(name string, src []byte, each func(int, *Scaler)) (cfg *Config, 
 	if err != nil {
 		return nil, 0, false
 	}
+	files := []splitFile{{name: name, src: src, items: items}}
+	if dir != "" {
+		more, ok := splitDropIns(fsys, dir)
+		if !ok {
+			return nil, 0, false
+		}
+		files = append(files, more...)
+	}
 	m := &merged{main: name, root: root, byItem: true, each: each}
 	if each == nil {
 		m.scalers = make([]Scaler, 0, len(items.Items))
@@ -42,7 +57,7 @@ func loadByItem(name string, src []byte, each func(int, *Scaler)) (cfg *Config, 
 	failed := false
 	list := func(scaler *schema) *schema {
 		return &schema{parse: func(p *payload) {
-			p.value, failed = m.scalersByItem(src, items, scaler)
+			p.value, failed = m.scalersByItem(files, scaler)
 			if failed {
 				// Never reported: it stops the checks, which read the list.
 				p.addIssue(&issue{code: "custom", cont: contFalse, message: "read the whole file"})
@@ -55,6 +70,63 @@ func loadByItem(name string, src []byte, each func(int, *Scaler)) (cfg *Config, 
 		return nil, m.handed, false
 	}
 	return m.config(p.value), m.handed, true
+}
+
+// splitFile is a file whose scalers list is read a group of items at a
+// time: its path in the file system, its bytes, its items.
+type splitFile struct {
+	name  string
+	src   []byte
+	items yamljs.Items
+}
+
+// splitDropIns reads the drop-in folder as the whole config's reading does
+// (dropIns), and returns the drop-ins that add scalers, each split into
+// its items. ok is false when a name, a file or the folder cannot be read,
+// or a drop-in that adds scalers is not in the plain form, or one that
+// adds none does not parse: the whole config's reading says what then.
+func splitDropIns(fsys fs.FS, dir string) (files []splitFile, ok bool) {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, false
+	}
+	for _, n := range dropInNames(entries) {
+		file := path.Join(dir, n)
+		if !utf8.ValidString(n) {
+			return nil, false
+		}
+		src, err := fs.ReadFile(fsys, file)
+		if err != nil {
+			return nil, false
+		}
+		f, adds, ok := splitDropIn(file, src)
+		if !ok {
+			return nil, false
+		}
+		if adds {
+			files = append(files, f)
+		}
+	}
+	return files, true
+}
+
+// splitDropIn reads one drop-in: split into its scalers list's items when
+// it is in the plain form (the rest of it must parse: its other keys are
+// read, and dropped, by the whole config's reading), or else read whole,
+// when it adds no scalers (a list without items, or none at all).
+func splitDropIn(name string, src []byte) (f splitFile, adds, ok bool) {
+	if items, split := yamljs.SplitItems(src, "scalers"); split {
+		if _, err := yamljs.ParseWithout(src, items.Start, items.End); err != nil {
+			return splitFile{}, false, false
+		}
+		return splitFile{name: name, src: src, items: items}, true, true
+	}
+	n, err := yamljs.Parse(src)
+	if err != nil {
+		return splitFile{}, false, false
+	}
+	list := lookupMap(n, "scalers")
+	return splitFile{}, false, list == nil || list.Kind != yamljs.Seq || len(list.Items) == 0
 }
 
 // groupBytes is about how much of the scalers list scalersByItem and
@@ -93,27 +165,30 @@ func itemGroups(items yamljs.Items, size int) iter.Seq[itemGroup] {
 	}
 }
 
-// scalersByItem parses, validates and decodes the items of the scalers
-// list into m.scalers, a group of items at a time, and returns what the
-// top-level check reads of them. failed is true at the first group with a
-// YAML error or the first item with an issue.
-func (m *merged) scalersByItem(src []byte, items yamljs.Items, scaler *schema) (list *yamljs.Node, failed bool) {
-	list = &yamljs.Node{Kind: yamljs.Seq, Pos: items.Start, Items: make([]*yamljs.Node, 0, len(items.Items))}
+// scalersByItem parses, validates and decodes the items of the files'
+// scalers lists, in order, a group of items at a time, into m.scalers or
+// to m.each, and returns what the top-level check reads of them. failed is
+// true at the first group with a YAML error or the first item with an
+// issue.
+func (m *merged) scalersByItem(files []splitFile, scaler *schema) (list *yamljs.Node, failed bool) {
+	list = &yamljs.Node{Kind: yamljs.Seq, Pos: files[0].items.Start}
 	var r payload
 	var parts yamljs.Reader // nothing of a group's tree is kept: decoding copies
-	for g := range itemGroups(items, groupBytes) {
-		n, err := parts.ParseRange(src, g.from, g.end)
-		if err != nil || n.Kind != yamljs.Seq || len(n.Items) != g.items {
-			return nil, true
-		}
-		for _, item := range n.Items {
-			r = payload{value: item, issues: r.issues[:0]}
-			scaler.run(&r)
-			if len(r.issues) > 0 {
+	for _, f := range files {
+		for g := range itemGroups(f.items, groupBytes) {
+			n, err := parts.ParseRange(f.src, g.from, g.end)
+			if err != nil || n.Kind != yamljs.Seq || len(n.Items) != g.items {
 				return nil, true
 			}
-			m.take(m.scaler(r.value, m.main))
-			list.Items = append(list.Items, scalerRefs(r.value))
+			for _, item := range n.Items {
+				r = payload{value: item, issues: r.issues[:0]}
+				scaler.run(&r)
+				if len(r.issues) > 0 {
+					return nil, true
+				}
+				m.take(m.scaler(r.value, f.name))
+				list.Items = append(list.Items, scalerRefs(r.value))
+			}
 		}
 	}
 	return list, false

@@ -3,6 +3,7 @@ package scalerconfig
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -18,7 +19,7 @@ import (
 // whether loadByItem read it.
 func checkByItem(t testing.TB, src []byte) bool {
 	t.Helper()
-	got, _, ok := loadByItem("s.yaml", src, nil)
+	got, _, ok := loadByItem(nil, "s.yaml", src, "", nil)
 	if !ok {
 		return false
 	}
@@ -78,7 +79,7 @@ func TestLoadByItemRefuses(t *testing.T) {
 		"scalers not a block list": "version: 1\nscalers: []\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, _, ok := loadByItem("s.yaml", []byte(src), nil)
+			_, _, ok := loadByItem(nil, "s.yaml", []byte(src), "", nil)
 			assert.False(t, ok)
 			got, err := Load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
 			want, werr := load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "", yamljs.Parse, false)
@@ -99,13 +100,17 @@ func FuzzLoadByItem(f *testing.F) {
 	})
 }
 
-// checkScan checks that Scan hands over the scalers of Load's Config, in
-// order, and returns the rest of it, or Load's error.
+// checkScan checks that Scan hands over the scalers of the whole config's
+// Config (read whole, not by item), in order, and returns the rest of it,
+// or its error; and that Load gives that Config or error.
 func checkScan(t testing.TB, fsys fstest.MapFS, main, dir string) {
 	t.Helper()
-	want, wantErr := Load(fsys, main, dir)
+	want, wantErr := load(fsys, main, dir, yamljs.Parse, false)
+	got, err := Load(fsys, main, dir)
+	require.Equal(t, wantErr, err)
+	require.Equal(t, want, got)
 	var scalers []Scaler
-	got, err := Scan(fsys, main, dir, func(i int, s *Scaler) {
+	got, err = Scan(fsys, main, dir, func(i int, s *Scaler) {
 		require.Equal(t, len(scalers), i)
 		scalers = append(scalers, *s)
 	})
@@ -121,6 +126,54 @@ func checkScan(t testing.TB, fsys fstest.MapFS, main, dir string) {
 	}
 	got.Scalers = want.Scalers
 	require.Equal(t, want, got)
+}
+
+// TestLoadByItemDropIns reads configs with drop-ins by item and whole:
+// drop-ins that add scalers, that add none, that are not in the plain
+// form, that do not parse, and a folder that holds no drop-in.
+func TestLoadByItemDropIns(t *testing.T) {
+	main := byItemConfig(300)
+	scaler := "scalers:\n  - name: %s\n    type: container\n    maxAgents: 1\n    labelSets: [{labels: [x], image: 'kici-agent:0.20.0'}]\n"
+	byItem := map[string]bool{"two drop-ins": true, "no scalers": true, "not a drop-in": true, "empty folder": true, "sorted as JavaScript": true}
+	for name, drops := range map[string]map[string]string{
+		"two drop-ins":         {"10-a.yaml": fmt.Sprintf(scaler, "a"), "20-b.yml": "# b\n" + fmt.Sprintf(scaler, "b") + "other: 1\n"},
+		"no scalers":           {"10-a.yaml": "other: 1\n", "20-b.yaml": "", "30-c.yaml": "scalers: []\n", "40-d.yaml": "- a list\n"},
+		"not a drop-in":        {"10-a.txt": "scalers: [1]\n", "20-b.yaml": fmt.Sprintf(scaler, "b")},
+		"flow list":            {"10-a.yaml": "scalers: [{name: f, type: container, maxAgents: 1, labelSets: [{labels: [x], image: i}]}]\n"},
+		"alias":                {"10-a.yaml": "x: &a 1\n" + fmt.Sprintf(scaler, "a")},
+		"YAML error":           {"10-a.yaml": fmt.Sprintf(scaler, "a") + "other: 1\nother: 2\n"},
+		"YAML error, no list":  {"10-a.yaml": "a: 1\na: 2\n"},
+		"issue":                {"10-a.yaml": "scalers:\n  - name: bad\n"},
+		"machinePool unknown":  {"10-a.yaml": "scalers:\n  - {name: p, type: container, maxAgents: 1, machinePool: nowhere, labelSets: [{labels: [x], image: i}]}\n"},
+		"empty folder":         {},
+		"sorted as JavaScript": {"\U0001F600.yaml": fmt.Sprintf(scaler, "emoji"), "\uE000.yaml": fmt.Sprintf(scaler, "private"), "B.yaml": fmt.Sprintf(scaler, "B"), "a.yaml": fmt.Sprintf(scaler, "a")},
+		"a folder named .yaml": {"x.yaml/inside": ""},
+		"name not UTF-8":       {"\xff.yaml": fmt.Sprintf(scaler, "a")},
+	} {
+		t.Run(name, func(t *testing.T) {
+			fsys := fstest.MapFS{"etc/s.yaml": {Data: main}, "etc/s.d": {Mode: fs.ModeDir | 0o755}}
+			for n, text := range drops {
+				fsys["etc/s.d/"+n] = &fstest.MapFile{Data: []byte(text)}
+			}
+			checkScan(t, fsys, "etc/s.yaml", "etc/s.d")
+			_, _, ok := loadByItem(fsys, "etc/s.yaml", main, "etc/s.d", nil)
+			assert.Equal(t, byItem[name], ok, "read by item")
+		})
+	}
+}
+
+func FuzzLoadByItemDropIn(f *testing.F) {
+	for _, c := range readLoadCases(f) {
+		for name, text := range c.Files {
+			if name != c.Main && c.Dir != "" {
+				f.Add([]byte(c.Files[c.Main]), []byte(text))
+			}
+		}
+	}
+	f.Add(byItemConfig(60), []byte("scalers:\n- {name: d, type: container, maxAgents: 1, labelSets: [{labels: [x], image: i}]}\n"))
+	f.Fuzz(func(t *testing.T, main, drop []byte) {
+		checkScan(t, fstest.MapFS{"s.yaml": {Data: main}, "d/a.yaml": {Data: drop}}, "s.yaml", "d")
+	})
 }
 
 func TestScan(t *testing.T) {

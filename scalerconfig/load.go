@@ -26,10 +26,10 @@ import (
 // refuses) comes back as an *[Error] listing every problem. A file or folder
 // that cannot be read comes back as the fs error, wrapped with its path.
 //
-// A main file without drop-ins, in the plain form most configs are written
-// in (no anchors, aliases, tags or directives; see [Scan]), is read a group
-// of scalers at a time: beside the file's bytes, Load then holds little
-// more than the Config it returns.
+// A config in the plain form most are written in (no anchors, aliases,
+// tags or directives; see [Scan]) is read a group of scalers at a time:
+// beside the files' bytes, Load then holds little more than the Config it
+// returns.
 func Load(fsys fs.FS, path, dir string) (*Config, error) {
 	return load(fsys, path, dir, yamljs.Parse, true)
 }
@@ -39,12 +39,13 @@ func Load(fsys fs.FS, path, dir string) (*Config, error) {
 // index in the merged scalers list, and returns the Config without its
 // scalers (Scalers is nil). The *Scaler is the caller's to keep.
 //
-// A main file without drop-ins in the plain form (valid UTF-8, one
-// document without directives, no anchor, alias or tag, the root a block
-// mapping whose scalers key holds a block sequence) is read, validated and
-// handed over a group of scalers at a time, so that Scan's memory is the
-// file's bytes and one group's, whatever the file's size. Any other config
-// is loaded whole first, as Load does.
+// A config in the plain form is read, validated and handed over a group of
+// scalers at a time, so that Scan's memory is the files' bytes and one
+// group's, whatever their size. The plain form is a main file that is
+// valid UTF-8, one document without directives, with no anchor, alias or
+// tag, whose root is a block mapping with a scalers key holding a block
+// sequence; and drop-ins each in that form too, or adding no scalers. Any
+// other config is loaded whole first, as Load does.
 //
 // Whether the orchestrator accepts the config is known only at the end:
 // each scaler handed over is valid on its own, but a later one, or the top
@@ -81,9 +82,8 @@ type merged struct {
 	handed  int // the scalers handed to each
 }
 
-// load is Load with the parser given; with byItem, a main file without
-// drop-ins is read a group of scalers at a time when it can be
-// (loadByItem).
+// load is Load with the parser given; with byItem, a config is read a
+// group of scalers at a time when it can be (loadByItem).
 func load(fsys fs.FS, name, dir string, parse parser, byItem bool) (*Config, error) {
 	return scan(fsys, name, dir, parse, byItem, nil)
 }
@@ -97,8 +97,8 @@ func scan(fsys fs.FS, name, dir string, parse parser, byItem bool, each func(int
 		return nil, err
 	}
 	handed := 0
-	if byItem && dir == "" {
-		cfg, n, ok := loadByItem(name, src, each)
+	if byItem {
+		cfg, n, ok := loadByItem(fsys, name, src, dir, each)
 		if ok {
 			return cfg, nil
 		}
@@ -184,14 +184,7 @@ func (m *merged) dropIns(fsys fs.FS, dir string, parse parser) error {
 	if err != nil {
 		return fmt.Errorf("scalerconfig.Load(%s): %w", errtext.Quote(dir), err)
 	}
-	var names []string
-	for _, e := range entries {
-		if n := e.Name(); strings.HasSuffix(n, ".yaml") || strings.HasSuffix(n, ".yml") {
-			names = append(names, n)
-		}
-	}
-	slices.SortFunc(names, utf16Compare)
-	for _, n := range names {
+	for _, n := range dropInNames(entries) {
 		file := path.Join(dir, n)
 		if !utf8.ValidString(n) {
 			// Node reads a file name as UTF-8, replacing what is not, and so
@@ -209,6 +202,20 @@ func (m *merged) dropIns(fsys fs.FS, dir string, parse parser) error {
 		}
 	}
 	return nil
+}
+
+// dropInNames are the names of a drop-in folder's files that the
+// orchestrator reads, those ending in .yaml or .yml, in the order it reads
+// them: JavaScript's sort order.
+func dropInNames(entries []fs.DirEntry) []string {
+	var names []string
+	for _, e := range entries {
+		if n := e.Name(); strings.HasSuffix(n, ".yaml") || strings.HasSuffix(n, ".yml") {
+			names = append(names, n)
+		}
+	}
+	slices.SortFunc(names, utf16Compare)
+	return names
 }
 
 // lookupMap is lookup on a value that may not be an object.
