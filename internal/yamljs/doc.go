@@ -96,4 +96,18 @@
 // label set at 100,000 was 0.73 to 1.39 times that at 1,000. It allocates about three times
 // the bytes yaml/v3 does (a syntax tree of the whole document, as yaml
 // keeps, for its checks and positions), in a third of the allocations.
+//
+// # Reading a large text part by part
+//
+// yaml composes a document once its syntax tree is whole, and Parse does
+// the same: tens of times the text's size at once. [SplitItems] finds the
+// items of a root key's block list with yaml's own lexer, in a plain form
+// (no anchor, alias, tag, directive or document marker) where each part
+// reads on its own as it reads in the whole text; [ParseRange] reads an
+// item, or a run of items, and [ParseWithout] the text without them, with
+// the whole text's positions; a [Reader] reads part after part in the
+// memory of one. A reader of parts must read the whole text when a part
+// does not parse: the first error may be elsewhere. scalerconfig reads a
+// scaler config by groups of scalers this way; split_test.go holds the
+// parts to the whole text on the corpus and by fuzzing.
 package yamljs
