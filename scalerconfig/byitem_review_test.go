@@ -114,3 +114,44 @@ func TestLoadByItemEmptyBlockImage(t *testing.T) {
 	require.NoError(t, err)
 	sameEdits(t, src, everyImage(cfg, func(int) string { return "reg/i:2" }))
 }
+
+// TestLoadByItemGroupEnds ends a scaler that is a group of its own (a
+// comment longer than groupBytes) with a label set's image in each style,
+// then blank lines, lines of spaces or comments, then another scaler, a
+// root key or the end of the file, and holds the by-item Config to the
+// whole file's: where a group ends, a part's text ends, and what yaml
+// reads at the end of a text must be what it reads before the next item.
+// The image written as an empty block scalar is left to
+// TestLoadByItemEmptyBlockImage.
+func TestLoadByItemGroupEnds(t *testing.T) {
+	images := []string{"reg/i:1", "\"reg/i:1\"", "'reg/i:1'", "''", "|\n          reg/i:1", ">-\n          reg/i:1",
+		"|+\n          reg/i:1\n", "|2\n           reg/i:1", "reg/i:1 # c", "reg/i:1\n          :2"}
+	trails := []string{"", "\n", "\n \n", "   \n", "# c\n", "    # c\n", "\n  \n\n", "\n        \n"}
+	nexts := []string{"  - {name: b, type: bare-metal, maxAgents: 1, labelSets: [{labels: [y], binaryPath: /b}]}\n", "firecracker: {}\n", ""}
+	pad := "    # " + strings.Repeat("x", groupBytes) + "\n"
+	read := 0
+	for _, image := range images {
+		for _, trail := range trails {
+			for _, next := range nexts {
+				src := "version: 1\nscalers:\n  - name: a\n    type: bare-metal\n    maxAgents: 1\n" + pad +
+					"    labelSets:\n      - labels: [x]\n        binaryPath: /b\n        image: " + image + "\n" + trail + next
+				if checkByItemLogged(t, src) {
+					read++
+				}
+			}
+		}
+	}
+	assert.Equal(t, len(images)*len(trails)*len(nexts), read, "configs read by item")
+}
+
+// checkByItemLogged is checkByItem that names the config it fails on,
+// without the padding.
+func checkByItemLogged(t *testing.T, src string) bool {
+	t.Helper()
+	defer func() {
+		if t.Failed() {
+			t.Logf("config: %q", strings.Replace(src, strings.Repeat("x", groupBytes), "…", 1))
+		}
+	}()
+	return checkByItem(t, []byte(src))
+}

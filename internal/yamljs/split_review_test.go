@@ -1,6 +1,7 @@
 package yamljs
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -237,6 +238,56 @@ func TestSplitItemsEmptyBlockScalar(t *testing.T) {
 	for _, src := range emptyBlockScalarTexts {
 		t.Run("", func(t *testing.T) {
 			checkSplit(t, []byte(src), "scalers")
+		})
+	}
+}
+
+// lineStartPos is the position of the line start at offset off of src.
+func lineStartPos(src []byte, off int) Pos {
+	line := 1
+	for _, c := range src[:off] {
+		if c == '\n' {
+			line++
+		}
+	}
+	return Pos{Offset: off, Line: line, Column: 1}
+}
+
+// TestParsePartsInvalidUTF8 parses texts that SplitItems refuses (invalid
+// UTF-8, which yaml reads with U+FFFD in place of each bad sequence, and
+// CRLF) in parts, at line starts found by hand, and holds the values and
+// positions of ParseRange and ParseWithout to those of Parse.
+func TestParsePartsInvalidUTF8(t *testing.T) {
+	for _, src := range []string{
+		"a: \xff\xfe\nscalers:\n  - \xe2\x82 x\n  - b: \xf0\x9f\x98\n    c: \"\xc3\"\nv: \xc3\xa9\xff\n",
+		"a: \xff\r\nscalers:\r\n  - \xe2\x82\r\n  - b\r\nv: \xed\xa0\x80 w\r\n",
+		"scalers:\n  - \xff\n  - \xff\xff",
+	} {
+		t.Run("", func(t *testing.T) {
+			b := []byte(src)
+			start := strings.Index(src, "  - ")
+			second := start + 4 + strings.Index(src[start+4:], "  - ")
+			end := len(src)
+			if v := strings.Index(src, "\nv:"); v >= 0 {
+				end = v + 1
+			}
+			whole, err := Parse(b)
+			require.NoError(t, err)
+			rest, err := ParseWithout(b, lineStartPos(b, start), lineStartPos(b, end))
+			require.NoError(t, err)
+			for i, p := range whole.Pairs {
+				if p.Key != "scalers" {
+					require.Equal(t, p.KeyPos, rest.Pairs[i].KeyPos)
+					sameNode(t, p.Value, rest.Pairs[i].Value, p.Key)
+					continue
+				}
+				one, err := ParseRange(b, lineStartPos(b, start), second)
+				require.NoError(t, err)
+				two, err := ParseRange(b, lineStartPos(b, second), end)
+				require.NoError(t, err)
+				sameNode(t, p.Value.Items[0], one.Items[0], "scalers[0]")
+				sameNode(t, p.Value.Items[1], two.Items[0], "scalers[1]")
+			}
 		})
 	}
 }
