@@ -139,6 +139,24 @@ var reviewSplitTexts = []string{
 	"scalers:\n  - a\n\ufeff",
 	"scalers:\n  - a\n\ufeff...\n",
 	"scalers:\n  - a\n\ufeff---\n",
+	// root lines of other kinds after the list
+	"scalers:\n- a\n[b]: 1\n",
+	"scalers:\n- a\n{b: 1}: 2\n",
+	"scalers:\n- a\n'b': 1\n",
+	"scalers:\n- a\n\"b\n  c\": 1\n",
+	"scalers:\n  - a\n[b]: 1\n",
+	"scalers:\n- a\nb c: 1\n",
+	"scalers:\n- a\n- b\n[c]\n",
+	"scalers:\n  - a\n{c}\n",
+	"scalers:\n- a\n'c\n'\n",
+	"scalers:\n- a\n[c,\n]: 1\n",
+	"scalers:\n  - a\n|\n",
+	"scalers:\n  - a\n>\n x\n",
+	"x: {\n  }\nscalers:\n- a\n",
+	"x: 'a\n  b'\nscalers:\n- a\ny: \"\n\"\n",
+	"scalers:\n- a\n--\n",
+	"scalers:\n- a\n- --- b\n",
+	"scalers:\n- a\n-\tb\n",
 }
 
 // checkSplitGroups is checkSplit for a group of all the items at once, and
