@@ -31,9 +31,11 @@ import (
 // TestLoadByItem, TestScan and the fuzz targets hold the result to the
 // whole config's, field by field.
 //
-// With each, each scaler goes to each as soon as it is valid, rather than
-// into the Config; handed is how many went, also when ok is false.
-func loadByItem(fsys fs.FS, name string, src []byte, dir string, each func(int, *Scaler)) (cfg *Config, handed int, ok bool) {
+// It parses groups of items of about group bytes (groupBytes; the tests
+// try others). With each, each scaler goes to each as soon as it is valid,
+// rather than into the Config; handed is how many went, also when ok is
+// false.
+func loadByItem(fsys fs.FS, name string, src []byte, dir string, group int, each func(int, *Scaler)) (cfg *Config, handed int, ok bool) {
 	items, ok := yamljs.SplitItems(src, "scalers")
 	if !ok {
 		return nil, 0, false
@@ -50,7 +52,7 @@ func loadByItem(fsys fs.FS, name string, src []byte, dir string, each func(int, 
 		}
 		files = append(files, more...)
 	}
-	m := &merged{main: name, root: root, byItem: true, each: each}
+	m := &merged{main: name, root: root, byItem: true, each: each, group: group}
 	if each == nil {
 		m.scalers = make([]Scaler, 0, len(items.Items))
 	}
@@ -175,7 +177,7 @@ func (m *merged) scalersByItem(files []splitFile, scaler *schema) (list *yamljs.
 	var r payload
 	var parts yamljs.Reader // nothing of a group's tree is kept: decoding copies
 	for _, f := range files {
-		for g := range itemGroups(f.items, groupBytes) {
+		for g := range itemGroups(f.items, m.group) {
 			n, err := parts.ParseRange(f.src, g.from, g.end)
 			if err != nil || n.Kind != yamljs.Seq || len(n.Items) != g.items {
 				return nil, true
@@ -212,7 +214,7 @@ func scalerRefs(s *yamljs.Node) *yamljs.Node {
 	for _, p := range s.Pairs {
 		if p.Key == "name" || p.Key == "machinePool" {
 			v := *p.Value // a string: no children to share
-			p.Value = &v
+			p.Value, p.KeyNode = &v, nil
 			refs.Pairs = append(refs.Pairs, p)
 		}
 	}

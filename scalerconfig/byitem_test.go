@@ -19,14 +19,21 @@ import (
 // whether loadByItem read it.
 func checkByItem(t testing.TB, src []byte) bool {
 	t.Helper()
-	got, _, ok := loadByItem(nil, "s.yaml", src, "", nil)
-	if !ok {
-		return false
-	}
+	got, _, ok := loadByItem(nil, "s.yaml", src, "", groupBytes, nil)
 	want, err := load(fstest.MapFS{"s.yaml": {Data: src}}, "s.yaml", "", yamljs.Parse, false)
-	require.NoError(t, err, "read by item, refused whole")
-	require.Equal(t, want, got)
-	return true
+	if ok {
+		require.NoError(t, err, "read by item, refused whole")
+		require.Equal(t, want, got)
+	}
+	// Groups of one item, and of a few: every item ends a group.
+	for _, group := range []int{1, 300} {
+		small, _, smallOK := loadByItem(nil, "s.yaml", src, "", group, nil)
+		if smallOK {
+			require.NoError(t, err, "read by item in groups of %d bytes, refused whole", group)
+			require.Equal(t, want, small, "groups of %d bytes", group)
+		}
+	}
+	return ok
 }
 
 // byItemConfig is a config of n label sets in a few scalers, written in
@@ -79,7 +86,7 @@ func TestLoadByItemRefuses(t *testing.T) {
 		"scalers not a block list": "version: 1\nscalers: []\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, _, ok := loadByItem(nil, "s.yaml", []byte(src), "", nil)
+			_, _, ok := loadByItem(nil, "s.yaml", []byte(src), "", groupBytes, nil)
 			assert.False(t, ok)
 			got, err := Load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
 			want, werr := load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "", yamljs.Parse, false)
@@ -156,7 +163,7 @@ func TestLoadByItemDropIns(t *testing.T) {
 				fsys["etc/s.d/"+n] = &fstest.MapFile{Data: []byte(text)}
 			}
 			checkScan(t, fsys, "etc/s.yaml", "etc/s.d")
-			_, _, ok := loadByItem(fsys, "etc/s.yaml", main, "etc/s.d", nil)
+			_, _, ok := loadByItem(fsys, "etc/s.yaml", main, "etc/s.d", groupBytes, nil)
 			assert.Equal(t, byItem[name], ok, "read by item")
 		})
 	}

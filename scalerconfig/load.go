@@ -80,6 +80,7 @@ type merged struct {
 	scalers []Scaler
 	each    func(int, *Scaler)
 	handed  int // the scalers handed to each
+	group   int // the bytes of a group of items (groupBytes)
 }
 
 // load is Load with the parser given; with byItem, a config is read a
@@ -98,7 +99,7 @@ func scan(fsys fs.FS, name, dir string, parse parser, byItem bool, each func(int
 	}
 	handed := 0
 	if byItem {
-		cfg, n, ok := loadByItem(fsys, name, src, dir, each)
+		cfg, n, ok := loadByItem(fsys, name, src, dir, groupBytes, each)
 		if ok {
 			return cfg, nil
 		}

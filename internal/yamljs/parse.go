@@ -11,7 +11,8 @@ func Parse(src []byte) (*Node, error) {
 
 // ParseRange is Parse of src[from.Offset:end], a text of its own, with
 // every position given in src. from must be where a line of src starts, as
-// [SplitItems] gives it.
+// [SplitItems] gives it. (A [SyntaxError]'s Thrown text, yaml's own
+// message, counts the lines of the part.)
 func ParseRange(src []byte, from Pos, end int) (*Node, error) {
 	return parseSource(rangeSource(src, from, end), nil, nil)
 }
@@ -47,7 +48,8 @@ func (r *Reader) ParseRange(src []byte, from Pos, end int) (*Node, error) {
 
 // ParseWithout is Parse of src without its lines from `from` up to `to`
 // (both where a line starts, as [SplitItems] gives them), with every
-// position given in src.
+// position given in src. (A [SyntaxError]'s Thrown text, yaml's own
+// message, counts the lines of the text without them.)
 func ParseWithout(src []byte, from, to Pos) (*Node, error) {
 	text := make([]byte, 0, len(src)-(to.Offset-from.Offset))
 	text = append(append(text, src[:from.Offset]...), src[to.Offset:]...)

@@ -1,6 +1,7 @@
 package yamljs
 
 import (
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -28,7 +29,8 @@ type Items struct {
 //     value a block sequence starting on a later line ("key:", then
 //     comments or blank lines at most, then "- ..." lines);
 //   - after the sequence, only root mapping lines, comments and blank
-//     lines; no tab indents a line.
+//     lines; no tab indents a line; in the sequence, no block scalar
+//     with only blank lines (where it ends depends on the line after it).
 //
 // Within the plain form the lexer's own tokens place every item: an item
 // starts at each "-" indicator at the sequence's column that begins a line
@@ -38,9 +40,10 @@ type Items struct {
 // or has no such sequence.
 //
 // Parsing the parts gives the same values and positions as parsing the
-// whole text only when each part parses without error; a reader that gets
-// an error from a part must parse the whole text for the error yaml
-// reports.
+// whole text (but for where a block collection ends, which takes in the
+// comments after it up to the part's end) only when each part parses
+// without error; a reader that gets an error from a part must parse the
+// whole text for the error yaml reports.
 func SplitItems(src []byte, key string) (items Items, ok bool) {
 	if !utf8.Valid(src) {
 		return Items{}, false
@@ -121,8 +124,12 @@ func (sp *splitter) token(at int, s string) {
 	case tScalar:
 		if sp.blockNext {
 			// A block scalar's lines, which start a line but are no
-			// line of the mapping or the sequence.
+			// line of the mapping or the sequence. When it has none but
+			// blank ones, yaml's lexer ends it by the indent of the line
+			// after them: in a part that is the part's end, in the
+			// whole text the next item, so that its End may differ.
 			sp.blockNext = false
+			sp.failed = sp.phase == inSeq && strings.Trim(s, " \t\r\n") == ""
 			return
 		}
 	case tSpace, tComment, tNewline:
