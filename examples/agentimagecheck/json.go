@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"strings"
 
 	"github.com/kicikit/kicikit/agentversion"
 )
@@ -62,12 +61,13 @@ func writeJSON(w *bufio.Writer, c *check, failure error) error {
 	w.WriteString(",\n  \"findings\": [")
 	var sum jsonSummary
 	diags := c.remaining() // a new slice each call under -write
+	enc := newJSONEncoder()
 	for i, d := range diags {
 		if i > 0 {
 			w.WriteByte(',')
 		}
 		w.WriteString("\n    ")
-		if err := writeJSONFinding(w, d); err != nil {
+		if err := writeJSONFinding(w, d, enc); err != nil {
 			return err
 		}
 		if d.severity == "error" {
@@ -108,7 +108,7 @@ type jsonProblem struct {
 	Reasons []string `json:"reasons,omitempty"`
 }
 
-func writeJSONFinding(w *bufio.Writer, d *diag) error {
+func writeJSONFinding(w *bufio.Writer, d *diag, e *jsonEncoder) error {
 	place := jsonPlace{File: d.shownFile, Line: d.pos.Line, Column: d.pos.Column, Severity: d.severity}
 	if d.end.IsValid() {
 		place.EndLine, place.EndColumn = d.end.Line, d.end.Column
@@ -117,28 +117,52 @@ func writeJSONFinding(w *bufio.Writer, d *diag) error {
 	if d.problem != nil {
 		own = jsonProblem{Code: d.code, Message: d.message(), Path: d.problem.Path, Problem: d.problem.Code, Reasons: d.problem.Reasons}
 	}
-	a, err := marshal(place)
-	if err != nil {
-		return err
-	}
-	b, err := marshal(own)
-	if err != nil {
-		return err
-	}
 	// One object: the place's fields, the finding's own, the pin.
-	obj := append(a[:len(a)-1], ',')
-	obj = append(obj, b[1:len(b)-1]...)
-	if image, ok := replacement(d); ok {
-		r, _ := marshal(image)
-		obj = append(append(obj, `,"replacement":`...), r...)
-	}
-	obj = append(obj, '}')
-	var out bytes.Buffer
-	if err := json.Indent(&out, obj, "    ", "  "); err != nil {
+	obj, err := e.append(e.obj[:0], place)
+	if err != nil {
 		return err
 	}
-	_, err = w.Write(out.Bytes())
+	obj[len(obj)-1] = ','
+	at := len(obj)
+	if obj, err = e.append(obj, own); err != nil {
+		return err
+	}
+	obj = append(obj[:at], obj[at+1:len(obj)-1]...) // the own object's fields, without its braces
+	if image, ok := replacement(d); ok {
+		obj, _ = e.append(append(obj, `,"replacement":`...), image)
+	}
+	e.obj = append(obj, '}')
+	e.out.Reset()
+	if err := json.Indent(&e.out, e.obj, "    ", "  "); err != nil {
+		return err
+	}
+	_, err = w.Write(e.out.Bytes())
 	return err
+}
+
+// jsonEncoder writes the findings' JSON in buffers it keeps from one
+// finding to the next: a large config has tens of thousands.
+type jsonEncoder struct {
+	buf bytes.Buffer  // what enc writes
+	enc *json.Encoder // json.Marshal without HTML escaping
+	obj []byte        // a finding's object, compact
+	out bytes.Buffer  // the object indented
+}
+
+func newJSONEncoder() *jsonEncoder {
+	e := &jsonEncoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}
+
+// append appends v's JSON to dst, without the line break an Encoder adds.
+func (e *jsonEncoder) append(dst []byte, v any) ([]byte, error) {
+	e.buf.Reset()
+	if err := e.enc.Encode(v); err != nil {
+		return dst, err
+	}
+	return append(dst, bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))...), nil
 }
 
 // replacement is the image d's finding advises, if any.
@@ -147,16 +171,4 @@ func replacement(d *diag) (string, bool) {
 		return "", false
 	}
 	return d.finding.Replacement()
-}
-
-// marshal is json.Marshal without HTML escaping and without the line break
-// an Encoder adds.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return []byte(strings.TrimSuffix(b.String(), "\n")), nil
 }
