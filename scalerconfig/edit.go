@@ -273,14 +273,17 @@ func (t *tree) visit(n *yamljs.Node) {
 		}
 		t.seen[n] = true
 	}
-	if want, ok := t.at[n.Pos.Offset]; ok && n.Kind == yamljs.String {
+	if n.Kind != yamljs.String { // the values looked up are strings, which have no children
+		eachChild(n, t.visit)
+		return
+	}
+	if want, ok := t.at[n.Pos.Offset]; ok {
 		if want != nil && want != n {
 			t.share(want) // two values at one place: neither is the file's own
 			t.share(n)
 		}
 		t.at[n.Pos.Offset] = n
 	}
-	eachChild(n, t.visit)
 }
 
 func (t *tree) share(n *yamljs.Node) {
