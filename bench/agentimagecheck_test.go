@@ -101,16 +101,31 @@ func lintFile(n int) []byte {
 	}, false)
 }
 
+// procImpl is one of the processes BenchmarkAgentImageCheck compares: its
+// name (load, text, json, sarif) and a function that builds a fresh command
+// for one run.
+type procImpl struct {
+	name string
+	cmd  func() *exec.Cmd
+}
+
 // BenchmarkAgentImageCheck runs the agentimagecheck program on configs of
 // 1,000 and 100,000 label sets, as a process, with -format text, json and
-// sarif (impl=text, json, sarif), beside a process that only loads the
-// same file with scalerconfig.Load (impl=load). Each op is one process
-// run; besides ns/labelset (wall time) it reports the process's CPU time,
-// user and system, per label set (cpu-ns/labelset: what the goal compares,
-// since on a shared machine the wall time of one process swings with the
-// others' load), its peak resident memory (peak-MB) and that peak over the
-// config's size (peak/input). The goals (issue 11): each format within 2x
-// of impl=load, linear in the size, and a peak at most 10x the input.
+// sarif, beside a process that only loads the same file with
+// scalerconfig.Load (load). There is one sub-benchmark per size
+// (labelsets=N), and each op runs the four processes in turn, starting
+// from the next impl at each op (load, text, json, sarif; then text, json,
+// sarif, load; ...), so that the load of other processes on a shared
+// machine, which drifts over minutes, falls on the four alike and leaves
+// their ratios alone. For each impl it reports, per op (one run of that
+// process): the wall time per label set (<impl>-ns/labelset, the process
+// started through measure), the process's CPU time, user and system, per
+// label set (<impl>-cpu-ns/labelset: what the goal compares, since on a
+// shared machine the wall time of one process swings with the others'
+// load), the highest peak resident memory of its runs (<impl>-peak-MB) and
+// that peak over the config's size (<impl>-peak/input). The goals (issue
+// 11): each format within 2x of load, linear in the size, and a peak at
+// most 10x the input.
 func BenchmarkAgentImageCheck(b *testing.B) {
 	dir := b.TempDir()
 	prog := filepath.Join(dir, "agentimagecheck")
@@ -130,10 +145,7 @@ func BenchmarkAgentImageCheck(b *testing.B) {
 		lint := func(format string) *exec.Cmd {
 			return exec.Command(prog, "-config", file, "-target", "0.20.0", "-format", format, "-quiet")
 		}
-		impls := []struct {
-			name string
-			cmd  func() *exec.Cmd
-		}{
+		impls := []procImpl{
 			{"load", func() *exec.Cmd {
 				c := exec.Command(self)
 				c.Env = append(os.Environ(), loadOnlyEnv+"="+file)
@@ -144,25 +156,43 @@ func BenchmarkAgentImageCheck(b *testing.B) {
 			{"sarif", func() *exec.Cmd { return lint("sarif") }},
 		}
 		checkFindings(b, lint("json"), n)
-		for _, impl := range impls {
-			b.Run(fmt.Sprintf("labelsets=%d/impl=%s", n, impl.name), func(b *testing.B) {
-				b.SetBytes(int64(len(src)))
-				var peak int64
-				var cpu time.Duration
-				for b.Loop() {
-					p, c, err := measured(self, impl.cmd())
-					if err != nil {
-						b.Fatalf("%s: %v", impl.name, err)
-					}
-					peak = max(peak, p)
-					cpu += c
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/labelset")
-				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/labelset")
-				b.ReportMetric(float64(peak)/1e6, "peak-MB")
-				b.ReportMetric(float64(peak)/float64(len(src)), "peak/input")
-			})
+		// first outlives the sub-benchmark's calls, so that the rotation
+		// goes on from one -count sample to the next even at -benchtime 1x.
+		first := 0
+		b.Run(fmt.Sprintf("labelsets=%d", n), func(b *testing.B) {
+			runInterleaved(b, self, impls, &first, n, len(src))
+		})
+	}
+}
+
+// runInterleaved is the loop of one BenchmarkAgentImageCheck sample: each
+// op runs every impl once through measured, starting from impls[*first]
+// and moving *first on by one, then it reports each impl's metrics per op
+// (see BenchmarkAgentImageCheck) for n label sets in a file of size bytes.
+func runInterleaved(b *testing.B, self string, impls []procImpl, first *int, n, size int) {
+	peak := make([]int64, len(impls))
+	cpu := make([]time.Duration, len(impls))
+	wall := make([]time.Duration, len(impls))
+	for b.Loop() {
+		for k := range impls {
+			i := (*first + k) % len(impls)
+			start := time.Now()
+			p, c, err := measured(self, impls[i].cmd())
+			if err != nil {
+				b.Fatalf("%s: %v", impls[i].name, err)
+			}
+			wall[i] += time.Since(start)
+			peak[i] = max(peak[i], p)
+			cpu[i] += c
 		}
+		*first = (*first + 1) % len(impls)
+	}
+	perOp := float64(b.N) * float64(n)
+	for i, impl := range impls {
+		b.ReportMetric(float64(wall[i].Nanoseconds())/perOp, impl.name+"-ns/labelset")
+		b.ReportMetric(float64(cpu[i].Nanoseconds())/perOp, impl.name+"-cpu-ns/labelset")
+		b.ReportMetric(float64(peak[i])/1e6, impl.name+"-peak-MB")
+		b.ReportMetric(float64(peak[i])/float64(size), impl.name+"-peak/input")
 	}
 }
 
