@@ -103,6 +103,45 @@ func PlanImages(src []byte, edits []ImageEdit) ([]Replacement, error) {
 	return reps, err
 }
 
+// PlanLoadedImages is [PlanImages] for edits whose positions are those
+// [Load] gave for src, the same bytes (each a label set's ImagePos and
+// ImageEnd), which it does not check: for a caller that has just loaded
+// the config and reports a fix for each finding. For a file without an
+// alias, a tag or a directive it makes the replacements from each value's
+// first byte (its quote, a block scalar's indicator, or neither), without
+// reading the file again; for any other file it is PlanImages. On such
+// edits the two give the same replacements and the same refusals
+// (TestPlanLoadedImages).
+func PlanLoadedImages(src []byte, edits []ImageEdit) ([]Replacement, error) {
+	if len(edits) == 0 || mayReadOtherwise(src) {
+		return PlanImages(src, edits)
+	}
+	t := &tree{at: make(map[int]*yamljs.Node, len(edits)), shared: map[*yamljs.Node]bool{}}
+	for _, e := range edits {
+		if _, ok := t.at[e.Pos.Offset]; !ok && e.Pos.Offset >= 0 && e.Pos.Offset < e.End.Offset && e.End.Offset <= len(src) {
+			t.at[e.Pos.Offset] = &yamljs.Node{Kind: yamljs.String, Style: styleAt(src[e.Pos.Offset]), Pos: yamljs.Pos{Offset: e.Pos.Offset}, End: yamljs.Pos{Offset: e.End.Offset}}
+		}
+	}
+	reps, _, err := t.plan(edits)
+	return reps, err
+}
+
+// styleAt is the style of a scalar whose source text starts with c: a
+// plain scalar cannot start with a quote or a block scalar's indicator.
+func styleAt(c byte) yamljs.Style {
+	switch c {
+	case '\'':
+		return yamljs.SingleQuoted
+	case '"':
+		return yamljs.DoubleQuoted
+	case '|':
+		return yamljs.Literal
+	case '>':
+		return yamljs.Folded
+	}
+	return yamljs.Plain
+}
+
 // editImages is EditImages, parsing groups of items of about groupSize
 // bytes; with groupSize 0 it reads every file whole, as EditImages did
 // before it read a file by groups, so that the tests can hold the two to
