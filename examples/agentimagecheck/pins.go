@@ -89,13 +89,14 @@ func (p *pins) file(name, shown string, src []byte, edits []scalerconfig.ImageEd
 	}
 }
 
-// edit is scalerconfig.EditImages, or PlanImages when the pins need no new
-// bytes (only SARIF's fixes): out is then nil.
+// edit is scalerconfig.EditImages, or when the pins need no new bytes
+// (only SARIF's fixes) PlanLoadedImages: the edits' positions are those
+// Load gave for these bytes, which the program keeps. out is then nil.
 func (p *pins) edit(src []byte, edits []scalerconfig.ImageEdit) (out []byte, reps []scalerconfig.Replacement, err error) {
 	if p.keepNew {
 		return scalerconfig.EditImages(src, edits)
 	}
-	reps, err = scalerconfig.PlanImages(src, edits)
+	reps, err = scalerconfig.PlanLoadedImages(src, edits)
 	return nil, reps, err
 }
 
