@@ -91,4 +91,20 @@
 // and [Config.WithDefaults] read it as Load would have read the file.
 // [Config.SpawnResources] gives the resources of one spawn, as
 // [github.com/kicikit/kicikit/hostconfig.ResolveSpawnLimits] takes them.
+//
+// # Large configs
+//
+// A config in the plain form most are written in (no anchors, aliases,
+// tags or directives; each file's scalers a block list) is read a group of
+// scalers at a time, with the whole files' results and problems (any other
+// config, and any that does not load, is read whole): Load then holds
+// little more than the Config it returns. [Scan] hands the scalers over one
+// at a time instead of keeping them, for a caller that needs no more.
+//
+// # Editing images
+//
+// [EditImages] sets label sets' images in a file's bytes and changes
+// nothing else; [PlanImages] says what it would change, and
+// [PlanLoadedImages] says so from the positions Load gave, without reading
+// the file again.
 package scalerconfig
