@@ -47,6 +47,8 @@
 // The check reads the scaler config as package scalerconfig models it, and
 // every finding gives its label set, with the label set's and its image's
 // positions in the file that declares them ([Finding.LabelSet], [Site]).
+// A [Checker] runs the same check one scaler at a time, as
+// scalerconfig.Scan hands them over, for a config too large to hold.
 //
 // The package is pure: it reads no files, no environment and no clock.
 package imageref
