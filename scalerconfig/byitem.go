@@ -167,6 +167,21 @@ func itemGroups(items yamljs.Items, size int) iter.Seq[itemGroup] {
 	}
 }
 
+// readGroups parses items a group at a time, all in one Reader, and calls
+// f with each group and its tree, a sequence of the group's items, which is
+// valid until f returns. It returns false at the first group that does not
+// parse as its items (where the whole file must be read) or when f returns
+// false.
+func readGroups(parts *yamljs.Reader, src []byte, items yamljs.Items, size int, f func(g itemGroup, seq *yamljs.Node) bool) bool {
+	for g := range itemGroups(items, size) {
+		n, err := parts.ParseRange(src, g.from, g.end)
+		if err != nil || n.Kind != yamljs.Seq || len(n.Items) != g.items || !f(g, n) {
+			return false
+		}
+	}
+	return true
+}
+
 // scalersByItem parses, validates and decodes the items of the files'
 // scalers lists, in order, a group of items at a time, into m.scalers or
 // to m.each, and returns what the top-level check reads of them. failed is
@@ -177,20 +192,20 @@ func (m *merged) scalersByItem(files []splitFile, scaler *schema) (list *yamljs.
 	var r payload
 	var parts yamljs.Reader // nothing of a group's tree is kept: decoding copies
 	for _, f := range files {
-		for g := range itemGroups(f.items, m.group) {
-			n, err := parts.ParseRange(f.src, g.from, g.end)
-			if err != nil || n.Kind != yamljs.Seq || len(n.Items) != g.items {
-				return nil, true
-			}
-			for _, item := range n.Items {
+		ok := readGroups(&parts, f.src, f.items, m.group, func(_ itemGroup, seq *yamljs.Node) bool {
+			for _, item := range seq.Items {
 				r = payload{value: item, issues: r.issues[:0]}
 				scaler.run(&r)
 				if len(r.issues) > 0 {
-					return nil, true
+					return false
 				}
 				m.take(m.scaler(r.value, f.name))
 				list.Items = append(list.Items, scalerRefs(r.value))
 			}
+			return true
+		})
+		if !ok {
+			return nil, true
 		}
 	}
 	return list, false

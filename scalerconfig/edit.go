@@ -212,17 +212,14 @@ func indexByGroup(src []byte, edits []ImageEdit, groupSize int) (t *tree, ok boo
 	if err != nil || !t.indexPart(rest, append(offsets[:first:first], offsets[last:]...)) {
 		return nil, false
 	}
-	var parts yamljs.Reader // each part's tree is copied from before the next is read
-	for g := range itemGroups(items, groupSize) {
-		n, err := parts.ParseRange(src, g.from, g.end)
-		if err != nil || n.Kind != yamljs.Seq || len(n.Items) != g.items {
-			return nil, false
-		}
+	var parts yamljs.Reader // each part's values are copied from before the next is read
+	ok = readGroups(&parts, src, items, groupSize, func(g itemGroup, seq *yamljs.Node) bool {
 		lo, _ := slices.BinarySearch(offsets, g.from.Offset)
 		hi, _ := slices.BinarySearch(offsets, g.end)
-		if !t.indexPart(n, offsets[lo:hi]) {
-			return nil, false
-		}
+		return t.indexPart(seq, offsets[lo:hi])
+	})
+	if !ok {
+		return nil, false
 	}
 	return t, true
 }

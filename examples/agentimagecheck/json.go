@@ -143,26 +143,46 @@ func writeJSONFinding(w *bufio.Writer, d *diag, e *jsonEncoder) error {
 // jsonEncoder writes the findings' JSON in buffers it keeps from one
 // finding to the next: a large config has tens of thousands.
 type jsonEncoder struct {
-	buf bytes.Buffer  // what enc writes
-	enc *json.Encoder // json.Marshal without HTML escaping
-	obj []byte        // a finding's object, compact
-	out bytes.Buffer  // the object indented
+	*encoder
+	obj []byte       // a finding's object, compact
+	out bytes.Buffer // the object indented
 }
 
-func newJSONEncoder() *jsonEncoder {
-	e := &jsonEncoder{}
+func newJSONEncoder() *jsonEncoder { return &jsonEncoder{encoder: newEncoder("", "")} }
+
+// append appends v's JSON to dst.
+func (e *jsonEncoder) append(dst []byte, v any) ([]byte, error) {
+	b, err := e.encode(v)
+	return append(dst, b...), err
+}
+
+// encoder is a json.Encoder without HTML escaping, writing into a buffer
+// it keeps.
+type encoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+// newEncoder returns an encoder that indents as json.MarshalIndent does
+// with prefix and indent; with indent "", it does not indent.
+func newEncoder(prefix, indent string) *encoder {
+	e := &encoder{}
 	e.enc = json.NewEncoder(&e.buf)
 	e.enc.SetEscapeHTML(false)
+	if indent != "" {
+		e.enc.SetIndent(prefix, indent)
+	}
 	return e
 }
 
-// append appends v's JSON to dst, without the line break an Encoder adds.
-func (e *jsonEncoder) append(dst []byte, v any) ([]byte, error) {
+// encode returns v's JSON without the line break an Encoder adds after it,
+// in the encoder's buffer: valid until the next call.
+func (e *encoder) encode(v any) ([]byte, error) {
 	e.buf.Reset()
 	if err := e.enc.Encode(v); err != nil {
-		return dst, err
+		return nil, err
 	}
-	return append(dst, bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))...), nil
+	return bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")), nil
 }
 
 // replacement is the image d's finding advises, if any.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -70,24 +69,21 @@ func writeSARIF(w *bufio.Writer, c *check, failure error) error {
 		return err
 	}
 	w.WriteString(head)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent(resultIndent, "  ")
+	enc := newEncoder(resultIndent, "  ")
 	n := 0
 	for _, d := range diags {
 		if !kept[d] {
 			continue
 		}
-		buf.Reset()
-		if err := enc.Encode(c.result(d)); err != nil {
+		b, err := enc.encode(c.result(d))
+		if err != nil {
 			return err
 		}
 		if n > 0 {
 			w.WriteByte(',')
 		}
 		w.WriteString("\n" + resultIndent)
-		w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		w.Write(b)
 		n++
 	}
 	if n > 0 {

@@ -1,6 +1,7 @@
 package yamljs
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -78,7 +79,7 @@ type splitter struct {
 	phase  int
 	failed bool
 
-	docs       int  // document-start control tokens seen
+	inDoc      bool // a document-start control token was seen
 	scalarNext bool // the next token is a scalar's source
 	blockNext  bool // the next scalar is a block scalar's lines
 	flow       int  // flow collections open
@@ -101,8 +102,8 @@ func (sp *splitter) token(at int, s string) {
 	if at < 0 {
 		switch s {
 		case ctlDocument:
-			sp.docs++
-			sp.failed = sp.docs > 1
+			sp.failed = sp.inDoc // a second document
+			sp.inDoc = true
 		case ctlScalar:
 			sp.scalarNext = true
 		default: // a flow collection ended early
@@ -239,11 +240,7 @@ func (sp *splitter) positions() Items {
 	ps := make([]Pos, len(offsets))
 	line, from := 1, 0
 	for i, off := range offsets {
-		for j := from; j < off; j++ {
-			if sp.src[j] == '\n' {
-				line++
-			}
-		}
+		line += bytes.Count(sp.src[from:off], []byte("\n"))
 		from = off
 		ps[i] = Pos{Offset: off, Line: line, Column: 1}
 	}
