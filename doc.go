@@ -5,34 +5,36 @@
 // message texts included; where kicikit goes further, each package says so,
 // and CHANGELOG.md lists every such difference.
 //
-// This package holds no code. The work is done by five packages, which fit
-// an upgrade like this:
+// This package holds no code. The work is done by the packages below, from
+// the ground up (a package imports only those above it):
 //
+//   - [github.com/kicikit/kicikit/agentversion] reads MAJOR.MINOR.PATCH and
+//     orders releases, treating a build counter such as 0.5.0-9159 as that
+//     release, not an older one.
+//   - [github.com/kicikit/kicikit/imageref] parses container image
+//     references with the grammar Docker uses
+//     (github.com/distribution/reference), and splits them as the
+//     orchestrator does. It builds nothing else: no YAML reader, no Docker
+//     API types.
+//   - [github.com/kicikit/kicikit/npmtarget] finds, from an npm-source
+//     service's launch command, the npm global prefix and package an upgrade
+//     installs into and the exact npm command to run there, with posix or
+//     Windows path rules and nothing cmd.exe could read as syntax.
+//   - [github.com/kicikit/kicikit/hostconfig] builds the Docker HostConfig
+//     of an agent container: cpu and memory limits, binds, extra hosts, the
+//     process limit and, for a single-job container, the agent image's sudo
+//     group and environment together.
 //   - [github.com/kicikit/kicikit/scalerconfig] finds the service's scaler
 //     config from its env file, and loads and validates it as the
 //     orchestrator does: canonical labels, defaults, every problem with its
-//     file, line and column, a position for every value. The other
-//     packages decide from what it returns.
-//   - Before the upgrade restarts anything, [github.com/kicikit/kicikit/imageref]
-//     checks that config: CheckService (from the env file) or
-//     CheckAgentImages (from a loaded config) reports every container label
-//     set whose agent image the upgrade would leave on an old release (a
-//     moving tag pulled IfNotPresent, a pin older than the target) and what
-//     else would keep agents behind, each finding with its position and the
-//     pin that fixes it.
-//   - It orders releases with [github.com/kicikit/kicikit/agentversion],
-//     which reads MAJOR.MINOR.PATCH and treats a build counter such as
-//     0.5.0-9159 as that release, not an older one.
-//   - An npm-source upgrade installs the new release itself:
-//     [github.com/kicikit/kicikit/npmtarget] finds, from the service's launch
-//     command, the npm global prefix and package to install into and the
-//     exact npm command to run there, with posix or Windows path rules and
-//     nothing cmd.exe could read as syntax.
-//   - After the upgrade, each agent container the container scaler spawns
-//     is created with the HostConfig [github.com/kicikit/kicikit/hostconfig]
-//     builds: cpu and memory limits, binds, extra hosts, the process limit
-//     and, for a single-job container, the agent image's sudo group and
-//     environment together.
+//     file, line and column, a position for every value. The packages below
+//     decide from what it returns.
+//   - [github.com/kicikit/kicikit/preflight] runs the checks an upgrade runs
+//     on that config before it restarts anything: every container label set
+//     whose agent image the upgrade would leave on an old release (a moving
+//     tag pulled IfNotPresent, a pin older than the target), what else would
+//     keep agents behind, each finding with its position and the pin that
+//     fixes it.
 //
 // None of them reads the environment or the clock, or a file it was not
 // handed: every fact they need is an argument (scalerconfig reads through an
@@ -43,13 +45,13 @@
 //
 // Results that can fail are (T, error) with a typed error whose text reads
 // package.Func("input"): reason; results with several outcomes are sealed
-// interfaces (npmtarget.Resolution, npmtarget.Plan, imageref.Finding,
-// imageref.ServiceCheck) taken apart with a type switch, each marked for
+// interfaces (npmtarget.Resolution, npmtarget.Plan, preflight.Finding,
+// preflight.ServiceCheck) taken apart with a type switch, each marked for
 // go-check-sumtype.
 //
-// The programs under examples/ use only this public API:
-// examples/agentimagecheck is a pre-upgrade linter for a scaler config (text,
-// JSON, SARIF and GitHub annotations; it can pin the images itself),
+// The operator's command is cmd/kici-preflight, a pre-upgrade linter for a
+// scaler config (text, JSON, SARIF and GitHub annotations; it can pin the
+// images itself). The programs under examples/ use only this public API:
 // examples/npmplan prints the npm command an upgrade would run, and
 // examples/spawnconfig prints an agent container's HostConfig.
 package kicikit

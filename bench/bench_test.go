@@ -23,6 +23,7 @@ import (
 	"github.com/kicikit/kicikit/agentversion"
 	"github.com/kicikit/kicikit/hostconfig"
 	"github.com/kicikit/kicikit/imageref"
+	"github.com/kicikit/kicikit/preflight"
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
@@ -240,14 +241,14 @@ func BenchmarkCheckAgentImages(b *testing.B) {
 	const target = "0.20.0"
 	for _, n := range []int{10, 1000, 100000} {
 		cfg := scalerConfig(n)
-		in := imageref.CheckInput{Config: cfg, TargetVersion: target, ScalerConfigPath: "/etc/kici/scalers.yaml"}
-		if got := len(imageref.CheckAgentImages(in)); got != n/10 {
+		in := preflight.Input{Config: &cfg, Location: scalerconfig.Location{Path: "/etc/kici/scalers.yaml"}, TargetVersion: target}
+		if got := len(preflight.CheckAgentImages(in)); got != n/10 {
 			b.Fatalf("n=%d: %d findings, want %d", n, got, n/10)
 		}
 		b.Run(fmt.Sprintf("n=%d/impl=check", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				imageref.CheckAgentImages(in)
+				preflight.CheckAgentImages(in)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/labelset")
 		})

@@ -1,6 +1,5 @@
-// Package imageref parses container image references and checks a KiCI
-// scaler config for agent images that an orchestrator upgrade would leave on
-// an old release.
+// Package imageref parses container image references as Docker reads them,
+// and splits them as the KiCI orchestrator does.
 //
 // # References
 //
@@ -35,20 +34,14 @@
 // and [Ref.String] gives back the input. [Ref.Name] and [Ref.FamiliarName]
 // give the normalised and the familiar forms.
 //
-// # The agent image check
+// [Split] is the orchestrator's own lenient split (its parseImageRef), of
+// any string, valid or not: what its messages print is read with it.
+// [IsAgentImage] tells the KiCI agent image from any other.
 //
-// A container scaler spawns each agent from the image its label set names,
-// not from the upgraded orchestrator. [CheckAgentImages] reports each label
-// set whose agent image an upgrade would leave unchanged, with the message
-// text the orchestrator's "kici-admin orchestrator upgrade" prints (without
-// its "Warning: " prefix), and adds findings the orchestrator misses. Each
-// finding is one of the types of the sealed interface [Finding].
-//
-// The check reads the scaler config as package scalerconfig models it, and
-// every finding gives its label set, with the label set's and its image's
-// positions in the file that declares them ([Finding.LabelSet], [Site]).
-// A [Checker] runs the same check one scaler at a time, as
-// scalerconfig.Scan hands them over, for a config too large to hold.
+// The checks that read these references in a scaler config are in package
+// github.com/kicikit/kicikit/preflight; imageref imports no YAML reader and
+// no Docker API types, only github.com/distribution/reference (and its
+// go-digest), whose grammar it follows.
 //
 // The package is pure: it reads no files, no environment and no clock.
 package imageref

@@ -81,10 +81,14 @@ type ParseError struct {
 // [ErrReferenceInvalid] it adds what made the repository invalid when that
 // is known: a path too long, or a bare 64-hex image ID.
 func (e *ParseError) Error() string {
-	return "imageref.Parse(" + errtext.Quote(e.Input) + "): " + e.detail()
+	return "imageref.Parse(" + errtext.Quote(e.Input) + "): " + e.Detail()
 }
 
-func (e *ParseError) detail() string {
+// Detail returns why the input is invalid, as [ParseError.Error] writes it
+// after the input: "invalid tag", or "invalid reference format: repository
+// name must not be more than 255 characters". It never quotes the input, so
+// a caller can put it beside an input it shows in its own way.
+func (e *ParseError) Detail() string {
 	d := e.Reason.Error()
 	if e.Reason != ErrReferenceInvalid {
 		return d
@@ -162,8 +166,8 @@ func pathOf(repository string) string {
 // tooLong reports whether a part of l, the repository's path, the tag or
 // the digest, is longer than that part of any valid reference. It reads
 // lengths only.
-func (l lenient) tooLong() bool {
-	return minPathLen(l.repository) > maxPath || len(l.tag) > maxTag || len(l.digest) > maxDigest
+func tooLong(l Parts) bool {
+	return minPathLen(l.Repository) > maxPath || len(l.Tag) > maxTag || len(l.Digest) > maxDigest
 }
 
 // classify tells why the reference split as l, which accepts rejects, is
@@ -173,20 +177,20 @@ func (l lenient) tooLong() bool {
 // tag and the digest after a valid name. accepts decides each time;
 // nothing here reads an error's text. A part longer than the grammar allows
 // is invalid without asking.
-func classify(l lenient, accepts func(string) bool) Reason {
+func classify(l Parts, accepts func(string) bool) Reason {
 	switch {
-	case l.repository == "":
+	case l.Repository == "":
 		return ErrNameEmpty
-	case !validName(l.repository, accepts):
+	case !validName(l.Repository, accepts):
 		// Lower case gives every rune at least one byte, so a path of more
 		// runes than maxPath stays too long in lower case.
-		if utf8.RuneCountInString(pathOf(l.repository)) <= maxPath && validName(strings.ToLower(l.repository), accepts) {
+		if utf8.RuneCountInString(pathOf(l.Repository)) <= maxPath && validName(strings.ToLower(l.Repository), accepts) {
 			return ErrNameUppercase
 		}
 		return ErrReferenceInvalid
-	case l.hasTag && (len(l.tag) > maxTag || !accepts("x:"+l.tag)):
+	case l.HasTag && (len(l.Tag) > maxTag || !accepts("x:"+l.Tag)):
 		return ErrTagInvalid
-	case l.hasDigest && (len(l.digest) > maxDigest || !accepts("x@"+l.digest)):
+	case l.HasDigest && (len(l.Digest) > maxDigest || !accepts("x@"+l.Digest)):
 		return ErrDigestInvalid
 	}
 	return ErrReferenceInvalid

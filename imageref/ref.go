@@ -47,9 +47,9 @@ func parse(s string) (Ref, *ParseError) {
 	if m, ok := accept(s); ok {
 		return m.ref(s), nil
 	}
-	l := splitLenient(s)
+	l := Split(s)
 	var err error
-	if l.tooLong() {
+	if tooLong(l) {
 		// The reference package's regular expressions would read all of s.
 		err = normalizedNamedError(s)
 	} else {
@@ -148,23 +148,32 @@ func IsAgentImage(repository string) bool {
 	return repository[strings.LastIndexByte(repository, '/')+1:] == AgentImageName
 }
 
-// lenient is the orchestrator's parseImageRef: a split of any string,
-// valid or not. A tag or digest can be present and empty ("kici-agent:").
-type lenient struct {
-	repository, tag, digest string
-	hasTag, hasDigest       bool
+// Parts is an image string split as the orchestrator splits it, valid or
+// not ([Split]). A tag or a digest can be present and empty: "kici-agent:"
+// has the tag "", and HasTag set.
+type Parts struct {
+	Repository string // everything before the tag and the digest
+	Tag        string // after the ":" that starts the tag; "" when none
+	Digest     string // after the "@" that starts the digest; "" when none
+	HasTag     bool   // the string has a ":" that starts a tag
+	HasDigest  bool   // the string has an "@"
 }
 
-// splitLenient is the orchestrator's parseImageRef.
-func splitLenient(image string) lenient {
-	var l lenient
+// Split splits image as the orchestrator's parseImageRef does, without
+// validating it: the digest is everything after the first "@", and the tag
+// everything after the last ":" of what precedes it, unless a "/" follows
+// that ":" (a registry port, as in "host:5000/kici-agent"). For a reference
+// that [Parse] accepts, its Repository, Tag and Digest are Parse's. It never
+// fails and does not allocate.
+func Split(image string) Parts {
+	var l Parts
 	named := image
 	if at := strings.IndexByte(image, '@'); at >= 0 {
-		named, l.digest, l.hasDigest = image[:at], image[at+1:], true
+		named, l.Digest, l.HasDigest = image[:at], image[at+1:], true
 	}
-	l.repository = named
+	l.Repository = named
 	if colon := strings.LastIndexByte(named, ':'); colon > strings.LastIndexByte(named, '/') {
-		l.repository, l.tag, l.hasTag = named[:colon], named[colon+1:], true
+		l.Repository, l.Tag, l.HasTag = named[:colon], named[colon+1:], true
 	}
 	return l
 }

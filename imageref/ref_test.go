@@ -224,24 +224,24 @@ func TestSplitLenient(t *testing.T) {
 	tests := []struct {
 		name string
 		in   string
-		want lenient
+		want Parts
 	}{
-		{"no tag", "kici-agent", lenient{repository: "kici-agent"}},
-		{"tag", "kici-agent:1", lenient{repository: "kici-agent", tag: "1", hasTag: true}},
-		{"empty tag", "kici-agent:", lenient{repository: "kici-agent", hasTag: true}},
-		{"port is not a tag", "host:5000/kici-agent", lenient{repository: "host:5000/kici-agent"}},
-		{"port and tag", "host:5000/kici-agent:1", lenient{repository: "host:5000/kici-agent", tag: "1", hasTag: true}},
-		{"last colon", "a:b:c", lenient{repository: "a:b", tag: "c", hasTag: true}},
-		{"digest", "kici-agent@sha256:x", lenient{repository: "kici-agent", digest: "sha256:x", hasDigest: true}},
-		{"empty digest", "kici-agent@", lenient{repository: "kici-agent", hasDigest: true}},
-		{"tag and digest", "kici-agent:1@sha256:x", lenient{repository: "kici-agent", tag: "1", hasTag: true, digest: "sha256:x", hasDigest: true}},
-		{"first at", "a@b/c:d@e", lenient{repository: "a", digest: "b/c:d@e", hasDigest: true}},
-		{"empty", "", lenient{}},
-		{"colon only", ":", lenient{hasTag: true}},
+		{"no tag", "kici-agent", Parts{Repository: "kici-agent"}},
+		{"tag", "kici-agent:1", Parts{Repository: "kici-agent", Tag: "1", HasTag: true}},
+		{"empty tag", "kici-agent:", Parts{Repository: "kici-agent", HasTag: true}},
+		{"port is not a tag", "host:5000/kici-agent", Parts{Repository: "host:5000/kici-agent"}},
+		{"port and tag", "host:5000/kici-agent:1", Parts{Repository: "host:5000/kici-agent", Tag: "1", HasTag: true}},
+		{"last colon", "a:b:c", Parts{Repository: "a:b", Tag: "c", HasTag: true}},
+		{"digest", "kici-agent@sha256:x", Parts{Repository: "kici-agent", Digest: "sha256:x", HasDigest: true}},
+		{"empty digest", "kici-agent@", Parts{Repository: "kici-agent", HasDigest: true}},
+		{"tag and digest", "kici-agent:1@sha256:x", Parts{Repository: "kici-agent", Tag: "1", HasTag: true, Digest: "sha256:x", HasDigest: true}},
+		{"first at", "a@b/c:d@e", Parts{Repository: "a", Digest: "b/c:d@e", HasDigest: true}},
+		{"empty", "", Parts{}},
+		{"colon only", ":", Parts{HasTag: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, splitLenient(tt.in))
+			assert.Equal(t, tt.want, Split(tt.in))
 		})
 	}
 }
@@ -427,8 +427,8 @@ func TestParseOverlongErr(t *testing.T) {
 		for _, n := range []int{tt.over, 4096 / len(tt.unit)} {
 			t.Run(fmt.Sprintf("%s/%d", tt.name, n), func(t *testing.T) {
 				in := input(n)
-				require.False(t, splitLenient(input(tt.over-1)).tooLong(), "one fewer is over-long too")
-				require.True(t, splitLenient(in).tooLong(), "Parse asks the reference package")
+				require.False(t, tooLong(Split(input(tt.over-1))), "one fewer is over-long too")
+				require.True(t, tooLong(Split(in)), "Parse asks the reference package")
 				_, refErr := reference.ParseNormalizedNamed(in)
 				require.Error(t, refErr)
 				if n == tt.over {

@@ -1,7 +1,6 @@
 package scalerconfig
 
 import (
-	"io/fs"
 	"iter"
 	"path"
 	"unicode/utf8"
@@ -35,7 +34,7 @@ import (
 // try others). With each, each scaler goes to each as soon as it is valid,
 // rather than into the Config; handed is how many went, also when ok is
 // false.
-func loadByItem(fsys fs.FS, name string, src []byte, dir string, group int, each func(int, *Scaler)) (cfg *Config, handed int, ok bool) {
+func loadByItem(fsys files, name string, src []byte, dir string, group int, each func(int, *Scaler)) (cfg *Config, handed int, ok bool) {
 	items, ok := yamljs.SplitItems(src, "scalers")
 	if !ok {
 		return nil, 0, false
@@ -44,22 +43,22 @@ func loadByItem(fsys fs.FS, name string, src []byte, dir string, group int, each
 	if err != nil {
 		return nil, 0, false
 	}
-	files := []splitFile{{name: name, src: src, items: items}}
+	parts := []splitFile{{name: fsys.name(name), src: src, items: items}}
 	if dir != "" {
 		more, ok := splitDropIns(fsys, dir)
 		if !ok {
 			return nil, 0, false
 		}
-		files = append(files, more...)
+		parts = append(parts, more...)
 	}
-	m := &merged{main: name, root: root, byItem: true, each: each, group: group}
+	m := &merged{main: fsys.name(name), root: root, byItem: true, each: each, group: group}
 	if each == nil {
 		m.scalers = make([]Scaler, 0, len(items.Items))
 	}
 	failed := false
 	list := func(scaler *schema) *schema {
 		return &schema{parse: func(p *payload) {
-			p.value, failed = m.scalersByItem(files, scaler)
+			p.value, failed = m.scalersByItem(parts, scaler)
 			if failed {
 				// Never reported: it stops the checks, which read the list.
 				p.addIssue(&issue{code: "custom", cont: contFalse, message: "read the whole file"})
@@ -87,8 +86,8 @@ type splitFile struct {
 // its items. ok is false when a name, a file or the folder cannot be read,
 // or a drop-in that adds scalers is not in the plain form, or one that
 // adds none does not parse: the whole config's reading says what then.
-func splitDropIns(fsys fs.FS, dir string) (files []splitFile, ok bool) {
-	entries, err := fs.ReadDir(fsys, dir)
+func splitDropIns(fsys files, dir string) (parts []splitFile, ok bool) {
+	entries, err := fsys.readDir(dir)
 	if err != nil {
 		return nil, false
 	}
@@ -97,19 +96,19 @@ func splitDropIns(fsys fs.FS, dir string) (files []splitFile, ok bool) {
 		if !utf8.ValidString(n) {
 			return nil, false
 		}
-		src, err := fs.ReadFile(fsys, file)
+		src, err := fsys.readFile(file)
 		if err != nil {
 			return nil, false
 		}
-		f, adds, ok := splitDropIn(file, src)
+		f, adds, ok := splitDropIn(fsys.name(file), src)
 		if !ok {
 			return nil, false
 		}
 		if adds {
-			files = append(files, f)
+			parts = append(parts, f)
 		}
 	}
-	return files, true
+	return parts, true
 }
 
 // splitDropIn reads one drop-in: split into its scalers list's items when

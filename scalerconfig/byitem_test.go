@@ -19,15 +19,16 @@ import (
 // whether loadByItem read it.
 func checkByItem(t testing.TB, src []byte) bool {
 	t.Helper()
-	got, _, ok := loadByItem(nil, "s.yaml", src, "", groupBytes, nil)
+	got, _, ok := loadByItem(files{}, "s.yaml", src, "", groupBytes, nil)
 	want, err := load(fstest.MapFS{"s.yaml": {Data: src}}, "s.yaml", "", yamljs.Parse, false)
+	want = unstamped(want)
 	if ok {
 		require.NoError(t, err, "read by item, refused whole")
 		require.Equal(t, want, got)
 	}
 	// Groups of one item, and of a few: every item ends a group.
 	for _, group := range []int{1, 300} {
-		small, _, smallOK := loadByItem(nil, "s.yaml", src, "", group, nil)
+		small, _, smallOK := loadByItem(files{}, "s.yaml", src, "", group, nil)
 		if smallOK {
 			require.NoError(t, err, "read by item in groups of %d bytes, refused whole", group)
 			require.Equal(t, want, small, "groups of %d bytes", group)
@@ -86,7 +87,7 @@ func TestLoadByItemRefuses(t *testing.T) {
 		"scalers not a block list": "version: 1\nscalers: []\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, _, ok := loadByItem(nil, "s.yaml", []byte(src), "", groupBytes, nil)
+			_, _, ok := loadByItem(files{}, "s.yaml", []byte(src), "", groupBytes, nil)
 			assert.False(t, ok)
 			got, err := Load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
 			want, werr := load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "", yamljs.Parse, false)
@@ -163,7 +164,7 @@ func TestLoadByItemDropIns(t *testing.T) {
 				fsys["etc/s.d/"+n] = &fstest.MapFile{Data: []byte(text)}
 			}
 			checkScan(t, fsys, "etc/s.yaml", "etc/s.d")
-			_, _, ok := loadByItem(fsys, "etc/s.yaml", main, "etc/s.d", groupBytes, nil)
+			_, _, ok := loadByItem(files{fsys: fsys}, "etc/s.yaml", main, "etc/s.d", groupBytes, nil)
 			assert.Equal(t, byItem[name], ok, "read by item")
 		})
 	}

@@ -9,7 +9,7 @@ import (
 // Pos is where a value is declared in a config file. The zero Pos is "no
 // position": a Config built as a literal has none.
 type Pos struct {
-	File   string // the file, as the path Load opened it by
+	File   string // the file: the path Load opened it by, or as the Location names it for Location.Load
 	Line   int    // 1-based line
 	Column int    // 1-based column, counted in bytes
 	Offset int    // 0-based byte offset in the file
@@ -228,6 +228,8 @@ type LabelSet struct {
 	Pos      Pos `json:"-"` // the label set's mapping
 	ImagePos Pos `json:"-"` // the image value's first byte, its quote included; the zero Pos without one
 	ImageEnd Pos `json:"-"` // just past the image value's last byte, its closing quote included
+
+	loaded fileSum // the file that declares the label set, as Load read it
 }
 
 // NetworkPolicy is what a label set's agents may reach.

@@ -15,10 +15,13 @@
 //	if !ok { /* the service has no scaler config */ }
 //	cfg, err := loc.Load(os.DirFS("/"))
 //
-// [Load] takes fs.FS paths directly: Load(fstest.MapFS{...}, "scalers.yaml",
-// "scalers.d") in a test. For a Windows service, [LocateWindows] applies
-// Windows path rules and [Location.FS] names the volume whose root the
-// file system must be (os.DirFS(`C:\`)).
+// The positions, problems and errors of [Location.Load] (and
+// [Location.Scan]) name each file as the operating system does
+// (/etc/kici/scalers.yaml:3:7); [Load] takes fs.FS paths directly, and
+// names the files by them: Load(fstest.MapFS{...}, "scalers.yaml",
+// "scalers.d") in a test. For a Windows service, [Options.Locate] with
+// Options{Windows: true} applies Windows path rules, and [Location.FS]
+// names the volume whose root the file system must be (os.DirFS(`C:\`)).
 //
 // # What Load reads
 //
@@ -104,7 +107,7 @@
 // # Editing images
 //
 // [EditImages] sets label sets' images in a file's bytes and changes
-// nothing else; [PlanImages] says what it would change, and
-// [PlanLoadedImages] says so from the positions Load gave, without reading
-// the file again.
+// nothing else; [PlanImages] says what it would change. An edit made by
+// [LabelSet.ImageEdit] from a loaded config is planned without reading the
+// file again.
 package scalerconfig

@@ -3,6 +3,7 @@ package scalerconfig
 import (
 	"bytes"
 	"errors"
+	"hash/crc32"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +13,8 @@ import (
 )
 
 // ImageEdit sets the image of one label set, in the file that declares it.
+// [LabelSet.ImageEdit] makes one from a loaded label set; a literal works
+// too.
 type ImageEdit struct {
 	// Pos and End are where the image value's source text starts and ends:
 	// the label set's ImagePos and ImageEnd, as Load gave them. Only their
@@ -19,6 +22,36 @@ type ImageEdit struct {
 	Pos, End Pos
 	// Image is the image to write there.
 	Image string
+
+	// loaded is the file the positions were read from, when
+	// LabelSet.ImageEdit made the edit: how Load read it.
+	loaded fileSum
+}
+
+// fileSum is the length and CRC-32C of a file's bytes, as Load read them;
+// the zero fileSum is none. It tells [PlanImages] and [EditImages] that an
+// edit's positions are those Load gave for the bytes they are handed.
+type fileSum struct {
+	size int
+	crc  uint32
+}
+
+// sumOf is the fileSum of src.
+func sumOf(src []byte) fileSum {
+	return fileSum{size: len(src) + 1, crc: crc32.Checksum(src, crc32.MakeTable(crc32.Castagnoli))}
+}
+
+// ImageEdit returns the edit that sets the label set's image to image, in
+// the file that declares it, and true; or false when the label set has no
+// image position (a literal, or no image). [EditImages] and [PlanImages]
+// make an edit from a label set Load returned without reading the file's
+// syntax again, when it is handed the bytes Load read (which they check)
+// and holds no anchor, alias, tag or directive.
+func (ls *LabelSet) ImageEdit(image string) (ImageEdit, bool) {
+	if !ls.ImagePos.IsValid() || !ls.ImageEnd.IsValid() {
+		return ImageEdit{}, false
+	}
+	return ImageEdit{Pos: ls.ImagePos, End: ls.ImageEnd, Image: image, loaded: ls.loaded}, true
 }
 
 // Replacement is one change [EditImages] makes: the bytes from Pos to End
@@ -29,30 +62,63 @@ type Replacement struct {
 	Image    string // the new image, as Text reads
 }
 
-// The reasons [EditImages] refuses an edit, for errors.Is.
-var (
+// Reason is why a call of this package refuses its input, for errors.Is:
+// the errors it returns wrap one ([EditError], [LocationError]).
+type Reason uint8
+
+// The reasons [EditImages] and [PlanImages] refuse an edit.
+const (
 	// ErrNoImageValue: no string value starts and ends at the edit's
 	// positions (a position from another file, or from before a change).
-	ErrNoImageValue = errors.New("no string value at this position")
+	ErrNoImageValue Reason = iota + 1
 	// ErrBlockScalar: the image is written as a block scalar (| or >).
-	ErrBlockScalar = errors.New("the image is a block scalar (| or >): edit it by hand")
+	ErrBlockScalar
 	// ErrAliased: the value is reached through a YAML alias, so that
 	// rewriting it would change every place the alias names it.
-	ErrAliased = errors.New("the image is reached through a YAML alias: rewriting the anchor would change its other uses")
+	ErrAliased
 	// ErrStyle: the new image cannot be written in the old value's style
 	// (plain, 'single-quoted' or "double-quoted") and read back as itself.
-	ErrStyle = errors.New("the new image cannot be written in the value's style")
+	ErrStyle
 	// ErrConflict: two edits of one value, or of overlapping text, disagree.
-	ErrConflict = errors.New("another edit changes the same value differently")
+	ErrConflict
 	// ErrChanged: the edited file would read differently in more than the
 	// edited images.
-	ErrChanged = errors.New("the edit would change more than the image")
+	ErrChanged
 )
+
+// The reasons a [Location] names no file of a file system.
+const (
+	// ErrNotFSPath: a Location path that names no file of a file system
+	// rooted at its volume: a relative path that climbs out with "..", or
+	// a Dir on another Windows volume than Path.
+	ErrNotFSPath Reason = ErrChanged + 1
+)
+
+// Error returns a short lower-case description of r.
+func (r Reason) Error() string {
+	switch r {
+	case ErrNoImageValue:
+		return "no string value at this position"
+	case ErrBlockScalar:
+		return "the image is a block scalar (| or >): edit it by hand"
+	case ErrAliased:
+		return "the image is reached through a YAML alias: rewriting the anchor would change its other uses"
+	case ErrStyle:
+		return "the new image cannot be written in the value's style"
+	case ErrConflict:
+		return "another edit changes the same value differently"
+	case ErrChanged:
+		return "the edit would change more than the image"
+	case ErrNotFSPath:
+		return "not a path in a file system rooted at its volume"
+	}
+	return "reason " + strconv.Itoa(int(r))
+}
 
 // EditError is an edit [EditImages] refuses, and why.
 type EditError struct {
 	Edit ImageEdit
-	Err  error // one of the Err values above, or the YAML reader's error
+	Err  error // a [Reason], or the YAML reader's error
 }
 
 func (e *EditError) Error() string {
@@ -98,32 +164,39 @@ func EditImages(src []byte, edits []ImageEdit) ([]byte, []Replacement, error) {
 // its error, without the edited copy of src: for a caller that reports the
 // changes (a SARIF fix, a review comment) rather than writes them. Making
 // the replacements in src, in order, gives EditImages' bytes.
+//
+// When every edit comes from [LabelSet.ImageEdit] of a label set that Load
+// read from these very bytes, and the file holds no alias, tag or
+// directive, PlanImages makes the replacements from each value's first
+// byte (its quote, a block scalar's indicator, or neither) without parsing
+// src again; otherwise it reads src as EditImages does. Both ways give the
+// same replacements and refusals (TestPlanLoadedEdits).
 func PlanImages(src []byte, edits []ImageEdit) ([]Replacement, error) {
 	_, reps, err := editImages(src, edits, groupBytes, false)
 	return reps, err
 }
 
-// PlanLoadedImages is [PlanImages] for edits whose positions are those
-// [Load] gave for src, the same bytes (each a label set's ImagePos and
-// ImageEnd), which it does not check: for a caller that has just loaded
-// the config and reports a fix for each finding. For a file without an
-// alias, a tag or a directive it makes the replacements from each value's
-// first byte (its quote, a block scalar's indicator, or neither), without
-// reading the file again; for any other file it is PlanImages. On such
-// edits the two give the same replacements and the same refusals
-// (TestPlanLoadedImages).
-func PlanLoadedImages(src []byte, edits []ImageEdit) ([]Replacement, error) {
-	if len(edits) == 0 || mayReadOtherwise(src) {
-		return PlanImages(src, edits)
+// loadedTree is the tree of src's values at the edits' offsets, made
+// without parsing src, when every edit was made by LabelSet.ImageEdit from
+// these bytes, a file without an alias, a tag or a directive (so that no
+// value is reached twice); else ok is false.
+func loadedTree(src []byte, edits []ImageEdit) (t *tree, ok bool) {
+	sum := edits[0].loaded
+	for _, e := range edits {
+		if e.loaded != sum || sum == (fileSum{}) {
+			return nil, false
+		}
 	}
-	t := &tree{at: make(map[int]*yamljs.Node, len(edits)), shared: map[*yamljs.Node]bool{}}
+	if sumOf(src) != sum {
+		return nil, false
+	}
+	t = &tree{at: make(map[int]*yamljs.Node, len(edits)), shared: map[*yamljs.Node]bool{}}
 	for _, e := range edits {
 		if _, ok := t.at[e.Pos.Offset]; !ok && e.Pos.Offset >= 0 && e.Pos.Offset < e.End.Offset && e.End.Offset <= len(src) {
 			t.at[e.Pos.Offset] = &yamljs.Node{Kind: yamljs.String, Style: styleAt(src[e.Pos.Offset]), Pos: yamljs.Pos{Offset: e.Pos.Offset}, End: yamljs.Pos{Offset: e.End.Offset}}
 		}
 	}
-	reps, _, err := t.plan(edits)
-	return reps, err
+	return t, true
 }
 
 // styleAt is the style of a scalar whose source text starts with c: a
@@ -152,7 +225,11 @@ func editImages(src []byte, edits []ImageEdit, groupSize int, edited bool) ([]by
 	}
 	readBack := mayReadOtherwise(src)
 	if groupSize > 0 && !readBack {
-		if t, ok := indexByGroup(src, edits, groupSize); ok {
+		t, ok := loadedTree(src, edits)
+		if !ok {
+			t, ok = indexByGroup(src, edits, groupSize)
+		}
+		if ok {
 			reps, _, err := t.plan(edits)
 			if err != nil || !edited {
 				return nil, reps, err

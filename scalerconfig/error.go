@@ -16,7 +16,7 @@ type Error struct {
 
 // Problem is one reason the orchestrator would refuse a config.
 type Problem struct {
-	File         string // the file, as the path Load opened it by
+	File         string // the file, named as Pos.File names it
 	Line, Column int    // 1-based; a missing key is placed at the mapping that lacks it
 	Path         string // the orchestrator's form: scalers[0].labelSets[1].image; "" for the file itself
 	Message      string // the orchestrator's message, word for word

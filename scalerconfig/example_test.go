@@ -23,7 +23,7 @@ KICI_SCALER_CONFIG_DIR=/etc/kici/scalers.d
 }
 
 func ExampleLocation_FS() {
-	loc, _ := scalerconfig.LocateWindows([]byte("KICI_SCALER_CONFIG_PATH=C:\\kici\\scalers.yaml\r\n"), `C:\ProgramData\kici`)
+	loc, _ := scalerconfig.Options{Windows: true}.Locate([]byte("KICI_SCALER_CONFIG_PATH=C:\\kici\\scalers.yaml\r\n"), `C:\ProgramData\kici`)
 	volume, file, dir, err := loc.FS()
 	fmt.Printf("%q %q %q %v\n", volume, file, dir, err)
 	// Output:

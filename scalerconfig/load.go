@@ -2,7 +2,6 @@ package scalerconfig
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"path"
 	"slices"
@@ -56,7 +55,7 @@ func Scan(fsys fs.FS, path, dir string, each func(index int, s *Scaler)) (*Confi
 	if each == nil {
 		return nil, errors.New("scalerconfig.Scan(" + errtext.Quote(path) + "): each is nil")
 	}
-	return scan(fsys, path, dir, yamljs.Parse, true, each)
+	return scan(files{fsys: fsys}, path, dir, yamljs.Parse, true, each)
 }
 
 // parser is yamljs.Parse; tests give Load a parser of their own.
@@ -86,27 +85,34 @@ type merged struct {
 // load is Load with the parser given; with byItem, a config is read a
 // group of scalers at a time when it can be (loadByItem).
 func load(fsys fs.FS, name, dir string, parse parser, byItem bool) (*Config, error) {
-	return scan(fsys, name, dir, parse, byItem, nil)
+	return scan(files{fsys: fsys}, name, dir, parse, byItem, nil)
 }
 
 // scan is Load, and with each Scan. When loadByItem gives up after handing
 // some scalers over, the whole file's Config (when the whole file is
 // valid) hands over the rest: the parts read as the whole file does.
-func scan(fsys fs.FS, name, dir string, parse parser, byItem bool, each func(int, *Scaler)) (*Config, error) {
-	src, err := readFile(fsys, name)
+func scan(fsys files, name, dir string, parse parser, byItem bool, each func(int, *Scaler)) (*Config, error) {
+	fsys.sums = map[string]fileSum{}
+	src, err := fsys.readFile(name)
 	if err != nil {
 		return nil, err
+	}
+	if each != nil {
+		hand := each
+		each = func(i int, s *Scaler) { fsys.stamp(s); hand(i, s) }
 	}
 	handed := 0
 	if byItem {
 		cfg, n, ok := loadByItem(fsys, name, src, dir, groupBytes, each)
 		if ok {
+			fsys.stampAll(cfg)
 			return cfg, nil
 		}
 		handed = n
 	}
 	cfg, err := loadWhole(fsys, name, dir, src, parse)
 	if err != nil || each == nil {
+		fsys.stampAll(cfg)
 		return cfg, err
 	}
 	for i := handed; i < len(cfg.Scalers); i++ {
@@ -117,12 +123,12 @@ func scan(fsys fs.FS, name, dir string, parse parser, byItem bool, each func(int
 }
 
 // loadWhole is Load of a main file read whole, its bytes src.
-func loadWhole(fsys fs.FS, name, dir string, src []byte, parse parser) (*Config, error) {
-	root, err := parseYAML(name, src, parse)
+func loadWhole(fsys files, name, dir string, src []byte, parse parser) (*Config, error) {
+	root, err := parseYAML(fsys.name(name), src, parse)
 	if err != nil {
 		return nil, err
 	}
-	m := &merged{main: name, root: root}
+	m := &merged{main: fsys.name(name), root: root}
 	if dir != "" {
 		if err := m.dropIns(fsys, dir, parse); err != nil {
 			return nil, err
@@ -138,20 +144,12 @@ func loadWhole(fsys fs.FS, name, dir string, src []byte, parse parser) (*Config,
 
 // readYAML reads and parses one file. A YAML error is an *Error of one
 // Problem; a read error the fs error, wrapped.
-func readYAML(fsys fs.FS, name string, parse parser) (*yamljs.Node, error) {
-	src, err := readFile(fsys, name)
+func readYAML(fsys files, name string, parse parser) (*yamljs.Node, error) {
+	src, err := fsys.readFile(name)
 	if err != nil {
 		return nil, err
 	}
-	return parseYAML(name, src, parse)
-}
-
-func readFile(fsys fs.FS, name string) ([]byte, error) {
-	src, err := fs.ReadFile(fsys, name)
-	if err != nil {
-		return nil, fmt.Errorf("scalerconfig.Load(%s): %w", errtext.Quote(name), err)
-	}
-	return src, nil
+	return parseYAML(fsys.name(name), src, parse)
 }
 
 // parseYAML parses one file's bytes. A YAML error is an *Error of one
@@ -180,24 +178,24 @@ func yamlProblem(name string, err error) Problem {
 // the failures of the orchestrator's loop: each file is read and parsed in
 // turn, and the first that adds scalers to a main file that cannot take
 // them stops the load.
-func (m *merged) dropIns(fsys fs.FS, dir string, parse parser) error {
-	entries, err := fs.ReadDir(fsys, dir)
+func (m *merged) dropIns(fsys files, dir string, parse parser) error {
+	entries, err := fsys.readDir(dir)
 	if err != nil {
-		return fmt.Errorf("scalerconfig.Load(%s): %w", errtext.Quote(dir), err)
+		return err
 	}
 	for _, n := range dropInNames(entries) {
 		file := path.Join(dir, n)
 		if !utf8.ValidString(n) {
 			// Node reads a file name as UTF-8, replacing what is not, and so
 			// cannot open this file again by the name it read.
-			return fmt.Errorf("scalerconfig.Load(%s): %w", errtext.Quote(file), fs.ErrNotExist)
+			return fsys.wrap(file, &fs.PathError{Op: "open", Path: file, Err: fs.ErrNotExist})
 		}
 		node, err := readYAML(fsys, file, parse)
 		if err != nil {
 			return err
 		}
 		if list := lookupMap(node, "scalers"); list != nil && list.Kind == yamljs.Seq {
-			if err := m.appendScalers(file, list); err != nil {
+			if err := m.appendScalers(fsys.name(file), list); err != nil {
 				return err
 			}
 		}

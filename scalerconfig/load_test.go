@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -210,8 +211,27 @@ func clearPositions(c *Config) {
 		for j := range s.LabelSets {
 			ls := &s.LabelSets[j]
 			ls.Pos, ls.ImagePos, ls.ImageEnd = Pos{}, Pos{}, Pos{}
+			ls.loaded = fileSum{}
 		}
 	}
+}
+
+// unstamped is c without what Load records of the files it read for
+// LabelSet.ImageEdit, as loadByItem, called alone, returns it.
+func unstamped(c *Config) *Config {
+	if c == nil {
+		return nil
+	}
+	out := *c
+	out.Scalers = slices.Clone(c.Scalers)
+	for i := range out.Scalers {
+		s := &out.Scalers[i]
+		s.LabelSets = slices.Clone(s.LabelSets)
+		for j := range s.LabelSets {
+			s.LabelSets[j].loaded = fileSum{}
+		}
+	}
+	return &out
 }
 
 // wantConfig decodes the orchestrator's parsed config into a Config, every

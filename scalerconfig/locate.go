@@ -1,13 +1,13 @@
 package scalerconfig
 
 import (
-	"errors"
 	"io/fs"
 	"path"
 	"strings"
 
 	"github.com/kicikit/kicikit/internal/errtext"
 	"github.com/kicikit/kicikit/internal/jsstr"
+	"github.com/kicikit/kicikit/internal/yamljs"
 )
 
 // Location is where a service's scaler config is: the paths the
@@ -15,7 +15,19 @@ import (
 type Location struct {
 	Path string // the config file
 	Dir  string // its drop-in folder; "" when none
-	// Windows is set by [LocateWindows]: Path and Dir are Windows paths.
+	// Windows says that Path and Dir are Windows paths, as
+	// Options.Locate makes them for Options{Windows: true}.
+	Windows bool
+}
+
+// Options are the rules [Options.Locate] reads an env file's paths with.
+// The zero Options are a service's on Linux or macOS.
+type Options struct {
+	// Windows reads the paths with Windows rules, as the orchestrator does
+	// on Windows: a path is absolute when it starts with a drive and a
+	// separator (C:\), or with two separators (a UNC path); one that starts
+	// with one separator is on the working directory's drive; either
+	// separator separates.
 	Windows bool
 }
 
@@ -31,18 +43,16 @@ type Location struct {
 // It reports false when the env file names no config file: no
 // KICI_SCALER_CONFIG_PATH, or an empty one. A relative path is relative to
 // workingDir, the service's working directory, from which the orchestrator
-// opens it; Locate joins them with slashes ([LocateWindows] is for a Windows
-// service). An empty KICI_SCALER_CONFIG_DIR, or none, is no drop-in folder.
+// opens it; Locate joins them with slashes (for a Windows service,
+// [Options.Locate] with Options{Windows: true}). An empty
+// KICI_SCALER_CONFIG_DIR, or none, is no drop-in folder.
 func Locate(envFile []byte, workingDir string) (Location, bool) {
-	return locate(envFile, workingDir, false)
+	return Options{}.Locate(envFile, workingDir)
 }
 
-// LocateWindows is [Locate] for a service on Windows: a path is absolute
-// when it starts with a drive and a separator (C:\), two separators (a UNC
-// path) or one (the working directory's drive), and either separator
-// separates.
-func LocateWindows(envFile []byte, workingDir string) (Location, bool) {
-	return locate(envFile, workingDir, true)
+// Locate is [Locate] with o's path rules.
+func (o Options) Locate(envFile []byte, workingDir string) (Location, bool) {
+	return locate(envFile, workingDir, o.Windows)
 }
 
 func locate(envFile []byte, workingDir string, windows bool) (Location, bool) {
@@ -134,11 +144,6 @@ func windowsVolume(p string) string {
 	return ""
 }
 
-// ErrNotFSPath is the condition of a Location path that names no file of a
-// file system rooted at its volume: a relative path that climbs out with
-// "..", or a Dir on another Windows volume than Path.
-var ErrNotFSPath = errors.New("not a path in a file system rooted at its volume")
-
 // FS returns the paths of l in a file system rooted at the root of their
 // volume, as [Load] takes them: for "/etc/kici/scalers.yaml",
 // "etc/kici/scalers.yaml" in os.DirFS("/"); for a Windows
@@ -153,20 +158,77 @@ func (l Location) FS() (volume, file, dir string, err error) {
 	}
 	dirVolume, dir, err := l.fsPath(l.Dir)
 	if err == nil && !strings.EqualFold(dirVolume, volume) {
-		err = &LocationError{Path: l.Dir, Err: ErrNotFSPath}
+		err = &LocationError{Path: l.Dir, Reason: ErrNotFSPath}
 	}
 	return volume, file, dir, err
 }
 
 // Load loads the config at l from fsys, a file system rooted at the root of
 // l's volume: os.DirFS("/"), or os.DirFS(`C:\`) for a Windows location on
-// C:. It is [Load] with the paths of [Location.FS].
+// C:. It is [Load] with the paths of [Location.FS], except that the
+// positions, problems and errors name each file as l does ([Location.OSPath]):
+// "/etc/kici/scalers.yaml:3:7", not "etc/kici/scalers.yaml:3:7".
 func (l Location) Load(fsys fs.FS) (*Config, error) {
-	_, p, d, err := l.FS()
+	f, err := l.files(fsys)
 	if err != nil {
 		return nil, err
 	}
-	return Load(fsys, p, d)
+	return scan(f, f.file, f.dir, yamljs.Parse, true, nil)
+}
+
+// Scan is [Scan] of the config at l, its files named as [Location.Load]
+// names them.
+func (l Location) Scan(fsys fs.FS, each func(index int, s *Scaler)) (*Config, error) {
+	f, err := l.files(fsys)
+	if err != nil {
+		return nil, err
+	}
+	return scan(f, f.file, f.dir, yamljs.Parse, true, each)
+}
+
+// OSPath returns the file at p, a path in the file system that
+// [Location.FS] describes, as the operating system names it: l.Path for
+// the config file, l.Dir and the drop-in's name for a drop-in (joined with
+// "\" for a Windows location, "/" else), and any other path under the
+// volume's root. It is how [Location.Load] names files, for a caller that
+// loaded them with [Load] and the paths of [Location.FS].
+func (l Location) OSPath(p string) string {
+	f, err := l.files(nil)
+	if err != nil {
+		return p
+	}
+	if name := f.name(p); name != p {
+		return name
+	}
+	if l.Windows {
+		volume, _, _, _ := l.FS()
+		return volume + `\` + strings.ReplaceAll(p, "/", `\`)
+	}
+	if path.IsAbs(l.Path) {
+		return "/" + p
+	}
+	return p
+}
+
+// files is how l's load reads and names its files in fsys.
+func (l Location) files(fsys fs.FS) (files, error) {
+	_, p, d, err := l.FS()
+	if err != nil {
+		return files{}, err
+	}
+	return files{fsys: fsys, loc: &l, file: p, dir: d}, nil
+}
+
+// join is dir and name joined with l's separator, without doubling one
+// that ends dir.
+func (l Location) join(dir, name string) string {
+	if strings.HasSuffix(dir, "/") || l.Windows && strings.HasSuffix(dir, `\`) {
+		return dir + name
+	}
+	if l.Windows {
+		return dir + `\` + name
+	}
+	return dir + "/" + name
 }
 
 func (l Location) fsPath(p string) (string, string, error) {
@@ -177,20 +239,22 @@ func (l Location) fsPath(p string) (string, string, error) {
 	}
 	clean := strings.TrimPrefix(path.Clean(p), "/")
 	if p == "" || clean == "" || !fs.ValidPath(clean) {
-		return "", "", &LocationError{Path: p, Err: ErrNotFSPath}
+		return "", "", &LocationError{Path: p, Reason: ErrNotFSPath}
 	}
 	return volume, clean, nil
 }
 
 // LocationError is a Location path that names no file of a file system.
 type LocationError struct {
-	Path string
-	Err  error // ErrNotFSPath
+	Path   string // the path, as the Location holds it
+	Reason Reason // why: [ErrNotFSPath]
 }
 
+// Error returns "scalerconfig.Location.FS(<path>): <reason>", quoting at
+// most the first 64 bytes of the path.
 func (e *LocationError) Error() string {
-	return "scalerconfig.Location.FS(" + errtext.Quote(e.Path) + "): " + e.Err.Error()
+	return "scalerconfig.Location.FS(" + errtext.Quote(e.Path) + "): " + e.Reason.Error()
 }
 
-// Unwrap returns e.Err, for errors.Is.
-func (e *LocationError) Unwrap() error { return e.Err }
+// Unwrap returns e.Reason, for errors.Is.
+func (e *LocationError) Unwrap() error { return e.Reason }

@@ -2,9 +2,12 @@ package scalerconfig
 
 import (
 	"encoding/json"
+	"io/fs"
+	"maps"
 	"os"
 	"strconv"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -77,11 +80,12 @@ func TestLocate(t *testing.T) {
 			want: Location{Path: `/srv/C:\s.yaml`}, ok: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			locate := Locate
-			if tc.windows {
-				locate = LocateWindows
+			got, ok := Options{Windows: tc.windows}.Locate([]byte(tc.env), tc.workingDir)
+			if !tc.windows {
+				plain, plainOK := Locate([]byte(tc.env), tc.workingDir)
+				assert.Equal(t, got, plain, "Locate is the zero Options' Locate")
+				assert.Equal(t, ok, plainOK)
 			}
-			got, ok := locate([]byte(tc.env), tc.workingDir)
 			assert.Equal(t, tc.ok, ok)
 			assert.Equal(t, tc.want, got)
 		})
@@ -124,5 +128,104 @@ func TestLocationFS(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, []string{tc.volume, tc.file, tc.dir}, []string{volume, file, dir})
 		})
+	}
+}
+
+// TestLocationLoadNames checks that Location.Load and Location.Scan name
+// the files as the Location does, in positions, problems and errors, and
+// that OSPath names them so too.
+func TestLocationLoadNames(t *testing.T) {
+	const main = "version: 1\nscalers:\n  - name: a\n    type: container\n    maxAgents: 1\n    labelSets:\n      - labels: [x]\n        image: kici-agent:1\n"
+	const bad = "scalers:\n  - name: b\n    type: container\n    maxAgents: 0\n    labelSets:\n      - labels: [y]\n        image: kici-agent:1\n"
+	const good = "scalers:\n  - name: c\n    type: container\n    maxAgents: 1\n    labelSets:\n      - labels: [z]\n        image: kici-agent:1\n"
+	for _, tc := range []struct {
+		name       string
+		loc        Location
+		fsys       fstest.MapFS
+		main, drop string // the names the positions give the main file and the drop-in
+	}{
+		{
+			name: "posix",
+			loc:  Location{Path: "/etc/kici/scalers.yaml", Dir: "/etc/kici/scalers.d"},
+			fsys: fstest.MapFS{"etc/kici/scalers.yaml": {Data: []byte(main)}, "etc/kici/scalers.d/10.yaml": {Data: []byte(good)}},
+			main: "/etc/kici/scalers.yaml", drop: "/etc/kici/scalers.d/10.yaml",
+		},
+		{
+			name: "posix, a dir ending in a slash, unclean paths",
+			loc:  Location{Path: "/etc//kici/./scalers.yaml", Dir: "/etc/kici/scalers.d/"},
+			fsys: fstest.MapFS{"etc/kici/scalers.yaml": {Data: []byte(main)}, "etc/kici/scalers.d/10.yaml": {Data: []byte(good)}},
+			main: "/etc//kici/./scalers.yaml", drop: "/etc/kici/scalers.d/10.yaml",
+		},
+		{
+			name: "windows",
+			loc:  Location{Path: `C:\kici\scalers.yaml`, Dir: `C:\kici\scalers.d`, Windows: true},
+			fsys: fstest.MapFS{"kici/scalers.yaml": {Data: []byte(main)}, "kici/scalers.d/10.yaml": {Data: []byte(good)}},
+			main: `C:\kici\scalers.yaml`, drop: `C:\kici\scalers.d\10.yaml`,
+		},
+		{
+			name: "relative",
+			loc:  Location{Path: "conf/scalers.yaml", Dir: "conf/d"},
+			fsys: fstest.MapFS{"conf/scalers.yaml": {Data: []byte(main)}, "conf/d/10.yaml": {Data: []byte(good)}},
+			main: "conf/scalers.yaml", drop: "conf/d/10.yaml",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := tc.loc.Load(tc.fsys)
+			require.NoError(t, err)
+			require.Len(t, cfg.Scalers, 2)
+			assert.Equal(t, tc.main, cfg.Pos.File)
+			assert.Equal(t, tc.main, cfg.Scalers[0].LabelSets[0].ImagePos.File)
+			assert.Equal(t, tc.drop, cfg.Scalers[1].Pos.File)
+			assert.Equal(t, tc.drop, cfg.Scalers[1].LabelSets[0].ImageEnd.File)
+
+			var scanned []string
+			_, err = tc.loc.Scan(tc.fsys, func(_ int, s *Scaler) { scanned = append(scanned, s.Pos.File) })
+			require.NoError(t, err)
+			assert.Equal(t, []string{tc.main, tc.drop}, scanned)
+
+			// OSPath names the fs paths of a plain Load the same way.
+			_, file, dir, err := tc.loc.FS()
+			require.NoError(t, err)
+			plain, err := Load(tc.fsys, file, dir)
+			require.NoError(t, err)
+			assert.Equal(t, tc.main, tc.loc.OSPath(plain.Pos.File))
+			assert.Equal(t, tc.drop, tc.loc.OSPath(plain.Scalers[1].Pos.File))
+
+			// A problem in the drop-in names it.
+			broken := maps.Clone(tc.fsys)
+			broken[dir+"/10.yaml"] = &fstest.MapFile{Data: []byte(bad)}
+			_, err = tc.loc.Load(broken)
+			var cerr *Error
+			require.ErrorAs(t, err, &cerr)
+			assert.Equal(t, tc.drop, cerr.Problems[0].File)
+			assert.Contains(t, err.Error(), "\n"+tc.drop+":4:16: scalers[1].maxAgents: ")
+
+			// So does an error reading the main file, and its *fs.PathError.
+			missing := maps.Clone(tc.fsys)
+			delete(missing, file)
+			_, err = tc.loc.Load(missing)
+			var pe *fs.PathError
+			require.ErrorAs(t, err, &pe)
+			assert.Equal(t, tc.main, pe.Path)
+			assert.ErrorIs(t, err, fs.ErrNotExist)
+			assert.Equal(t, "scalerconfig.Load("+strconv.Quote(tc.main)+"): open "+tc.main+": file does not exist", err.Error())
+		})
+	}
+}
+
+func TestLocationOSPath(t *testing.T) {
+	for _, tc := range []struct {
+		loc  Location
+		p    string
+		want string
+	}{
+		{Location{Path: "/etc/kici/s.yaml"}, "etc/kici/s.yaml", "/etc/kici/s.yaml"},
+		{Location{Path: "/etc/kici/s.yaml"}, "etc/other.yaml", "/etc/other.yaml"},
+		{Location{Path: "s.yaml"}, "other.yaml", "other.yaml"},
+		{Location{Path: `\\srv\share\kici\s.yaml`, Windows: true}, "kici/other/x.yaml", `\\srv\share\kici\other\x.yaml`},
+		{Location{Path: `C:\kici\s.yaml`, Dir: `C:/kici/d`, Windows: true}, "kici/d/a.yml", `C:/kici/d\a.yml`},
+		{Location{Path: "../s.yaml"}, "x.yaml", "x.yaml"},
+	} {
+		assert.Equal(t, tc.want, tc.loc.OSPath(tc.p), "%+v.OSPath(%q)", tc.loc, tc.p)
 	}
 }

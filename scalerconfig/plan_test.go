@@ -1,14 +1,17 @@
 package scalerconfig
 
 import (
+	"errors"
 	"testing"
 	"testing/fstest"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // loadedEdits loads src and returns an edit of every image Load placed in
-// it, each to the next of images in turn, and whether src loaded.
+// it, made by LabelSet.ImageEdit, each to the next of images in turn, and
+// whether src loaded.
 func loadedEdits(src []byte, images []string) ([]ImageEdit, bool) {
 	cfg, err := Load(fstest.MapFS{"s.yaml": {Data: src}}, "s.yaml", "")
 	if err != nil {
@@ -17,20 +20,32 @@ func loadedEdits(src []byte, images []string) ([]ImageEdit, bool) {
 	var edits []ImageEdit
 	for _, s := range cfg.Scalers {
 		for _, ls := range s.LabelSets {
-			if ls.ImagePos.IsValid() {
-				edits = append(edits, ImageEdit{Pos: ls.ImagePos, End: ls.ImageEnd, Image: images[len(edits)%len(images)]})
+			if e, ok := ls.ImageEdit(images[len(edits)%len(images)]); ok {
+				edits = append(edits, e)
 			}
 		}
 	}
 	return edits, true
 }
 
+// literal is edits as literals: the same positions and images, with nothing
+// that tells where they come from, so that they are planned by reading the
+// file.
+func literal(edits []ImageEdit) []ImageEdit {
+	out := make([]ImageEdit, len(edits))
+	for i, e := range edits {
+		out[i] = ImageEdit{Pos: e.Pos, End: e.End, Image: e.Image}
+	}
+	return out
+}
+
 // newImages are images each style holds, or not: a quote, a line break,
 // a plain scalar's indicators, white space, a number.
 var newImages = []string{"reg/kici-agent:0.20.0", "it's", "a \"b\"", "with: colon", "#x", " lead", "tail ", "line\nbreak", "tab\t", "0.5", "true", "é:1", ""}
 
-// checkPlanLoaded checks that PlanLoadedImages gives PlanImages'
-// replacements and refusals for edits of the images Load placed.
+// checkPlanLoaded checks that the edits of the images Load placed get the
+// same replacements and refusals from PlanImages and EditImages as the
+// same edits written as literals, which read the file.
 func checkPlanLoaded(t testing.TB, src []byte) bool {
 	t.Helper()
 	for shift := range 3 {
@@ -38,37 +53,96 @@ func checkPlanLoaded(t testing.TB, src []byte) bool {
 		if !ok {
 			return false
 		}
-		want, wantErr := PlanImages(src, edits)
-		got, err := PlanLoadedImages(src, edits)
-		require.Equal(t, wantErr, err)
-		require.Equal(t, want, got)
+		checkSamePlan(t, src, edits)
 		// An edit twice, and two images for one value.
 		if len(edits) > 1 {
-			edits = append(edits, edits[0], ImageEdit{Pos: edits[1].Pos, End: edits[1].End, Image: "other:1"})
-			want, wantErr = PlanImages(src, edits)
-			got, err = PlanLoadedImages(src, edits)
-			require.Equal(t, wantErr, err)
-			require.Equal(t, want, got)
+			other := edits[1]
+			other.Image = "other:1"
+			checkSamePlan(t, src, append(edits, edits[0], other))
 		}
 	}
 	return true
 }
 
-func TestPlanLoadedImages(t *testing.T) {
+func checkSamePlan(t testing.TB, src []byte, edits []ImageEdit) {
+	t.Helper()
+	want, wantErr := PlanImages(src, literal(edits))
+	got, err := PlanImages(src, edits)
+	require.Equal(t, errText(wantErr), errText(err))
+	require.Equal(t, want, got)
+	wantOut, want, wantErr := EditImages(src, literal(edits))
+	gotOut, got, err := EditImages(src, edits)
+	require.Equal(t, errText(wantErr), errText(err))
+	require.Equal(t, want, got)
+	require.Equal(t, wantOut, gotOut)
+	for _, r := range []Reason{ErrNoImageValue, ErrBlockScalar, ErrAliased, ErrStyle, ErrConflict, ErrChanged} {
+		require.Equal(t, errors.Is(wantErr, r), errors.Is(err, r), "errors.Is(%v)", r)
+	}
+}
+
+// errText is err's text, "" for nil: an error of an edit names its image
+// and position, which is all a literal edit and a loaded one share.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func TestPlanLoadedEdits(t *testing.T) {
 	for _, c := range readLoadCases(t) {
 		checkPlanLoaded(t, []byte(c.Files[c.Main]))
 	}
 	require.True(t, checkPlanLoaded(t, editConfig(300)))
 	require.True(t, checkPlanLoaded(t, byItemConfig(300)))
-	// A file with an alias, a tag or a directive: PlanImages itself.
+	// A file with an alias, a tag or a directive: always read.
 	require.True(t, checkPlanLoaded(t, []byte("version: 1\nscalers:\n  - &s {name: a, type: container, maxAgents: 1, labelSets: [{labels: [x], image: i}]}\nx: *s\n")))
-	// No edits: nothing to replace, as PlanImages says.
-	none, err := PlanLoadedImages(editConfig(20), nil)
+	// No edits: nothing to replace.
+	none, err := PlanImages(editConfig(20), nil)
 	require.NoError(t, err)
 	require.Nil(t, none)
 }
 
-func FuzzPlanLoadedImages(f *testing.F) {
+// TestPlanLoadedEditsOtherBytes: edits of a label set Load read from other
+// bytes (the file changed since) are checked against the bytes given, as
+// literal edits are: here the image line became a comment, with every
+// offset kept.
+func TestPlanLoadedEditsOtherBytes(t *testing.T) {
+	src := []byte("version: 1\nscalers:\n  - name: a\n    type: container\n    maxAgents: 1\n    labelSets:\n      - labels: [x]\n        image: kici-agent:1\n")
+	edits, ok := loadedEdits(src, []string{"kici-agent:2"})
+	require.True(t, ok)
+	require.Len(t, edits, 1)
+	changed := []byte(string(src[:len(src)-len("image: kici-agent:1\n")]) + "#mage: kici-agent:1\n")
+	require.Len(t, changed, len(src))
+	_, err := PlanImages(changed, edits)
+	assert.ErrorIs(t, err, ErrNoImageValue)
+	_, _, err = EditImages(changed, edits)
+	assert.ErrorIs(t, err, ErrNoImageValue)
+}
+
+// TestPlanLoadedEditsReadNothing: planning the edits of a loaded config
+// does not parse it again, which would allocate the syntax of every label
+// set.
+func TestPlanLoadedEditsReadNothing(t *testing.T) {
+	src := editConfig(300)
+	edits, ok := loadedEdits(src, []string{"reg/kici-agent:0.20.0"})
+	require.True(t, ok)
+	require.Greater(t, len(edits), 100)
+	fast := testing.AllocsPerRun(3, func() { _, _ = PlanImages(src, edits) })
+	read := testing.AllocsPerRun(3, func() { _, _ = PlanImages(src, literal(edits)) })
+	assert.Less(t, fast, read/4, "allocations: %v from the loaded edits, %v reading the file", fast, read)
+}
+
+func TestLabelSetImageEdit(t *testing.T) {
+	_, ok := (&LabelSet{Image: "x"}).ImageEdit("y")
+	assert.False(t, ok, "no position, no edit")
+	ls := LabelSet{ImagePos: Pos{Line: 1, Column: 8, Offset: 7}, ImageEnd: Pos{Line: 1, Column: 9, Offset: 8}}
+	e, ok := ls.ImageEdit("y")
+	require.True(t, ok)
+	assert.Equal(t, ImageEdit{Pos: ls.ImagePos, End: ls.ImageEnd, Image: "y"}, e, "a literal's label set: a literal edit")
+}
+
+func FuzzPlanLoadedEdits(f *testing.F) {
 	for _, c := range readLoadCases(f) {
 		f.Add([]byte(c.Files[c.Main]))
 	}

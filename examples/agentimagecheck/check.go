@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/kicikit/kicikit/agentversion"
-	"github.com/kicikit/kicikit/imageref"
+	"github.com/kicikit/kicikit/preflight"
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
@@ -35,7 +35,7 @@ type diag struct {
 	pos, end  scalerconfig.Pos // end: the image value's end, when there is one
 	severity  string           // "error" or "warning"
 	code      string
-	finding   imageref.Finding      // nil for a config problem
+	finding   preflight.Finding     // nil for a config problem
 	problem   *scalerconfig.Problem // nil for a finding
 	pin       *scalerconfig.Replacement
 	pinned    bool // -write made the pin
@@ -54,7 +54,7 @@ func (d *diag) message() string {
 }
 
 func severity(code string) string {
-	if code == imageref.CodeInvalidImage || code == codeInvalidConfig {
+	if code == preflight.CodeInvalidImage || code == codeInvalidConfig {
 		return "error"
 	}
 	return "warning"
@@ -103,11 +103,12 @@ func (c *check) fail(err error) (int, error) {
 // scan checks the config one scaler at a time, as scalerconfig.Scan reads
 // it, so that the program never holds the whole config: the findings, or,
 // for a config the orchestrator would refuse, its problems.
-func (c *check) scan() ([]imageref.Finding, []scalerconfig.Problem, error) {
-	checker := imageref.NewChecker(imageref.CheckInput{
-		TargetVersion: c.opts.target, ScalerConfigPath: c.in.shownPath, ScalerConfigDir: c.in.shownDir,
+func (c *check) scan() ([]preflight.Finding, []scalerconfig.Problem, error) {
+	checker := preflight.NewChecker(preflight.Input{
+		Location:      scalerconfig.Location{Path: c.in.shownPath, Dir: c.in.shownDir},
+		TargetVersion: c.opts.target,
 	})
-	findings := []imageref.Finding{}
+	findings := []preflight.Finding{}
 	problems, err := c.in.scan(func(i int, s *scalerconfig.Scaler) {
 		findings = append(findings, checker.Check(i, s)...)
 	})
@@ -118,7 +119,7 @@ func (c *check) scan() ([]imageref.Finding, []scalerconfig.Problem, error) {
 }
 
 // collect turns the findings or problems into diags, less the ignored ones.
-func (c *check) collect(findings []imageref.Finding, problems []scalerconfig.Problem) {
+func (c *check) collect(findings []preflight.Finding, problems []scalerconfig.Problem) {
 	for i := range problems {
 		p := &problems[i]
 		d := &diag{

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/kicikit/kicikit/agentversion"
-	"github.com/kicikit/kicikit/imageref"
+	"github.com/kicikit/kicikit/preflight"
 )
 
 // options are the command line, checked.
@@ -54,8 +54,8 @@ func (l *list) Set(v string) error { *l = append(*l, v); return nil }
 
 // codes are every finding code, in the order -h and SARIF list them.
 var codes = []string{
-	imageref.CodeMovingTag, imageref.CodeOlderPin, imageref.CodeNeverPull,
-	imageref.CodeFloatingTag, imageref.CodeInvalidImage, codeInvalidConfig,
+	preflight.CodeMovingTag, preflight.CodeOlderPin, preflight.CodeNeverPull,
+	preflight.CodeFloatingTag, preflight.CodeInvalidImage, codeInvalidConfig,
 }
 
 func parseFlags(args []string) (options, error) {

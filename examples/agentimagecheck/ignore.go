@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kicikit/kicikit/imageref"
+	"github.com/kicikit/kicikit/preflight"
 )
 
 // ignoreMark starts an ignore comment's text, after the "#" and any blanks.
@@ -36,7 +36,7 @@ func newIgnorer(files map[string][]byte) ignorer {
 //     further right than that line's first character. A line there that
 //     looks like a comment but continues a scalar of the label set before
 //     would be indented further than that.
-func (ig ignorer) ignores(s imageref.Site, code string) bool {
+func (ig ignorer) ignores(s preflight.Site, code string) bool {
 	src := ig.files[s.ImagePos.File]
 	if !ig.any[s.ImagePos.File] || !s.ImageEnd.IsValid() {
 		return false

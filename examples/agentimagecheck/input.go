@@ -71,11 +71,7 @@ func (c *check) locate() (*input, error) {
 		if err != nil {
 			return nil, err
 		}
-		locate := scalerconfig.Locate
-		if o.windows {
-			locate = scalerconfig.LocateWindows
-		}
-		loc, ok := locate(env, o.workdir)
+		loc, ok := scalerconfig.Options{Windows: o.windows}.Locate(env, o.workdir)
 		if !ok {
 			in.noConfig = escape(o.envFile) + " names no scaler config (no KICI_SCALER_CONFIG_PATH): nothing to check"
 			return in, nil

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/kicikit/kicikit/imageref"
+	"github.com/kicikit/kicikit/preflight"
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
@@ -42,7 +42,7 @@ func (c *check) pin() error {
 		if d.finding == nil {
 			continue
 		}
-		e, ok := imageref.Fix(d.finding)
+		e, ok := preflight.Fix(d.finding)
 		if !ok {
 			continue
 		}
@@ -90,13 +90,13 @@ func (p *pins) file(name, shown string, src []byte, edits []scalerconfig.ImageEd
 }
 
 // edit is scalerconfig.EditImages, or when the pins need no new bytes
-// (only SARIF's fixes) PlanLoadedImages: the edits' positions are those
-// Load gave for these bytes, which the program keeps. out is then nil.
+// (only SARIF's fixes) PlanImages, which plans preflight.Fix's edits of
+// the bytes Load read without reading them again. out is then nil.
 func (p *pins) edit(src []byte, edits []scalerconfig.ImageEdit) (out []byte, reps []scalerconfig.Replacement, err error) {
 	if p.keepNew {
 		return scalerconfig.EditImages(src, edits)
 	}
-	reps, err = scalerconfig.PlanLoadedImages(src, edits)
+	reps, err = scalerconfig.PlanImages(src, edits)
 	return nil, reps, err
 }
 

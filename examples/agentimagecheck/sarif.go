@@ -9,7 +9,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/kicikit/kicikit/imageref"
+	"github.com/kicikit/kicikit/preflight"
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
@@ -28,19 +28,19 @@ type rule struct {
 
 // rules describes every finding code, in the order SARIF's ruleIndex counts.
 var rules = []rule{
-	{imageref.CodeMovingTag, "MovingTag", "warning",
+	{preflight.CodeMovingTag, "MovingTag", "warning",
 		"The agent image has no tag or the tag latest, and the pull policy IfNotPresent.",
 		"A host that already pulled the image keeps it, so an upgrade does not change the container agents. Pin the release you upgrade to (repository:VERSION), or set imagePullPolicy: Always. The orchestrator's own upgrade check reports this."},
-	{imageref.CodeOlderPin, "OlderPin", "warning",
+	{preflight.CodeOlderPin, "OlderPin", "warning",
 		"The agent image is pinned to a release older than the upgrade target.",
 		"The container agents keep running the older release after the upgrade. Pin the release you upgrade to (repository:VERSION). The orchestrator's own upgrade check reports this."},
-	{imageref.CodeNeverPull, "NeverPull", "warning",
+	{preflight.CodeNeverPull, "NeverPull", "warning",
 		"The agent image has the pull policy Never and does not name the target release.",
 		"No pull is ever attempted, so each host runs whatever image it already has. Pin the release you upgrade to and pull it on every host before agents spawn from it, or set imagePullPolicy: IfNotPresent."},
-	{imageref.CodeFloatingTag, "FloatingTag", "warning",
+	{preflight.CodeFloatingTag, "FloatingTag", "warning",
 		"The agent image has a tag that is not a release (stable, main, 0.20) and the pull policy IfNotPresent.",
 		"Such a tag moves like latest: each host keeps the image it pulled first, and nothing tells which agent release runs. Pin a release (repository:VERSION) or a digest (repository@sha256:DIGEST)."},
-	{imageref.CodeInvalidImage, "InvalidImage", "error",
+	{preflight.CodeInvalidImage, "InvalidImage", "error",
 		"The agent image is not a valid image reference.",
 		"Docker refuses the reference, so the container scaler cannot start agents for the label set. Correct the image."},
 	{codeInvalidConfig, "InvalidConfig", "error",

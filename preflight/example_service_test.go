@@ -1,10 +1,10 @@
-package imageref_test
+package preflight_test
 
 import (
 	"fmt"
 	"testing/fstest"
 
-	"github.com/kicikit/kicikit/imageref"
+	"github.com/kicikit/kicikit/preflight"
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
@@ -22,20 +22,24 @@ scalers:
         image: quay.io/kici-dev/kici-agent:0.19.0
 `)},
 	}
-	switch r := imageref.CheckService(imageref.ServiceInput{
+	switch r := preflight.CheckService(preflight.ServiceInput{
 		FS: fsys, EnvFile: "/etc/kici/orchestrator.env", WorkingDir: "/var/lib/kici", TargetVersion: "0.20.0",
 	}).(type) {
-	case imageref.Checked:
+	case preflight.Checked:
 		for _, f := range r.Findings {
-			fmt.Println("Warning: " + f.Message())
+			fmt.Println(f.LabelSet().ImagePos, "Warning: "+f.Message())
 		}
-	case imageref.NoScalerConfig:
+	case preflight.NoScalerConfig:
 		// The service has no scaler config: nothing to check.
-	case imageref.Unchecked:
+	case preflight.Invalid:
+		for _, p := range r.Err.Problems { // the orchestrator stays silent, then fails to start its scalers
+			fmt.Println(p)
+		}
+	case preflight.Unreadable:
 		fmt.Println("agent images not checked:", r.Err) // the orchestrator stays silent
 	}
 	// Output:
-	// Warning: container scaler "docker", label set [linux]: image quay.io/kici-dev/kici-agent:0.19.0 is older than the upgrade target 0.20.0, so the container agents keep running 0.19.0. In /var/lib/kici/scalers.yaml, set "image: quay.io/kici-dev/kici-agent:0.20.0" on this label set.
+	// /var/lib/kici/scalers.yaml:8:16 Warning: container scaler "docker", label set [linux]: image quay.io/kici-dev/kici-agent:0.19.0 is older than the upgrade target 0.20.0, so the container agents keep running 0.19.0. In /var/lib/kici/scalers.yaml, set "image: quay.io/kici-dev/kici-agent:0.20.0" on this label set.
 }
 
 func ExampleFix() {
@@ -53,8 +57,8 @@ scalers:
 		panic(err)
 	}
 	var edits []scalerconfig.ImageEdit
-	for _, f := range imageref.CheckAgentImages(imageref.CheckInput{Config: *cfg, TargetVersion: "0.20.0", ScalerConfigPath: "scalers.yaml"}) {
-		if e, ok := imageref.Fix(f); ok {
+	for _, f := range preflight.CheckAgentImages(preflight.Input{Config: cfg, Location: scalerconfig.Location{Path: "scalers.yaml"}, TargetVersion: "0.20.0"}) {
+		if e, ok := preflight.Fix(f); ok {
 			edits = append(edits, e)
 		}
 	}

@@ -1,10 +1,11 @@
-package imageref
+package preflight
 
 import (
 	"bytes"
 	"encoding/json"
 	"strings"
 
+	"github.com/kicikit/kicikit/imageref"
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
@@ -66,9 +67,11 @@ type Site struct {
 	Pos, ImagePos, ImageEnd scalerconfig.Pos
 
 	// Where is the config file to edit, as the messages name it: the
-	// CheckInput's ScalerConfigPath, followed by "(or the file under DIR
-	// that declares it)" when there is a ScalerConfigDir.
+	// Input's Location.Path, followed by "(or the file under DIR that
+	// declares it)" when there is a Location.Dir.
 	Where string
+
+	edit scalerconfig.ImageEdit // LabelSet.ImageEdit of the label set, for Fix
 }
 
 // LabelSet returns s. Through it every finding type, which embeds a Site,
@@ -83,7 +86,7 @@ func (s Site) prefix() string {
 // repository is the image's repository as the orchestrator's lenient split
 // reads it, valid or not.
 func (s Site) repository() string {
-	return splitLenient(s.Image).repository
+	return imageref.Split(s.Image).Repository
 }
 
 // pin is the orchestrator's advice on what to set the image to.
@@ -110,7 +113,7 @@ func (MovingTag) Code() string { return CodeMovingTag }
 // Message returns the orchestrator's warning text.
 func (f MovingTag) Message() string {
 	return f.prefix() + " with imagePullPolicy IfNotPresent keeps the agent image this host already pulled, so the upgrade does not change the container agents. In " +
-		f.Where + ", " + f.pin(f.Target) + ` on this label set, or set "imagePullPolicy: Always" to pull ` + LatestTag + " on every spawn."
+		f.Where + ", " + f.pin(f.Target) + ` on this label set, or set "imagePullPolicy: Always" to pull ` + imageref.LatestTag + " on every spawn."
 }
 
 // MarshalJSON encodes the finding as [Finding] describes it, with "tag"
@@ -190,7 +193,7 @@ func (FloatingTag) Code() string { return CodeFloatingTag }
 
 // Message returns the warning text, in the style of the orchestrator's.
 func (f FloatingTag) Message() string {
-	return f.prefix() + " has the floating tag " + f.Tag + ": like " + LatestTag + " it can move to another release, and with imagePullPolicy IfNotPresent each host keeps the image it pulled first, so nothing tells which agent release runs. In " +
+	return f.prefix() + " has the floating tag " + f.Tag + ": like " + imageref.LatestTag + " it can move to another release, and with imagePullPolicy IfNotPresent each host keeps the image it pulled first, so nothing tells which agent release runs. In " +
 		f.Where + ", " + f.pin(f.Target) + " on this label set, or pin a digest (" + f.repository() + "@sha256:<digest>)."
 }
 
@@ -208,7 +211,7 @@ func (FloatingTag) finding() {}
 // accompanies.
 type InvalidImage struct {
 	Site
-	Err *ParseError // why the image is invalid, as [Parse] reports it
+	Err *imageref.ParseError // why the image is invalid, as [imageref.Parse] reports it
 }
 
 // Code returns "invalid-image".
@@ -218,14 +221,14 @@ func (InvalidImage) Code() string { return CodeInvalidImage }
 func (f InvalidImage) Message() string {
 	detail := "invalid reference format"
 	if f.Err != nil {
-		detail = f.Err.detail()
+		detail = f.Err.Detail()
 	}
 	return f.prefix() + " is not a valid image reference (" + detail + "), so Docker refuses it and the container scaler cannot start agents for this label set. In " +
 		f.Where + ", correct the image on this label set."
 }
 
 // MarshalJSON encodes the finding as [Finding] describes it, with "error",
-// the [ParseError]'s text.
+// the [imageref.ParseError]'s text.
 func (f InvalidImage) MarshalJSON() ([]byte, error) {
 	var text string
 	if f.Err != nil {

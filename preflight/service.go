@@ -1,6 +1,7 @@
-package imageref
+package preflight
 
 import (
+	"errors"
 	"io/fs"
 	"strings"
 
@@ -13,7 +14,7 @@ type ServiceInput struct {
 	// FS is the service's file system, rooted at the root of the env
 	// file's volume: os.DirFS("/"), or os.DirFS(`C:\`) on Windows. The
 	// config it names is read from it too; a config on another Windows
-	// volume is Unchecked, with scalerconfig.ErrNotFSPath. A relative
+	// volume is [Unreadable], with scalerconfig.ErrNotFSPath. A relative
 	// EnvFile is relative to FS's root.
 	FS fs.FS
 	// EnvFile is the service's env file, as the operating system names it:
@@ -23,15 +24,15 @@ type ServiceInput struct {
 	// orchestrator resolves a relative config path.
 	WorkingDir string
 	// TargetVersion is the release the upgrade installs, as
-	// [CheckInput.TargetVersion] takes it.
+	// [Input.TargetVersion] takes it.
 	TargetVersion string
-	// Windows reads the paths with Windows rules
-	// ([scalerconfig.LocateWindows]).
+	// Windows reads the paths with Windows rules, as
+	// scalerconfig.Options{Windows: true} does.
 	Windows bool
 }
 
-// ServiceCheck is the outcome of [CheckService]: [Checked], [NoScalerConfig]
-// or [Unchecked].
+// ServiceCheck is the outcome of [CheckService]: [Checked],
+// [NoScalerConfig], [Invalid] or [Unreadable].
 //
 //sumtype:decl
 type ServiceCheck interface{ serviceCheck() }
@@ -39,7 +40,7 @@ type ServiceCheck interface{ serviceCheck() }
 // Checked is a scaler config located, loaded and checked.
 type Checked struct {
 	Location scalerconfig.Location // where the env file puts the config
-	Config   *scalerconfig.Config  // the config, as Load returned it
+	Config   *scalerconfig.Config  // the config, as Location.Load returned it
 	Findings []Finding             // never nil; empty when there is nothing to report
 }
 
@@ -47,62 +48,68 @@ type Checked struct {
 // KICI_SCALER_CONFIG_PATH, or an empty one): there is nothing to check.
 type NoScalerConfig struct{}
 
-// Unchecked reports that the env file or the config it names could not be
-// read or loaded: the orchestrator's upgrade then warns about nothing, and
-// Err is a reason to log.
-type Unchecked struct {
+// Invalid reports a config that the orchestrator refuses to load: the
+// upgrade's check then warns about nothing, and the restarted orchestrator
+// fails to start its scalers. Err lists every problem, each naming its file
+// as Location does.
+type Invalid struct {
+	Location scalerconfig.Location // where the env file puts the config
+	Err      *scalerconfig.Error   // every problem, never nil
+}
+
+// Unreadable reports an env file or a config that cannot be read: the
+// orchestrator's upgrade then warns about nothing, and Err is a reason to
+// log.
+type Unreadable struct {
 	// Location is where the env file puts the config; the zero Location
 	// when the env file itself could not be read.
 	Location scalerconfig.Location
-	// Err is why: the fs error of an unreadable file (with its path), a
-	// *scalerconfig.LocationError for a path outside FS, or the
-	// *scalerconfig.Error that lists what the orchestrator would refuse.
+	// Err is why: the fs error of an unreadable file or folder (with its
+	// path, as Location names it), or a *scalerconfig.LocationError for a
+	// path outside FS.
 	Err error
 }
 
 func (Checked) serviceCheck()        {}
 func (NoScalerConfig) serviceCheck() {}
-func (Unchecked) serviceCheck()      {}
+func (Invalid) serviceCheck()        {}
+func (Unreadable) serviceCheck()     {}
 
 // CheckService runs the orchestrator's agent image check of an upgrade from
 // the service's env file, as `kici-admin orchestrator upgrade` does before
 // it restarts the service: it locates the scaler config
 // ([scalerconfig.Locate]), loads it ([scalerconfig.Location.Load]) and
 // checks it ([CheckAgentImages], the findings naming the config as the env
-// file does). Like the orchestrator, it has nothing to report when the env
-// file or the config cannot be read or loaded: it then returns [Unchecked]
-// with the reason, which the orchestrator does not print but a caller may
-// log.
+// file does, and their positions naming each file by its path on the
+// service's system). Like the orchestrator, it has nothing to report when
+// the env file or the config cannot be read or loaded; it then says why:
+// [Invalid] with every problem of a config the orchestrator refuses, or
+// [Unreadable] with the error of a file it cannot read.
 func CheckService(in ServiceInput) ServiceCheck {
 	volume, envPath, _, err := scalerconfig.Location{Path: in.EnvFile, Windows: in.Windows}.FS()
 	if err != nil {
-		return Unchecked{Err: err}
+		return Unreadable{Err: err}
 	}
 	env, err := fs.ReadFile(in.FS, envPath)
 	if err != nil {
-		return Unchecked{Err: err}
+		return Unreadable{Err: err}
 	}
-	locate := scalerconfig.Locate
-	if in.Windows {
-		locate = scalerconfig.LocateWindows
-	}
-	loc, ok := locate(env, in.WorkingDir)
+	loc, ok := scalerconfig.Options{Windows: in.Windows}.Locate(env, in.WorkingDir)
 	if !ok {
 		return NoScalerConfig{}
 	}
 	if v, _, _, err := loc.FS(); err == nil && !strings.EqualFold(v, volume) {
 		// FS is the env file's volume: the config's is another file system.
-		return Unchecked{Location: loc, Err: &scalerconfig.LocationError{Path: loc.Path, Err: scalerconfig.ErrNotFSPath}}
+		return Unreadable{Location: loc, Err: &scalerconfig.LocationError{Path: loc.Path, Reason: scalerconfig.ErrNotFSPath}}
 	}
 	cfg, err := loc.Load(in.FS)
-	if err != nil {
-		return Unchecked{Location: loc, Err: err}
+	var invalid *scalerconfig.Error
+	switch {
+	case errors.As(err, &invalid):
+		return Invalid{Location: loc, Err: invalid}
+	case err != nil:
+		return Unreadable{Location: loc, Err: err}
 	}
-	findings := CheckAgentImages(CheckInput{
-		Config:           *cfg,
-		TargetVersion:    in.TargetVersion,
-		ScalerConfigPath: loc.Path,
-		ScalerConfigDir:  loc.Dir,
-	})
+	findings := CheckAgentImages(Input{Config: cfg, Location: loc, TargetVersion: in.TargetVersion})
 	return Checked{Location: loc, Config: cfg, Findings: findings}
 }

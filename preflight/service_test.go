@@ -1,4 +1,4 @@
-package imageref
+package preflight
 
 import (
 	"io/fs"
@@ -45,7 +45,7 @@ func TestCheckService(t *testing.T) {
 		want    ServiceCheck // Checked: Config and Findings are compared by their codes below
 		codes   []string
 		where   string // the findings' Where
-		wantErr error  // Unchecked: errors.Is
+		wantErr error  // Unreadable: errors.Is
 	}{
 		{
 			name:  "checked",
@@ -75,20 +75,20 @@ func TestCheckService(t *testing.T) {
 			want:  Checked{Location: scalerconfig.Location{Path: `C:\kici\conf\scalers.yaml`, Windows: true}},
 			codes: []string{CodeMovingTag}, where: `C:\kici\conf\scalers.yaml`,
 		},
-		{name: "no env file", in: ServiceInput{FS: fstest.MapFS{}, EnvFile: "/etc/kici/orchestrator.env"}, want: Unchecked{}, wantErr: fs.ErrNotExist},
-		{name: "no env file path", in: ServiceInput{FS: fstest.MapFS{}}, want: Unchecked{}, wantErr: scalerconfig.ErrNotFSPath},
+		{name: "no env file", in: ServiceInput{FS: fstest.MapFS{}, EnvFile: "/etc/kici/orchestrator.env"}, want: Unreadable{}, wantErr: fs.ErrNotExist},
+		{name: "no env file path", in: ServiceInput{FS: fstest.MapFS{}}, want: Unreadable{}, wantErr: scalerconfig.ErrNotFSPath},
 		{name: "the env file names no config", in: ServiceInput{FS: files("KICI_SCALER_CONFIG_PATH=\n"), EnvFile: "/etc/kici/orchestrator.env"}, want: NoScalerConfig{}},
 		{
 			name:    "no config file",
 			in:      ServiceInput{FS: files(env), EnvFile: "/etc/kici/orchestrator.env", TargetVersion: "0.20.0"},
-			want:    Unchecked{Location: scalerconfig.Location{Path: "/etc/kici/scalers.yaml"}},
+			want:    Unreadable{Location: scalerconfig.Location{Path: "/etc/kici/scalers.yaml"}},
 			wantErr: fs.ErrNotExist,
 		},
 		{
 			name: "a config on another volume",
 			in: ServiceInput{FS: fstest.MapFS{"kici/orchestrator.env": {Data: []byte(`KICI_SCALER_CONFIG_PATH=D:\scalers.yaml`)}, "scalers.yaml": {Data: []byte(serviceConfig)}},
 				EnvFile: `C:\kici\orchestrator.env`, Windows: true},
-			want:    Unchecked{Location: scalerconfig.Location{Path: `D:\scalers.yaml`, Windows: true}},
+			want:    Unreadable{Location: scalerconfig.Location{Path: `D:\scalers.yaml`, Windows: true}},
 			wantErr: scalerconfig.ErrNotFSPath,
 		},
 	}
@@ -106,27 +106,51 @@ func TestCheckService(t *testing.T) {
 					assert.Equal(t, tt.where, f.LabelSet().Where)
 				}
 				assert.Equal(t, tt.codes, codes)
-			case Unchecked:
-				assert.Equal(t, tt.want.(Unchecked).Location, got.Location)
+			case Unreadable:
+				assert.Equal(t, tt.want.(Unreadable).Location, got.Location)
 				assert.ErrorIs(t, got.Err, tt.wantErr)
 			case NoScalerConfig:
 				assert.Equal(t, tt.want, got)
+			case Invalid:
+				t.Fatalf("Invalid: %v", got.Err)
+			default:
+				t.Fatalf("unexpected outcome %T", got)
 			}
 			assert.IsType(t, tt.want, got)
 		})
 	}
 }
 
-// TestCheckServiceRefused: a config the orchestrator refuses is Unchecked,
-// with every problem.
-func TestCheckServiceRefused(t *testing.T) {
+// TestCheckServiceInvalid: a config the orchestrator refuses is Invalid,
+// with every problem, each naming its file as the service's system does.
+func TestCheckServiceInvalid(t *testing.T) {
 	fsys := fstest.MapFS{
-		"etc/kici/orchestrator.env": {Data: []byte("KICI_SCALER_CONFIG_PATH=/etc/kici/scalers.yaml")},
-		"etc/kici/scalers.yaml":     {Data: []byte("scalers: []\n")},
+		"etc/kici/orchestrator.env":  {Data: []byte("KICI_SCALER_CONFIG_PATH=/etc/kici/scalers.yaml\nKICI_SCALER_CONFIG_DIR=/etc/kici/scalers.d")},
+		"etc/kici/scalers.yaml":      {Data: []byte("scalers: []\n")},
+		"etc/kici/scalers.d/10.yaml": {Data: []byte("scalers:\n  - name: x\n")},
 	}
-	got, ok := CheckService(ServiceInput{FS: fsys, EnvFile: "/etc/kici/orchestrator.env"}).(Unchecked)
+	got, ok := CheckService(ServiceInput{FS: fsys, EnvFile: "/etc/kici/orchestrator.env"}).(Invalid)
 	require.True(t, ok)
-	var bad *scalerconfig.Error
-	require.ErrorAs(t, got.Err, &bad)
-	assert.Equal(t, "etc/kici/scalers.yaml", bad.Problems[0].File)
+	assert.Equal(t, scalerconfig.Location{Path: "/etc/kici/scalers.yaml", Dir: "/etc/kici/scalers.d"}, got.Location)
+	require.NotNil(t, got.Err)
+	var files []string
+	for _, p := range got.Err.Problems {
+		files = append(files, p.File)
+	}
+	assert.Equal(t, []string{"/etc/kici/scalers.yaml", "/etc/kici/scalers.d/10.yaml", "/etc/kici/scalers.d/10.yaml", "/etc/kici/scalers.d/10.yaml"}, files)
+}
+
+// TestCheckServicePositions: the findings' positions name each file by its
+// path on the service's system.
+func TestCheckServicePositions(t *testing.T) {
+	fsys := fstest.MapFS{
+		"etc/kici/orchestrator.env":  {Data: []byte("KICI_SCALER_CONFIG_PATH=/etc/kici/scalers.yaml\nKICI_SCALER_CONFIG_DIR=/etc/kici/scalers.d")},
+		"etc/kici/scalers.yaml":      {Data: []byte(serviceConfig)},
+		"etc/kici/scalers.d/10.yaml": {Data: []byte(dropIn)},
+	}
+	got, ok := CheckService(ServiceInput{FS: fsys, EnvFile: "/etc/kici/orchestrator.env", TargetVersion: "0.20.0"}).(Checked)
+	require.True(t, ok)
+	require.Len(t, got.Findings, 2)
+	assert.Equal(t, "/etc/kici/scalers.yaml:8:16", got.Findings[0].LabelSet().ImagePos.String())
+	assert.Equal(t, "/etc/kici/scalers.d/10.yaml:7:16", got.Findings[1].LabelSet().ImagePos.String())
 }

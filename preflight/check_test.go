@@ -1,4 +1,4 @@
-package imageref
+package preflight
 
 import (
 	"encoding/json"
@@ -7,20 +7,23 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kicikit/kicikit/imageref"
 	"github.com/kicikit/kicikit/scalerconfig"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 const (
-	path = "/etc/kici/scalers.yaml"
-	dir  = "/etc/kici/scalers.d"
+	path   = "/etc/kici/scalers.yaml"
+	dir    = "/etc/kici/scalers.d"
+	hex64  = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	sha256 = "sha256:" + hex64
 )
 
 // one is a config of one container scaler "docker" with one label set
 // [linux, x64].
-func one(image string, policy scalerconfig.PullPolicy) scalerconfig.Config {
-	return scalerconfig.Config{Scalers: []scalerconfig.Scaler{{Name: "docker", Type: scalerconfig.TypeContainer, LabelSets: []scalerconfig.LabelSet{
+func one(image string, policy scalerconfig.PullPolicy) *scalerconfig.Config {
+	return &scalerconfig.Config{Scalers: []scalerconfig.Scaler{{Name: "docker", Type: scalerconfig.TypeContainer, LabelSets: []scalerconfig.LabelSet{
 		{Labels: []string{"linux", "x64"}, Image: image, ImagePullPolicy: policy},
 	}}}}
 }
@@ -30,18 +33,19 @@ func site(image string) Site {
 	return Site{Scaler: "docker", Labels: []string{"linux", "x64"}, Image: image, Where: path}
 }
 
-func mustParseErr(t *testing.T, s string) *ParseError {
+func mustParseErr(t *testing.T, s string) *imageref.ParseError {
 	t.Helper()
-	_, err := parse(s)
-	require.NotNil(t, err)
-	return err
+	_, err := imageref.Parse(s)
+	var pe *imageref.ParseError
+	require.ErrorAs(t, err, &pe)
+	return pe
 }
 
 func TestCheckAgentImages(t *testing.T) {
 	const w = path
 	tests := []struct {
 		name   string
-		config scalerconfig.Config
+		config *scalerconfig.Config
 		target string
 		want   []Finding
 	}{
@@ -147,12 +151,12 @@ func TestCheckAgentImages(t *testing.T) {
 		{"agent name as a prefix", one("kici-agent-dev", ""), "0.20.0", nil},
 		{"agent name as a namespace", one("kici-agent/tools:latest", ""), "0.20.0", nil},
 		{"no image", one("", ""), "0.20.0", nil},
-		{"bare-metal scaler", scalerconfig.Config{Scalers: []scalerconfig.Scaler{{Name: "metal", Type: "bare-metal", LabelSets: []scalerconfig.LabelSet{{Labels: []string{"m"}, Image: "kici-agent"}}}}}, "0.20.0", nil},
-		{"type is case-sensitive", scalerconfig.Config{Scalers: []scalerconfig.Scaler{{Name: "c", Type: "Container", LabelSets: []scalerconfig.LabelSet{{Labels: []string{"m"}, Image: "kici-agent"}}}}}, "0.20.0", nil},
-		{"no scalers", scalerconfig.Config{}, "0.20.0", nil},
-		{"no label sets", scalerconfig.Config{Scalers: []scalerconfig.Scaler{{Name: "c", Type: scalerconfig.TypeContainer}}}, "0.20.0", nil},
+		{"bare-metal scaler", &scalerconfig.Config{Scalers: []scalerconfig.Scaler{{Name: "metal", Type: "bare-metal", LabelSets: []scalerconfig.LabelSet{{Labels: []string{"m"}, Image: "kici-agent"}}}}}, "0.20.0", nil},
+		{"type is case-sensitive", &scalerconfig.Config{Scalers: []scalerconfig.Scaler{{Name: "c", Type: "Container", LabelSets: []scalerconfig.LabelSet{{Labels: []string{"m"}, Image: "kici-agent"}}}}}, "0.20.0", nil},
+		{"no scalers", &scalerconfig.Config{}, "0.20.0", nil},
+		{"no label sets", &scalerconfig.Config{Scalers: []scalerconfig.Scaler{{Name: "c", Type: scalerconfig.TypeContainer}}}, "0.20.0", nil},
 
-		{"config order", scalerconfig.Config{Scalers: []scalerconfig.Scaler{
+		{"config order", &scalerconfig.Config{Scalers: []scalerconfig.Scaler{
 			{Name: "a", Type: scalerconfig.TypeContainer, LabelSets: []scalerconfig.LabelSet{
 				{Labels: []string{"1"}, Image: "kici-agent:0.19.0"},
 				{Labels: []string{"2"}, Image: "ubuntu"},
@@ -173,7 +177,7 @@ func TestCheckAgentImages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := CheckAgentImages(CheckInput{Config: tt.config, TargetVersion: tt.target, ScalerConfigPath: path})
+			got := CheckAgentImages(Input{Config: tt.config, Location: scalerconfig.Location{Path: path}, TargetVersion: tt.target})
 			want := tt.want
 			if want == nil {
 				want = []Finding{}
@@ -184,7 +188,7 @@ func TestCheckAgentImages(t *testing.T) {
 }
 
 func TestCheckAgentImages_emptyIsNotNil(t *testing.T) {
-	got := CheckAgentImages(CheckInput{})
+	got := CheckAgentImages(Input{})
 	require.NotNil(t, got)
 	b, err := json.Marshal(got)
 	require.NoError(t, err)
@@ -192,12 +196,12 @@ func TestCheckAgentImages_emptyIsNotNil(t *testing.T) {
 }
 
 func TestCheckAgentImages_where(t *testing.T) {
-	in := CheckInput{Config: one("kici-agent:0.19.0", ""), TargetVersion: "0.20.0", ScalerConfigPath: path}
+	in := Input{Config: one("kici-agent:0.19.0", ""), Location: scalerconfig.Location{Path: path}, TargetVersion: "0.20.0"}
 	got := CheckAgentImages(in)
 	require.Len(t, got, 1)
 	assert.Equal(t, path, got[0].LabelSet().Where)
 
-	in.ScalerConfigDir = dir
+	in.Location.Dir = dir
 	got = CheckAgentImages(in)
 	require.Len(t, got, 1)
 	assert.Equal(t, path+" (or the file under "+dir+" that declares it)", got[0].LabelSet().Where)
@@ -205,7 +209,7 @@ func TestCheckAgentImages_where(t *testing.T) {
 
 func TestCheckAgentImages_labelsCopied(t *testing.T) {
 	cfg := one("kici-agent", "")
-	got := CheckAgentImages(CheckInput{Config: cfg, ScalerConfigPath: path})
+	got := CheckAgentImages(Input{Config: cfg, Location: scalerconfig.Location{Path: path}})
 	require.Len(t, got, 1)
 	cfg.Scalers[0].LabelSets[0].Labels[0] = "changed"
 	assert.Equal(t, []string{"linux", "x64"}, got[0].LabelSet().Labels)
@@ -230,7 +234,7 @@ func TestCheckAgentImages_positions(t *testing.T) {
 	}}
 	type where struct{ pos, image, end int }
 	var got []where
-	for _, f := range CheckAgentImages(CheckInput{Config: cfg, TargetVersion: "0.20.0", ScalerConfigPath: path}) {
+	for _, f := range CheckAgentImages(Input{Config: &cfg, Location: scalerconfig.Location{Path: path}, TargetVersion: "0.20.0"}) {
 		s := f.LabelSet()
 		got = append(got, where{s.Pos.Line, s.ImagePos.Line, s.ImageEnd.Line})
 		assert.Equal(t, cfg.Scalers[s.ScalerIndex].LabelSets[s.LabelSetIndex].Pos, s.Pos)
@@ -324,7 +328,7 @@ func TestConfigFixtures(t *testing.T) {
 			loaded = append(loaded, string(j))
 
 			var got []string
-			for _, f := range CheckAgentImages(CheckInput{Config: *cfg, TargetVersion: "0.20.0", ScalerConfigPath: path}) {
+			for _, f := range CheckAgentImages(Input{Config: cfg, Location: scalerconfig.Location{Path: path}, TargetVersion: "0.20.0"}) {
 				ls := f.LabelSet()
 				got = append(got, f.Code()+" ["+strings.Join(ls.Labels, ", ")+"]")
 				assert.Equal(t, file, ls.Pos.File, "every finding names the file that declares its label set")

@@ -1,9 +1,13 @@
-package imageref
+package preflight
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/kicikit/kicikit/scalerconfig"
 )
@@ -31,7 +35,7 @@ func TestReplacement(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, f := range CheckAgentImages(CheckInput{Config: one(tt.image, tt.policy), TargetVersion: tt.target}) {
+			for _, f := range CheckAgentImages(Input{Config: one(tt.image, tt.policy), TargetVersion: tt.target}) {
 				image, ok := f.Replacement()
 				assert.Equal(t, ok, image != "", "%s: ok with no image, or an image with false", f.Code())
 				got = append(got, image)
@@ -64,4 +68,36 @@ func TestFix(t *testing.T) {
 			assert.Equal(t, tt.want, got)
 		})
 	}
+}
+
+// TestFixLoaded: the edits Fix makes of a loaded config's findings are the
+// label sets' own (scalerconfig.LabelSet.ImageEdit), which PlanImages
+// plans without reading the file again, with the same replacements as
+// literal edits of the same positions.
+func TestFixLoaded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("version: 1\nscalers:\n  - name: docker\n    type: container\n    maxAgents: 1\n    labelSets:\n")
+	for i := range 200 {
+		fmt.Fprintf(&b, "      - labels: [l%d]\n        image: 'quay.io/kici-dev/kici-agent:0.19.%d'\n", i, i)
+	}
+	src := []byte(b.String())
+	cfg, err := scalerconfig.Load(fstest.MapFS{"s.yaml": {Data: src}}, "s.yaml", "")
+	require.NoError(t, err)
+	var edits, literal []scalerconfig.ImageEdit
+	for _, f := range CheckAgentImages(Input{Config: cfg, Location: scalerconfig.Location{Path: "s.yaml"}, TargetVersion: "0.20.0"}) {
+		e, ok := Fix(f)
+		require.True(t, ok)
+		edits = append(edits, e)
+		literal = append(literal, scalerconfig.ImageEdit{Pos: e.Pos, End: e.End, Image: e.Image})
+	}
+	require.Len(t, edits, 200)
+	want, err := scalerconfig.PlanImages(src, literal)
+	require.NoError(t, err)
+	got, err := scalerconfig.PlanImages(src, edits)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	assert.Equal(t, "'quay.io/kici-dev/kici-agent:0.20.0'", got[7].Text)
+	fast := testing.AllocsPerRun(3, func() { _, _ = scalerconfig.PlanImages(src, edits) })
+	read := testing.AllocsPerRun(3, func() { _, _ = scalerconfig.PlanImages(src, literal) })
+	assert.Less(t, fast, read/4, "allocations: %v from Fix's edits, %v reading the file", fast, read)
 }

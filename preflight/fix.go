@@ -1,6 +1,9 @@
-package imageref
+package preflight
 
-import "github.com/kicikit/kicikit/scalerconfig"
+import (
+	"github.com/kicikit/kicikit/imageref"
+	"github.com/kicikit/kicikit/scalerconfig"
+)
 
 // Replacement returns the image the finding advises: the repository pinned
 // to the target release, "repository:target", as the message prints it. It
@@ -35,22 +38,28 @@ func (s Site) replacement(target string) (string, bool) {
 		return "", false
 	}
 	image := s.repository() + ":" + target
-	if _, err := Parse(image); err != nil {
+	if _, err := imageref.Parse(image); err != nil {
 		return "", false
 	}
 	return image, true
 }
 
 // Fix returns the edit that applies f's replacement image to the file that
-// declares its label set, for [scalerconfig.EditImages]: the label set's
-// image position, its end, and the new image. It reports false when f has no
-// replacement ([Finding.Replacement]) or its label set no image position (a
-// config built as a literal).
+// declares its label set, for [scalerconfig.EditImages] and
+// [scalerconfig.PlanImages]: the label set's [scalerconfig.LabelSet.ImageEdit]
+// with the new image. It reports false when f has no replacement
+// ([Finding.Replacement]) or its label set no image position (a config
+// built as a literal).
 func Fix(f Finding) (scalerconfig.ImageEdit, bool) {
 	image, ok := f.Replacement()
 	s := f.LabelSet()
 	if !ok || !s.ImagePos.IsValid() || !s.ImageEnd.IsValid() {
 		return scalerconfig.ImageEdit{}, false
 	}
-	return scalerconfig.ImageEdit{Pos: s.ImagePos, End: s.ImageEnd, Image: image}, true
+	e := scalerconfig.ImageEdit{Pos: s.ImagePos, End: s.ImageEnd}
+	if s.edit.Pos == s.ImagePos && s.edit.End == s.ImageEnd {
+		e = s.edit // the loaded label set's own, which PlanImages plans without a parse
+	}
+	e.Image = image
+	return e, true
 }

@@ -1,4 +1,4 @@
-package imageref
+package preflight
 
 import (
 	"encoding/json"
@@ -64,11 +64,10 @@ func TestCheckAgentImagesAgreesWithSeed(t *testing.T) {
 	s := loadSeedRuns(t)
 	for i, run := range s.Runs {
 		t.Run(strconv.Itoa(i)+"_"+strconv.Quote(run.Input.TargetVersion), func(t *testing.T) {
-			got := CheckAgentImages(CheckInput{
-				Config:           s.Config,
-				TargetVersion:    run.Input.TargetVersion,
-				ScalerConfigPath: run.Input.ScalerConfigPath,
-				ScalerConfigDir:  run.Input.ScalerConfigDir,
+			got := CheckAgentImages(Input{
+				Config:        &s.Config,
+				Location:      scalerconfig.Location{Path: run.Input.ScalerConfigPath, Dir: run.Input.ScalerConfigDir},
+				TargetVersion: run.Input.TargetVersion,
 			})
 			want := append([]seedFinding{}, run.Findings...)
 			assert.Equal(t, want, onlySeedCodes(got))

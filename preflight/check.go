@@ -1,33 +1,34 @@
-package imageref
+package preflight
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
 	"github.com/kicikit/kicikit/agentversion"
+	"github.com/kicikit/kicikit/imageref"
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
-// CheckInput is what [CheckAgentImages] checks.
-type CheckInput struct {
+// Input is what [CheckAgentImages] checks.
+type Input struct {
 	// Config is the scaler config: what scalerconfig.Load returns, or a
-	// literal. In a literal, an empty ImagePullPolicy means IfNotPresent,
-	// and labels are taken as they are (Load canonicalises them, as the
-	// orchestrator does, so its messages and ours then agree).
-	Config scalerconfig.Config
+	// literal; nil is a config with no scalers. In a literal, an empty
+	// ImagePullPolicy means IfNotPresent, and labels are taken as they are
+	// (Load canonicalises them, as the orchestrator does, so that its
+	// messages and ours then agree).
+	Config *scalerconfig.Config
+
+	// Location is where the config was loaded from, as the findings name
+	// it: the orchestrator's scalerConfigPath (Location.Path) and
+	// scalerConfigDir (Location.Dir, "" when there is no drop-in folder).
+	Location scalerconfig.Location
 
 	// TargetVersion is the release the upgrade installs, such as "0.20.0"
 	// or " v0.20.0 "; it may be empty. Like the orchestrator, the check trims
 	// it, drops one leading "v", and uses the rest, "-suffix" included, when
 	// agentversion.Parse accepts it. Otherwise there is no usable target.
 	TargetVersion string
-
-	// ScalerConfigPath is the scaler config file, as the findings name it.
-	ScalerConfigPath string
-
-	// ScalerConfigDir is the scalers.d folder whose files add to the config,
-	// when there is one; the findings then also name it.
-	ScalerConfigDir string
 }
 
 // CheckAgentImages reports every container-scaler label set whose agent
@@ -38,14 +39,14 @@ type CheckInput struct {
 //
 // It looks only at scalers of type "container", and in them only at label
 // sets with a non-empty image whose repository, as the orchestrator's lenient
-// split reads it, is a kici-agent image ([IsAgentImage]); it never fails. The
+// split reads it, is a kici-agent image ([imageref.IsAgentImage]); it never fails. The
 // findings come in config order, and for one label set in this order:
 //
 //  1. the orchestrator's own, with its exact text, from its lenient split of
 //     the image, valid or not: [MovingTag] (no tag or "latest", no digest,
 //     IfNotPresent) or else [OlderPin] (a tag that is a release older than
 //     the target). Never both.
-//  2. then, for an image that [Parse] rejects, [InvalidImage] and nothing
+//  2. then, for an image that [imageref.Parse] rejects, [InvalidImage] and nothing
 //     more; for a valid one, [NeverPull] (policy Never) or [FloatingTag]
 //     (policy IfNotPresent). Never both, and never FloatingTag beside a
 //     finding of step 1.
@@ -56,9 +57,12 @@ type CheckInput struct {
 //
 // An empty ImagePullPolicy is IfNotPresent; a policy the orchestrator does
 // not know counts as neither IfNotPresent nor Never, as it does there.
-func CheckAgentImages(in CheckInput) []Finding {
+func CheckAgentImages(in Input) []Finding {
 	c := NewChecker(in)
 	findings := []Finding{} // never nil, so that it marshals to [] as the orchestrator's does
+	if in.Config == nil {
+		return findings
+	}
 	for i := range in.Config.Scalers {
 		findings = c.check(findings, i, &in.Config.Scalers[i])
 	}
@@ -73,9 +77,9 @@ type Checker struct {
 	c checker
 }
 
-// NewChecker returns the Checker of in's target and paths; in.Config is not
-// read.
-func NewChecker(in CheckInput) *Checker {
+// NewChecker returns the Checker of in's target and location; in.Config is
+// not read.
+func NewChecker(in Input) *Checker {
 	c := checker{target: usableTarget(in.TargetVersion), where: in.where()}
 	if c.target != "" {
 		// Parse reads the text ParseTarget keeps as ParseTarget read it.
@@ -102,11 +106,11 @@ func (c *Checker) check(findings []Finding, index int, s *scalerconfig.Scaler) [
 }
 
 // where is the config file to edit, as the orchestrator's messages name it.
-func (in CheckInput) where() string {
-	if in.ScalerConfigDir == "" {
-		return in.ScalerConfigPath
+func (in Input) where() string {
+	if in.Location.Dir == "" {
+		return in.Location.Path
 	}
-	return in.ScalerConfigPath + " (or the file under " + in.ScalerConfigDir + " that declares it)"
+	return in.Location.Path + " (or the file under " + in.Location.Dir + " that declares it)"
 }
 
 // checker is what the check of every label set shares.
@@ -125,12 +129,12 @@ func (c checker) labelSet(dst []Finding, scaler string, ls *scalerconfig.LabelSe
 		return dst
 	}
 	img := c.read(ls)
-	if !IsAgentImage(img.repository) {
+	if !imageref.IsAgentImage(img.Repository) {
 		return dst
 	}
-	var invalid *ParseError
-	if !img.valid {
-		_, invalid = parse(ls.Image)
+	var invalid *imageref.ParseError
+	if _, err := imageref.Parse(ls.Image); err != nil {
+		errors.As(err, &invalid) // Parse's one error type
 	}
 	if invalid == nil && !img.movingTag() && !img.olderPin() && !img.neverPull() && !img.floatingTag() {
 		return dst // most label sets: no finding, and no Site to build
@@ -140,48 +144,42 @@ func (c checker) labelSet(dst []Finding, scaler string, ls *scalerconfig.LabelSe
 		ScalerIndex: i, LabelSetIndex: j,
 		Pos: ls.Pos, ImagePos: ls.ImagePos, ImageEnd: ls.ImageEnd, Where: c.where,
 	}
+	site.edit, _ = ls.ImageEdit("")
 	if img.movingTag() {
-		dst = append(dst, MovingTag{Site: site, Tag: img.tag, Target: c.target})
+		dst = append(dst, MovingTag{Site: site, Tag: img.Tag, Target: c.target})
 	}
 	if img.olderPin() {
-		dst = append(dst, OlderPin{Site: site, Tag: img.tag, Target: c.target})
+		dst = append(dst, OlderPin{Site: site, Tag: img.Tag, Target: c.target})
 	}
 	if invalid != nil {
 		return append(dst, InvalidImage{Site: site, Err: invalid})
 	}
 	if img.neverPull() {
-		dst = append(dst, NeverPull{Site: site, Tag: img.tag, Target: c.target})
+		dst = append(dst, NeverPull{Site: site, Tag: img.Tag, Target: c.target})
 	}
 	if img.floatingTag() {
-		dst = append(dst, FloatingTag{Site: site, Tag: img.tag, Target: c.target})
+		dst = append(dst, FloatingTag{Site: site, Tag: img.Tag, Target: c.target})
 	}
 	return dst
 }
 
 // agentImage is what the rules read from a label set's agent image: the
-// orchestrator's lenient split of it, valid or not, and its pull policy.
+// orchestrator's lenient split of it, valid or not (for a valid image, the
+// split is where the reference grammar reads its tag and digest), and its
+// pull policy.
 type agentImage struct {
-	lenient
-	valid   bool                    // Parse accepts the image
+	imageref.Parts
 	policy  scalerconfig.PullPolicy // with the default applied
 	release bool                    // the tag names a release
 	older   bool                    // the tag is a release older than the target
 }
 
 func (c checker) read(ls *scalerconfig.LabelSet) agentImage {
-	img := agentImage{policy: ls.ImagePullPolicy.Effective()}
-	if m, ok := accept(ls.Image); ok {
-		// A valid image splits where the grammar reads its tag and digest.
-		r := m.ref(ls.Image)
-		img.lenient = lenient{repository: r.Repository, tag: r.Tag, digest: r.Digest, hasTag: r.Tag != "", hasDigest: r.Digest != ""}
-		img.valid = true
-	} else {
-		img.lenient = splitLenient(ls.Image)
-	}
-	if img.hasTag && img.tag != LatestTag {
+	img := agentImage{Parts: imageref.Split(ls.Image), policy: ls.ImagePullPolicy.Effective()}
+	if img.HasTag && img.Tag != imageref.LatestTag {
 		// The tag as agentversion.Compare reads a side: without one leading
 		// "v". ("latest", the commonest tag, is no release.)
-		v, err := agentversion.Parse(strings.TrimPrefix(img.tag, "v"))
+		v, err := agentversion.Parse(strings.TrimPrefix(img.Tag, "v"))
 		img.release = err == nil
 		img.older = img.release && c.target != "" && v.Less(c.version)
 	}
@@ -191,13 +189,13 @@ func (c checker) read(ls *scalerconfig.LabelSet) agentImage {
 // moving reports whether the image names no fixed release: no tag or
 // "latest", and no digest.
 func (img agentImage) moving() bool {
-	return (!img.hasTag || img.tag == LatestTag) && !img.hasDigest
+	return (!img.HasTag || img.Tag == imageref.LatestTag) && !img.HasDigest
 }
 
 // floating reports whether the image has a tag that is neither "latest"
 // nor a release, and no digest: a tag that moves like latest.
 func (img agentImage) floating() bool {
-	return img.hasTag && img.tag != LatestTag && !img.hasDigest && !img.release
+	return img.HasTag && img.Tag != imageref.LatestTag && !img.HasDigest && !img.release
 }
 
 // The rules, one per finding. The orchestrator's two read any image; the

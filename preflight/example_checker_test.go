@@ -1,14 +1,14 @@
-package imageref_test
+package preflight_test
 
 import (
 	"fmt"
 	"testing/fstest"
 
-	"github.com/kicikit/kicikit/imageref"
+	"github.com/kicikit/kicikit/preflight"
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
-// A config of any size checked one scaler at a time: scalerconfig.Scan
+// A config of any size checked one scaler at a time: Location.Scan
 // hands each scaler over as it reads it, and the Checker keeps only the
 // findings. They count once Scan says the orchestrator accepts the config.
 func ExampleChecker() {
@@ -29,9 +29,10 @@ scalers:
       - labels: [linux, old]
         image: quay.io/kici/kici-agent:0.19.0
 `)}}
-	checker := imageref.NewChecker(imageref.CheckInput{TargetVersion: "0.20.0", ScalerConfigPath: "/etc/kici/scalers.yaml"})
-	var findings []imageref.Finding
-	_, err := scalerconfig.Scan(fsys, "etc/kici/scalers.yaml", "", func(i int, s *scalerconfig.Scaler) {
+	loc := scalerconfig.Location{Path: "/etc/kici/scalers.yaml"}
+	checker := preflight.NewChecker(preflight.Input{Location: loc, TargetVersion: "0.20.0"})
+	var findings []preflight.Finding
+	_, err := loc.Scan(fsys, func(i int, s *scalerconfig.Scaler) {
 		findings = append(findings, checker.Check(i, s)...)
 	})
 	if err != nil {
@@ -43,6 +44,6 @@ scalers:
 		fmt.Printf("%s: scalers[%d].labelSets[%d]: %s\n", s.ImagePos, s.ScalerIndex, s.LabelSetIndex, f.Code())
 	}
 	// Output:
-	// etc/kici/scalers.yaml:8:16: scalers[0].labelSets[0]: moving-tag
-	// etc/kici/scalers.yaml:16:16: scalers[1].labelSets[0]: older-pin
+	// /etc/kici/scalers.yaml:8:16: scalers[0].labelSets[0]: moving-tag
+	// /etc/kici/scalers.yaml:16:16: scalers[1].labelSets[0]: older-pin
 }

@@ -1,0 +1,48 @@
+// Package preflight runs the checks that the KiCI orchestrator's upgrade
+// (`kici-admin orchestrator upgrade`) makes on its scaler config before it
+// restarts the service, as the orchestrator 0.20.0 makes them, and those a
+// careful operator wants beyond them.
+//
+// # The agent image check
+//
+// A container scaler spawns each agent from the image its label set names,
+// not from the upgraded orchestrator. [CheckAgentImages] reports each label
+// set whose agent image an upgrade would leave unchanged, with the message
+// text the orchestrator prints (without its "Warning: " prefix), and adds
+// findings the orchestrator misses. Each finding is one of the types of the
+// sealed interface [Finding]:
+//
+//	code           type           the orchestrator's   the image
+//	moving-tag     [MovingTag]    yes                  no tag or latest, no digest, IfNotPresent
+//	older-pin      [OlderPin]     yes                  a release older than the target
+//	never-pull     [NeverPull]    no                   imagePullPolicy Never, not the target
+//	floating-tag   [FloatingTag]  no                   a tag that is no release, IfNotPresent
+//	invalid-image  [InvalidImage] no                   a reference Docker refuses
+//
+// The check reads the scaler config as package scalerconfig models it (what
+// [scalerconfig.Load] returns, or a literal), and every finding gives its
+// label set, with the label set's and its image's positions in the file
+// that declares them ([Finding.LabelSet], [Site]). A [Checker] runs the
+// same check one scaler at a time, as [scalerconfig.Scan] hands them over,
+// for a config too large to hold. [Fix] turns a finding into the edit that
+// pins its image, for [scalerconfig.EditImages] and
+// [scalerconfig.PlanImages].
+//
+// [CheckService] is the whole of the upgrade's step, from the service's env
+// file: it locates, loads and checks the config, and tells a config the
+// orchestrator refuses ([Invalid], with every problem) from one it cannot
+// read ([Unreadable]); the orchestrator's upgrade stays silent on both.
+//
+// # Which orchestrator
+//
+// The two findings of the orchestrator and their texts are those of its
+// 0.20.0 release (the seed's checkContainerAgentImages), which defaults
+// imagePullPolicy to IfNotPresent, as the public source's 0.12.0 line does
+// (kici-dev/kici-public at 0b46a9a). The public repository's older v0.1.x
+// line defaults it to Always, under which no moving-tag warning would be
+// due: read against that line, every moving-tag finding looks like a false
+// positive. It is not one for 0.12.0 and later.
+//
+// The package is pure: it reads no files but through the fs.FS a caller
+// gives [CheckService], no environment and no clock.
+package preflight

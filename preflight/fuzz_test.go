@@ -1,0 +1,307 @@
+package preflight
+
+import (
+	"encoding/json"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/distribution/reference"
+
+	"github.com/kicikit/kicikit/agentversion"
+	"github.com/kicikit/kicikit/imageref"
+	"github.com/kicikit/kicikit/internal/jsstr"
+	"github.com/kicikit/kicikit/scalerconfig"
+)
+
+// The fuzz test of CheckAgentImages checks the orchestrator's two findings
+// against seedCheck, a direct port of checkContainerAgentImages written
+// apart from the package's code, and the properties of the others.
+
+var seedDigits = regexp.MustCompile(`^[0-9]+$`)
+
+// seedParseVersion is parseVersionBase, with the package's one deliberate
+// difference: a part beyond uint64 is not a version.
+func seedParseVersion(version string) []uint64 {
+	parts := strings.Split(strings.Split(jsstr.Trim(version), "-")[0], ".")
+	if len(parts) != 3 {
+		return nil
+	}
+	nums := make([]uint64, 3)
+	for i, part := range parts {
+		if !seedDigits.MatchString(part) {
+			return nil
+		}
+		n, err := strconv.ParseUint(part, 10, 64)
+		if err != nil {
+			return nil
+		}
+		nums[i] = n
+	}
+	return nums
+}
+
+func seedCompareReleases(a, b string) (int, bool) {
+	left := seedParseVersion(strings.TrimPrefix(a, "v"))
+	right := seedParseVersion(strings.TrimPrefix(b, "v"))
+	if left == nil || right == nil {
+		return 0, false
+	}
+	for i := range 3 {
+		if left[i] != right[i] {
+			if left[i] < right[i] {
+				return -1, true
+			}
+			return 1, true
+		}
+	}
+	return 0, true
+}
+
+type seedRef struct {
+	repository string
+	tag        *string
+	digest     *string
+}
+
+func seedParseImageRef(image string) seedRef {
+	at := strings.Index(image, "@")
+	named := image
+	var digest *string
+	if at != -1 {
+		named = image[:at]
+		d := image[at+1:]
+		digest = &d
+	}
+	colon := strings.LastIndex(named, ":")
+	if colon > strings.LastIndex(named, "/") {
+		tag := named[colon+1:]
+		return seedRef{named[:colon], &tag, digest}
+	}
+	return seedRef{named, nil, digest}
+}
+
+func seedCheck(in Input) []seedFinding {
+	bare := strings.TrimPrefix(jsstr.Trim(in.TargetVersion), "v")
+	targetVersion := ""
+	if bare != "" && seedParseVersion(bare) != nil {
+		targetVersion = bare
+	}
+	where := in.Location.Path
+	if in.Location.Dir != "" {
+		where = in.Location.Path + " (or the file under " + in.Location.Dir + " that declares it)"
+	}
+	findings := []seedFinding{}
+	for _, entry := range in.Config.Scalers {
+		if entry.Type != "container" {
+			continue
+		}
+		for _, ls := range entry.LabelSets {
+			if ls.Image == "" {
+				continue
+			}
+			ref := seedParseImageRef(ls.Image)
+			if ref.repository[strings.LastIndex(ref.repository, "/")+1:] != "kici-agent" {
+				continue
+			}
+			pinned := ""
+			if targetVersion != "" {
+				pinned = ref.repository + ":" + targetVersion
+			}
+			prefix := `container scaler "` + entry.Name + `", label set [` + strings.Join(ls.Labels, ", ") + "]: image " + ls.Image
+			finding := func(issue, message string) seedFinding {
+				return seedFinding{issue, entry.Name, ls.Labels, ls.Image, prefix + " " + message}
+			}
+			policy := string(ls.ImagePullPolicy)
+			if policy == "" {
+				policy = "IfNotPresent"
+			}
+			if (ref.tag == nil || *ref.tag == "latest") && ref.digest == nil && policy == "IfNotPresent" {
+				pin := `set image to the kici-agent release you upgrade to (` + ref.repository + ":<version>)"
+				if pinned != "" {
+					pin = `set "image: ` + pinned + `"`
+				}
+				findings = append(findings, finding("moving-tag", "with imagePullPolicy IfNotPresent keeps the agent image this host already pulled, so the upgrade does not change the container agents. In "+where+", "+pin+` on this label set, or set "imagePullPolicy: Always" to pull latest on every spawn.`))
+				continue
+			}
+			if targetVersion == "" || ref.tag == nil {
+				continue
+			}
+			if c, ok := seedCompareReleases(*ref.tag, targetVersion); ok && c == -1 {
+				findings = append(findings, finding("older-pin", "is older than the upgrade target "+targetVersion+", so the container agents keep running "+*ref.tag+". In "+where+`, set "image: `+pinned+`" on this label set.`))
+			}
+		}
+	}
+	return findings
+}
+
+func FuzzCheckAgentImages(f *testing.F) {
+	images := []string{
+		"", "kici-agent", "kici-agent:latest", "kici-agent:0.19.0", "kici-agent:v0.19.0-3",
+		"quay.io/kici/kici-agent:0.20.0", "registry.local:5000/kici-agent",
+		"registry.local:5000/mirror/kici-agent:edge@" + sha256, "kici-agent@" + sha256,
+		"localhost:5000", "[::1]:5000/kici-agent:1", "index.docker.io/kici/kici-agent",
+		hex64, "kici-agent:", "kici-agent@", ":latest", "@" + sha256, "Kici-Agent",
+		"quay.io/Kici/kici-agent:0.19.0", "kici-agent: 0.19.0", "kici-agent:a+b", "kici agent",
+		"localhost:5000:0.20.0", "a:b:c", "a@b/c:d@e", "kici/" + strings.Repeat("a", 251) + "/kici-agent",
+	}
+	images = append(images, "kici-agent:stable", "kici-agent:0.20", "kici-agent:LATEST", "kici-agent:0.19.0 ", "quay.io/Kici/kici-agent")
+	policies := []string{"", "IfNotPresent", "Always", "Never", "never"}
+	targets := []string{"", "0.20.0", " v0.20.0 ", "v 0.20.0", "vv0.20.0", "0.20.0-rc.1", "latest", "\u00a00.20.0\ufeff"}
+	for i, image := range images {
+		f.Add(image, policies[i%len(policies)], images[(i*5+1)%len(images)], policies[(i/len(policies))%len(policies)],
+			targets[i%len(targets)], []string{"", dir}[i%2], []string{"container", "bare-metal"}[i/2%2])
+	}
+	f.Fuzz(func(t *testing.T, image1, policy1, image2, policy2, target, configDir, type2 string) {
+		in := Input{
+			Config: &scalerconfig.Config{Scalers: []scalerconfig.Scaler{
+				{Name: "a", Type: "container", LabelSets: []scalerconfig.LabelSet{
+					{Labels: []string{"l0"}, Image: image1, ImagePullPolicy: scalerconfig.PullPolicy(policy1)},
+					{Labels: []string{"l1", "x"}, Image: image2, ImagePullPolicy: scalerconfig.PullPolicy(policy2)},
+				}},
+				{Name: "b", Type: scalerconfig.ScalerType(type2), LabelSets: []scalerconfig.LabelSet{
+					{Labels: []string{"l2"}, Image: image2, ImagePullPolicy: scalerconfig.PullPolicy(policy1)},
+					{Labels: nil, Image: image1, ImagePullPolicy: scalerconfig.PullPolicy(policy2)},
+				}},
+			}},
+			Location:      scalerconfig.Location{Path: path, Dir: configDir},
+			TargetVersion: target,
+		}
+		var sets []scalerconfig.LabelSet
+		var scalers []string
+		for _, sc := range in.Config.Scalers {
+			for _, ls := range sc.LabelSets {
+				sets = append(sets, ls)
+				scalers = append(scalers, sc.Name)
+			}
+		}
+		got := CheckAgentImages(in)
+
+		// A Checker, one scaler at a time, finds the same.
+		checker := NewChecker(Input{Location: in.Location, TargetVersion: in.TargetVersion})
+		each := []Finding{}
+		for i := range in.Config.Scalers {
+			each = append(each, checker.Check(i, &in.Config.Scalers[i])...)
+		}
+		if !reflect.DeepEqual(got, each) {
+			t.Fatalf("Checker, one scaler at a time:\n got %+v\nwant %+v", each, got)
+		}
+
+		// The orchestrator's findings are exactly the seed's.
+		seedWant, seedGot := seedCheck(in), onlySeedCodes(got)
+		if len(seedWant) != len(seedGot) {
+			t.Fatalf("seed findings:\n got %+v\nwant %+v", seedGot, seedWant)
+		}
+		for i := range seedWant {
+			w, g := seedWant[i], seedGot[i]
+			if w.Issue != g.Issue || w.Scaler != g.Scaler || strings.Join(w.Labels, "\x00") != strings.Join(g.Labels, "\x00") ||
+				w.Image != g.Image || w.Message != g.Message {
+				t.Fatalf("seed finding %d:\n got %+v\nwant %+v", i, g, w)
+			}
+		}
+
+		// Every finding names a label set of the input by its indices, in
+		// config order.
+		codes := make([][]string, len(sets))
+		last := 0
+		for _, f := range got {
+			s := f.LabelSet()
+			if s.ScalerIndex < 0 || s.ScalerIndex >= len(in.Config.Scalers) || s.LabelSetIndex < 0 || s.LabelSetIndex >= 2 {
+				t.Fatalf("finding %+v: indices out of the input", f)
+			}
+			i := s.ScalerIndex*2 + s.LabelSetIndex
+			if i < last {
+				t.Fatalf("finding %+v comes after one for label set #%d", f, last)
+			}
+			if scalers[i] != s.Scaler || sets[i].Image != s.Image || strings.Join(sets[i].Labels, "\x00") != strings.Join(s.Labels, "\x00") {
+				t.Fatalf("finding %+v does not name label set #%d %+v", f, i, sets[i])
+			}
+			last = i
+			codes[i] = append(codes[i], f.Code())
+			checkFinding(t, f, s)
+		}
+
+		// Which findings each label set gets.
+		for i, ls := range sets {
+			want := wantCodes(in.Config.Scalers[i/2].Type, ls, seedCheckOne(in, i))
+			if strings.Join(codes[i], ",") != strings.Join(want, ",") {
+				t.Fatalf("label set #%d %+v: codes %q, want %q", i, ls, codes[i], want)
+			}
+		}
+	})
+}
+
+// seedCheckOne is the seed's code for label set i of in, or "".
+func seedCheckOne(in Input, i int) string {
+	one := in
+	one.Config = &scalerconfig.Config{Scalers: []scalerconfig.Scaler{in.Config.Scalers[i/2]}}
+	one.Config.Scalers[0].LabelSets = []scalerconfig.LabelSet{in.Config.Scalers[i/2].LabelSets[i%2]}
+	if f := seedCheck(one); len(f) == 1 {
+		return f[0].Issue
+	}
+	return ""
+}
+
+// wantCodes is the codes a label set gets, from the documented rules.
+func wantCodes(scalerType scalerconfig.ScalerType, ls scalerconfig.LabelSet, seed string) []string {
+	var codes []string
+	if seed != "" {
+		codes = append(codes, seed)
+	}
+	l := imageref.Split(ls.Image)
+	if scalerType != "container" || ls.Image == "" || !imageref.IsAgentImage(l.Repository) {
+		return codes
+	}
+	if _, err := reference.ParseNormalizedNamed(ls.Image); err != nil {
+		return append(codes, CodeInvalidImage)
+	}
+	_, releaseErr := agentversion.Compare(l.Tag, "0.0.0")
+	moving := l.Tag == "" || l.Tag == "latest"
+	floating := !moving && releaseErr != nil
+	policy := ls.ImagePullPolicy
+	switch {
+	case l.HasDigest && seed != CodeOlderPin:
+	case policy == scalerconfig.PullNever && (moving || floating || seed == CodeOlderPin):
+		codes = append(codes, CodeNeverPull)
+	case (policy == "" || policy == scalerconfig.PullIfNotPresent) && floating:
+		codes = append(codes, CodeFloatingTag)
+	}
+	return codes
+}
+
+// checkFinding checks what any finding must hold.
+func checkFinding(t *testing.T, f Finding, s Site) {
+	t.Helper()
+	prefix := `container scaler "` + s.Scaler + `", label set [` + strings.Join(s.Labels, ", ") + "]: image " + s.Image + " "
+	if !strings.HasPrefix(f.Message(), prefix) {
+		t.Fatalf("%s message %q does not start with %q", f.Code(), f.Message(), prefix)
+	}
+	b, err := json.Marshal(f)
+	if err != nil {
+		t.Fatalf("json.Marshal(%+v): %v", f, err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("json.Unmarshal(%s): %v", b, err)
+	}
+	if m["code"] != f.Code() || m["message"] != viaJSON(f.Message()) || m["scaler"] != viaJSON(s.Scaler) || m["image"] != viaJSON(s.Image) {
+		t.Fatalf("JSON %s does not match %+v", b, f)
+	}
+	if m["scalerIndex"] != float64(s.ScalerIndex) || m["labelSetIndex"] != float64(s.LabelSetIndex) {
+		t.Fatalf("JSON %s: indices are not %d, %d", b, s.ScalerIndex, s.LabelSetIndex)
+	}
+	if labels, ok := m["labels"].([]any); !ok || len(labels) != len(s.Labels) {
+		t.Fatalf("JSON %s: labels are not %q", b, s.Labels)
+	}
+}
+
+// viaJSON is s after a trip through JSON, which turns invalid UTF-8 into
+// U+FFFD.
+func viaJSON(s string) string {
+	b, _ := json.Marshal(s)
+	var back string
+	_ = json.Unmarshal(b, &back)
+	return back
+}
