@@ -44,7 +44,9 @@ import (
 // Version is a release version MAJOR.MINOR.PATCH. Versions compare with ==,
 // and the zero Version is 0.0.0, a valid version.
 type Version struct {
-	Major, Minor, Patch uint64
+	Major uint64 // the first part: 0 in 0.20.0
+	Minor uint64 // the second part: 20 in 0.20.0
+	Patch uint64 // the third part: 0 in 0.20.0
 }
 
 // Parse parses s as a release version, as the orchestrator's parseVersionBase

@@ -30,8 +30,8 @@ type Plan interface{ plan() }
 // SelfInstall is a plan to install Target.OwningPackage at Version into the
 // service's global prefix with the service's own node.
 type SelfInstall struct {
-	Target  Target
-	Version string
+	Target  Target // where and with what to install: Resolve's
+	Version string // the version or dist-tag to install, as PlanInput.Version gave it
 }
 
 // RefusalReason says why [PlanUpgrade] refuses. Its values are the
@@ -60,8 +60,8 @@ const (
 // Refusal is a plan not to self-install, with a reason code and a message
 // for the operator: the orchestrator's, where the orchestrator refuses too.
 type Refusal struct {
-	Reason  RefusalReason
-	Message string
+	Reason  RefusalReason // why, for a program to branch on
+	Message string        // what to tell the operator, in the orchestrator's words where it refuses too
 	// Err is, for a refusal beyond the orchestrator, the error that says
 	// what is refused and why (errors.Is matches its [Reason]); nil for the
 	// orchestrator's own refusals.
@@ -130,12 +130,13 @@ const (
 //     package that is not a valid npm package name, or on the npm.cmd route
 //     a prefix or node folder that npm.cmd would hand cmd.exe to misread.
 //     The orchestrator would hand each to npm, and the install would land
-//     where the service does not look, or cmd.exe would run something else. Out of scope are what
+//     where the service does not look, or cmd.exe would run something else.
 //
-// the orchestrator does around this decision: reading the unit's launch
-// command, --restart-only, checking that the release reads the env file
-// (npm view), confirming with the operator, running npm and restarting the
-// service. Version is passed on as given; it is not checked to be a version.
+// Out of scope is what the orchestrator does around this decision: reading
+// the unit's launch command, --restart-only, checking that the release
+// reads the env file (npm view), confirming with the operator, running npm
+// and restarting the service. A Version that passes step 1 is installed as
+// given: "v0.20.0" stays "v0.20.0", which npm reads as 0.20.0.
 func PlanUpgrade(in PlanInput) Plan {
 	if in.Version == "" {
 		return Refusal{Reason: RefusalNoVersion, Message: msgNoVersion}

@@ -33,7 +33,9 @@ type Options struct {
 type Resolution interface{ resolution() }
 
 // Resolved reports the npm install target of a service.
-type Resolved struct{ Target Target }
+type Resolved struct {
+	Target Target // the global install the service runs from, and how to run npm on it
+}
 
 // NoEntry reports that the launch command names no entry script of the
 // component, or names one outside any node_modules folder (a custom

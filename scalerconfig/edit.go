@@ -117,8 +117,8 @@ func (r Reason) Error() string {
 
 // EditError is an edit [EditImages] refuses, and why.
 type EditError struct {
-	Edit ImageEdit
-	Err  error // a [Reason], or the YAML reader's error
+	Edit ImageEdit // the edit refused
+	Err  error     // a [Reason], or the YAML reader's error
 }
 
 func (e *EditError) Error() string {

@@ -11,7 +11,7 @@ import (
 // every problem it has, in the order the orchestrator's validation finds
 // them. errors.As reads it from Load's error.
 type Error struct {
-	Problems []Problem
+	Problems []Problem // every problem, in the order of the orchestrator's validation; never empty
 }
 
 // Problem is one reason the orchestrator would refuse a config.
