@@ -121,6 +121,8 @@ type EditError struct {
 	Err  error     // a [Reason], or the YAML reader's error
 }
 
+// Error returns "scalerconfig.EditImages(<image>): at LINE:COLUMN: <why>",
+// quoting at most the first 64 bytes of the new image.
 func (e *EditError) Error() string {
 	return "scalerconfig.EditImages(" + errtext.Quote(e.Edit.Image) + "): at " +
 		strconv.Itoa(e.Edit.Pos.Line) + ":" + strconv.Itoa(e.Edit.Pos.Column) + ": " + e.Err.Error()
