@@ -101,11 +101,11 @@
 //     string length"). The text is counted as node decodes UTF-8: one unit
 //     for each character up to U+FFFF, two above, one U+FFFD for each
 //     maximal invalid part (testdata/utf16 holds node's own counts);
-//   - no read goes past the size the open file's Stat reports, as node's
-//     readFile reads no more, so that a file that grows while it is read
-//     cannot pass the limit; a file of more than MaxTextUnits bytes is
-//     counted first without keeping it, so that one too long is refused in
-//     a fraction of a second and a megabyte of memory.
+//   - no read goes past the size the open file's Stat reports, where
+//     node's readFile stops too (see [ConfigLimit]), so that a file that
+//     grows while it is read cannot pass the limit; a file of more than
+//     MaxTextUnits bytes is counted first without keeping it, so that one
+//     too long is refused in about a second and a megabyte of memory.
 //
 // Nothing can be opened without waiting through an [io/fs.FS]: a named
 // pipe put in a file's place between the checking Stat and the open makes

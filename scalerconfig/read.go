@@ -25,7 +25,8 @@ const MaxReadFileBytes = 1<<31 - 1
 
 // ReadLimit is how much of a file a read takes before the file is too
 // long: as much as the node call that reads that file in KiCI takes before
-// it fails. The zero ReadLimit is [ConfigLimit].
+// it fails. The zero ReadLimit is [ConfigLimit]; any value but
+// [EnvFileLimit] reads as ConfigLimit.
 type ReadLimit uint8
 
 const (
@@ -37,7 +38,12 @@ const (
 	// other is read up to the size its open file reports, decoded as UTF-8
 	// 512 KiB at a time and joined, and fails when the text passes
 	// [MaxTextUnits] UTF-16 code units ("RangeError: Invalid string
-	// length"). A text of exactly MaxTextUnits units loads.
+	// length"). A text of exactly MaxTextUnits units loads. (Node stops at
+	// the size too, except on a file of more than 512 KiB that grows past
+	// its size while it is read, which it reads on until a read comes back
+	// short; kicikit stops at the size, which the open file's Stat says.)
+	// A file whose Stat says 0 bytes (as files of /proc do) is read to its
+	// end, as node reads it.
 	ConfigLimit ReadLimit = iota
 	// EnvFileLimit is kici-admin's upgrade reading the service's env file
 	// with fs.readFileSync(path, "utf-8"): it reads to the end of the file,
@@ -70,8 +76,9 @@ const (
 // \"/dev/zero\": a character device, not a regular file".
 type FileError struct {
 	Path string // the file or folder, named as the read names it
-	// Mode is the file's mode as its Stat reported it, symbolic links
-	// followed; Mode.Type() says what it is.
+	// Mode, for ErrNotRegular and ErrNotDir, is the file's mode as its
+	// Stat reported it, symbolic links followed; Mode.Type() says what it
+	// is.
 	Mode fs.FileMode
 	// Size, for ErrTooLong, is the bytes the read took before it stopped,
 	// or the size Stat reported when that was enough to refuse it.
@@ -118,21 +125,25 @@ func tooLongWhy(node string) string {
 
 // modeName says what kind of file a mode is.
 func modeName(m fs.FileMode) string {
-	switch t := m.Type(); {
-	case t == 0:
+	t := m.Type()
+	if t == 0 {
 		return "a regular file"
-	case t&fs.ModeDir != 0:
-		return "a directory"
-	case t&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case t&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case t&fs.ModeSocket != 0:
-		return "a socket"
-	case t&fs.ModeCharDevice != 0:
-		return "a character device"
-	case t&fs.ModeDevice != 0:
-		return "a block device"
+	}
+	kinds := [...]struct {
+		bit  fs.FileMode
+		name string
+	}{
+		{fs.ModeDir, "a directory"},
+		{fs.ModeSymlink, "a symbolic link"},
+		{fs.ModeNamedPipe, "a named pipe (FIFO)"},
+		{fs.ModeSocket, "a socket"},
+		{fs.ModeCharDevice, "a character device"}, // before ModeDevice, which it comes with
+		{fs.ModeDevice, "a block device"},
+	}
+	for _, k := range kinds {
+		if t&k.bit != 0 {
+			return k.name
+		}
 	}
 	return "an irregular file (mode " + m.String() + ")"
 }
@@ -161,7 +172,7 @@ const (
 //
 // It reads through a limit, so that a file that grows while it is read
 // cannot pass it: with ConfigLimit, no more than the size the open file's
-// Stat reports (as node reads no more), and never a text of more than
+// Stat reports (where node stops too), and never a text of more than
 // [MaxTextUnits] UTF-16 code units; with EnvFileLimit, fewer than
 // MaxTextUnits bytes. Past the limit it returns a *FileError with
 // [ErrTooLong]. A file of more than MaxTextUnits bytes whose text may be
