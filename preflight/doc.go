@@ -33,6 +33,20 @@
 // orchestrator refuses ([Invalid], with every problem) from one it cannot
 // read ([Unreadable]); the orchestrator's upgrade stays silent on both.
 //
+// # Bounded reads
+//
+// CheckService reads the env file and the config through
+// [scalerconfig.ReadFile]'s bounds, so that no path makes it hang or grow
+// without end: a path that is not a regular file, symbolic links followed
+// (a named pipe, /dev/zero or /dev/urandom, a socket, a directory), is
+// [Unreadable] with a *[scalerconfig.FileError] before it is opened for
+// reading; so is a file longer than the node call that reads it takes, as
+// node 20 fails on it. The env file is read as kici-admin reads it,
+// fs.readFileSync(path, "utf-8"), which fails at 2^29 − 24 bytes
+// ([scalerconfig.EnvFileLimit]); each config file as the orchestrator's
+// loadScalerConfig reads it ([scalerconfig.ConfigLimit]). The FS should
+// implement fs.StatFS (os.DirFS does): without it, a Stat opens the file.
+//
 // # Which orchestrator
 //
 // The two findings of the orchestrator and their texts are those of its

@@ -65,8 +65,13 @@ type Unreadable struct {
 	// when the env file itself could not be read.
 	Location scalerconfig.Location
 	// Err is why: the fs error of an unreadable file or folder (with its
-	// path, as Location names it), or a *scalerconfig.LocationError for a
-	// path outside FS.
+	// path, as Location names it); a *scalerconfig.FileError for a file
+	// that is not a regular file (a named pipe, a device, a directory, a
+	// socket: never opened for reading), a drop-in folder that is not a
+	// directory, or a file longer than node reads (the env file as
+	// kici-admin's readFileSync reads it, with scalerconfig.EnvFileLimit;
+	// each config file as the orchestrator's readFile does); or a
+	// *scalerconfig.LocationError for a path outside FS.
 	Err error
 }
 
@@ -85,12 +90,21 @@ func (Unreadable) serviceCheck()     {}
 // the env file or the config cannot be read or loaded; it then says why:
 // [Invalid] with every problem of a config the orchestrator refuses, or
 // [Unreadable] with the error of a file it cannot read.
+//
+// Every file is read with bounds ([scalerconfig.ReadFile]): a path that is
+// not a regular file is refused before it is opened for reading (a named
+// pipe would wait for a writer, /dev/zero never ends), and a file longer
+// than the node call that reads it takes is refused as node fails on it:
+// an env file of 2^29 − 24 bytes or more (fs.readFileSync's limit), a
+// config file whose text passes 2^29 − 24 UTF-16 code units (the
+// orchestrator's readFile). The upgrade itself catches those failures and
+// says nothing; CheckService says why.
 func CheckService(in ServiceInput) ServiceCheck {
 	volume, envPath, _, err := scalerconfig.Location{Path: in.EnvFile, Windows: in.Windows}.FS()
 	if err != nil {
 		return Unreadable{Err: err}
 	}
-	env, err := fs.ReadFile(in.FS, envPath)
+	env, err := scalerconfig.ReadFile(in.FS, envPath, scalerconfig.EnvFileLimit)
 	if err != nil {
 		return Unreadable{Err: err}
 	}

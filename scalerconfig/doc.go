@@ -72,8 +72,49 @@
 // A config the orchestrator would refuse returns an *[Error] with every
 // problem at once, each with its file, line and column (a missing key at the
 // mapping that lacks it, an unknown key at the key), the orchestrator's path
-// (scalers[0].labelSets[1].image) and message. A file or folder that cannot
-// be read returns the fs error, wrapped with its path.
+// (scalers[0].labelSets[1].image) and message. Its Error text is bounded:
+// the first 20 problems, each part of a line escaped and cut when long,
+// and "and N more" ([Error.Error]). A file or folder that cannot be read
+// returns the fs error, wrapped with its path; one it refuses to read
+// (below) a *[FileError].
+//
+// # Bounded reads
+//
+// No file makes a load hang or grow without end. Every read of a file,
+// the main file, each drop-in and the drop-in folder, goes through
+// [ReadFile]'s checks:
+//
+//   - a path that is not a regular file, symbolic links followed as node
+//     follows them (a named pipe, a device such as /dev/zero or
+//     /dev/urandom, a socket, a directory; a drop-in named x.yaml that
+//     links to /dev/zero), is refused with [ErrNotRegular], and a drop-in
+//     folder that is not a directory with [ErrNotDir], before it is opened
+//     for reading: fs.Stat first, then the open file's Stat again. The
+//     orchestrator would wait on a named pipe for a writer, read /dev/zero
+//     until its string limit, and fail on the others;
+//   - a file longer than node 20 reads is refused as the orchestrator
+//     fails on it ([ErrTooLong], FileError.NodeError saying what node
+//     throws): its loadScalerConfig reads each file with fs/promises
+//     readFile(path, "utf-8"), which fails on a file over 2 GiB
+//     ("RangeError [ERR_FS_FILE_TOO_LARGE]") and on a text of more than
+//     [MaxTextUnits] (2^29 − 24) UTF-16 code units ("RangeError: Invalid
+//     string length"). The text is counted as node decodes UTF-8: one unit
+//     for each character up to U+FFFF, two above, one U+FFFD for each
+//     maximal invalid part (testdata/utf16 holds node's own counts);
+//   - no read goes past the size the open file's Stat reports, where
+//     node's readFile stops too (see [ConfigLimit]), so that a file that
+//     grows while it is read cannot pass the limit; a file of more than
+//     MaxTextUnits bytes is counted first without keeping it, so that one
+//     too long is refused in about a second and a megabyte of memory.
+//
+// Nothing can be opened without waiting through an [io/fs.FS]: a named
+// pipe put in a file's place between the checking Stat and the open makes
+// the open wait for a writer. fsys should implement fs.StatFS (os.DirFS
+// and fstest.MapFS do): without it, fs.Stat opens the file to stat it.
+// [ReadAll] reads a file that has no path, such as standard input, with
+// the same limit, and [EnvFileLimit] is the limit of kici-admin's read of
+// the env file, which [github.com/kicikit/kicikit/preflight.CheckService]
+// uses.
 //
 // # What Load returns
 //

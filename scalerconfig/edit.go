@@ -111,6 +111,12 @@ func (r Reason) Error() string {
 		return "the edit would change more than the image"
 	case ErrNotFSPath:
 		return "not a path in a file system rooted at its volume"
+	case ErrNotRegular:
+		return "not a regular file"
+	case ErrNotDir:
+		return "not a directory"
+	case ErrTooLong:
+		return "longer than node reads"
 	}
 	return "reason " + strconv.Itoa(int(r))
 }

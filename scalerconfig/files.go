@@ -20,6 +20,12 @@ type files struct {
 	file, dir string
 	// sums are the files read, by name, for LabelSet.ImageEdit.
 	sums map[string]fileSum
+	// refused are the files a read refused, by path, so that a load that
+	// reads a drop-in twice (by item, then whole) checks it once.
+	refused map[string]error
+	// max is the longest text a file may hold (MaxTextUnits; the tests
+	// try less), and 0 for MaxTextUnits.
+	max int64
 }
 
 // name is how the load names the file at path p of fsys: as [Location.Load]
@@ -41,11 +47,23 @@ func (f files) name(p string) string {
 	return p
 }
 
-// readFile returns the bytes of the file at path p; an error names it.
+// readFile returns the bytes of the file at path p, read as the
+// orchestrator reads it (ReadFile with ConfigLimit); an error names it.
 func (f files) readFile(p string) ([]byte, error) {
-	b, err := fs.ReadFile(f.fsys, p)
+	if err, ok := f.refused[p]; ok {
+		return nil, err
+	}
+	rd := reader{limit: ConfigLimit, max: f.max}
+	if rd.max == 0 {
+		rd.max = MaxTextUnits
+	}
+	b, err := rd.readFile(f.fsys, p)
 	if err != nil {
-		return nil, f.wrap(p, err)
+		err = f.wrap(p, err)
+		if f.refused != nil {
+			f.refused[p] = err
+		}
+		return nil, err
 	}
 	if f.sums != nil {
 		f.sums[f.name(p)] = sumOf(b)
@@ -74,7 +92,16 @@ func (f files) stampAll(cfg *Config) {
 }
 
 // readDir returns the entries of the folder at path p; an error names it.
+// A path that is not a directory, symbolic links followed, is refused
+// before it is opened (ErrNotDir): opening a named pipe would wait.
 func (f files) readDir(p string) ([]fs.DirEntry, error) {
+	info, err := fs.Stat(f.fsys, p)
+	if err == nil && !info.IsDir() {
+		err = &FileError{Path: p, Mode: info.Mode(), Reason: ErrNotDir}
+	}
+	if err != nil {
+		return nil, f.wrap(p, err)
+	}
 	entries, err := fs.ReadDir(f.fsys, p)
 	if err != nil {
 		return nil, f.wrap(p, err)
@@ -83,12 +110,18 @@ func (f files) readDir(p string) ([]fs.DirEntry, error) {
 }
 
 // wrap is err, from reading the file at p, as Load returns it:
-// "scalerconfig.Load(<name>): <err>", its *fs.PathError naming the file
-// as the load names it.
+// "scalerconfig.Load(<name>): <err>", its *fs.PathError or *FileError
+// naming the file as the load names it.
 func (f files) wrap(p string, err error) error {
 	var pe *fs.PathError
-	if errors.As(err, &pe) && pe.Path == p {
+	var fe *FileError
+	switch {
+	case errors.As(err, &pe) && pe.Path == p:
 		err = &fs.PathError{Op: pe.Op, Path: f.name(p), Err: pe.Err}
+	case errors.As(err, &fe) && fe.Path == p:
+		named := *fe
+		named.Path = f.name(p)
+		err = &named
 	}
 	return fmt.Errorf("scalerconfig.Load(%s): %w", errtext.Quote(f.name(p)), err)
 }

@@ -23,7 +23,10 @@ import (
 //
 // A config the orchestrator would refuse (a YAML error, a value the schema
 // refuses) comes back as an *[Error] listing every problem. A file or folder
-// that cannot be read comes back as the fs error, wrapped with its path.
+// that cannot be read comes back as the fs error, wrapped with its path; a
+// path that is not a regular file (or, for dir, a directory) and a file
+// longer than the orchestrator reads as a *[FileError], each checked
+// before it is read, as [ReadFile] checks it.
 //
 // A config in the plain form most are written in (no anchors, aliases,
 // tags or directives; see [Scan]) is read a group of scalers at a time:
@@ -92,7 +95,7 @@ func load(fsys fs.FS, name, dir string, parse parser, byItem bool) (*Config, err
 // some scalers over, the whole file's Config (when the whole file is
 // valid) hands over the rest: the parts read as the whole file does.
 func scan(fsys files, name, dir string, parse parser, byItem bool, each func(int, *Scaler)) (*Config, error) {
-	fsys.sums = map[string]fileSum{}
+	fsys.sums, fsys.refused = map[string]fileSum{}, map[string]error{}
 	src, err := fsys.readFile(name)
 	if err != nil {
 		return nil, err

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/kicikit/kicikit/scalerconfig"
 )
@@ -29,32 +32,88 @@ type input struct {
 }
 
 // recordFS is a file system that keeps the bytes of every file read, for
-// the ignore comments and the pins.
+// the ignore comments and the pins. Load stats a file, opens it and reads
+// it to its end: each open file records what is read of it.
 type recordFS struct {
 	base  fs.FS // nil: only the files already in files
 	files map[string][]byte
 }
 
 func (r *recordFS) Open(name string) (fs.File, error) {
+	if b, ok := r.files[name]; ok {
+		return &memFile{Reader: bytes.NewReader(b), info: memInfo{name: path.Base(name), size: int64(len(b))}}, nil
+	}
 	if r.base == nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
-	return r.base.Open(name)
+	f, err := r.base.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return &recordFile{File: f, fsys: r, name: name}, nil
 }
 
-func (r *recordFS) ReadFile(name string) ([]byte, error) {
+// Stat stats a file without opening it, so that Load refuses a named pipe
+// before an open would wait for a writer.
+func (r *recordFS) Stat(name string) (fs.FileInfo, error) {
 	if b, ok := r.files[name]; ok {
-		return b, nil
+		return memInfo{name: path.Base(name), size: int64(len(b))}, nil
 	}
+	if r.base == nil {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
+	}
+	return fs.Stat(r.base, name)
+}
+
+// ReadDir reads a folder of the base file system.
+func (r *recordFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if r.base == nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
-	b, err := fs.ReadFile(r.base, name)
-	if err == nil {
-		r.files[name] = b
-	}
-	return b, err
+	return fs.ReadDir(r.base, name)
 }
+
+// recordFile is a file of the base file system whose bytes read are
+// recorded when it is closed.
+type recordFile struct {
+	fs.File
+	fsys *recordFS
+	name string
+	read []byte
+}
+
+func (f *recordFile) Read(p []byte) (int, error) {
+	n, err := f.File.Read(p)
+	f.read = append(f.read, p[:n]...)
+	return n, err
+}
+
+func (f *recordFile) Close() error {
+	f.fsys.files[f.name] = f.read
+	return f.File.Close()
+}
+
+// memFile is a file held in memory: standard input.
+type memFile struct {
+	*bytes.Reader
+	info memInfo
+}
+
+func (f *memFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *memFile) Close() error               { return nil }
+
+// memInfo describes a regular file held in memory.
+type memInfo struct {
+	name string
+	size int64
+}
+
+func (i memInfo) Name() string       { return i.name }
+func (i memInfo) Size() int64        { return i.size }
+func (i memInfo) Mode() fs.FileMode  { return 0o444 }
+func (i memInfo) ModTime() time.Time { return time.Time{} }
+func (i memInfo) IsDir() bool        { return false }
+func (i memInfo) Sys() any           { return nil }
 
 // locate finds the config the options name: the env file's, or -config
 // and -dir.
