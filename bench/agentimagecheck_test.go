@@ -128,8 +128,8 @@ type procImpl struct {
 // most 10x the input.
 func BenchmarkAgentImageCheck(b *testing.B) {
 	dir := b.TempDir()
-	prog := filepath.Join(dir, "agentimagecheck")
-	if out, err := exec.Command("go", "build", "-o", prog, "github.com/kicikit/kicikit/examples/agentimagecheck").CombinedOutput(); err != nil {
+	prog := filepath.Join(dir, "kici-preflight")
+	if out, err := exec.Command("go", "build", "-o", prog, "github.com/kicikit/kicikit/cmd/kici-preflight").CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
 	self, err := os.Executable()
