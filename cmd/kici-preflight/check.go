@@ -20,6 +20,7 @@ const codeInvalidConfig = "invalid-config"
 // check is one run of the program.
 type check struct {
 	opts    options
+	version buildVersion // the program's, for the JSON and SARIF outputs
 	stdin   io.Reader
 	out     *bufio.Writer
 	in      *input
@@ -105,7 +106,7 @@ func (c *check) fail(err error) (int, error) {
 // for a config the orchestrator would refuse, its problems.
 func (c *check) scan() ([]preflight.Finding, []scalerconfig.Problem, error) {
 	checker := preflight.NewChecker(preflight.Input{
-		Location:      scalerconfig.Location{Path: c.in.shownPath, Dir: c.in.shownDir},
+		Location:      c.in.shown,
 		TargetVersion: c.opts.target,
 	})
 	findings := []preflight.Finding{}
@@ -148,7 +149,7 @@ func (c *check) add(d *diag) {
 		c.ignored++
 		return
 	}
-	d.shownFile = c.in.shown(d.pos.File)
+	d.shownFile = c.in.name(d.pos.File)
 	c.diags = append(c.diags, d)
 }
 

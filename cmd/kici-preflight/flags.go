@@ -177,7 +177,9 @@ What to check and how to report it:
   -write             pin every agent image that a finding names a release
                      for, in place: only the image values change, each file
                      atomically, all files or none; then report what remains
-  -version           print the version and exit
+  -version           print the version the program was built as and exit: the
+                     module's version (go install ...@v0.1.0), or (devel) with
+                     the VCS revision a build from a checkout records
 
 The checks, one code each (severity):
   moving-tag     (warning) no tag or latest, no digest, pulled IfNotPresent: a

@@ -7,51 +7,78 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
-// stdinName is the name standard input goes by, in the file system Load
-// reads and in the output.
+// stdinName is the name standard input goes by in the output.
 const stdinName = "<stdin>"
 
-// input is the scaler config to check: where it is, and every file Load
-// read, by the path Load opened it by.
+// input is the scaler config to check: where it is, and every file Scan
+// read.
 type input struct {
+	// shown is the config as the user or the env file named it: the
+	// orchestrator's scalerConfigPath and scalerConfigDir, which the
+	// findings' messages name (Path is stdinName for -config -).
+	shown scalerconfig.Location
+	// loc is the config as Scan reads it, and so as the positions,
+	// problems and errors name its files: shown when every path of it is
+	// relative and inside the working folder (read from there), else with
+	// every path absolute (read from the root of their volume).
+	loc       scalerconfig.Location
 	fsys      *recordFS
-	path, dir string // as Load opens them
-	shownPath string // as the user or the env file named them
-	shownDir  string
-	separator string // the operating system's path separator
 	noConfig  string // why there is nothing to check, when the env file names no config
 	fromStdin bool
 }
 
-// recordFS is a file system that keeps the bytes of every file read, for
-// the ignore comments and the pins.
+// recordFS is the file system Scan reads, which keeps the bytes of every
+// file read, for the ignore comments, the pins and the SARIF regions.
+// scalerconfig reads a file with fs.ReadFile, which calls ReadFile here.
 type recordFS struct {
-	base  fs.FS // nil: only the files already in files
-	files map[string][]byte
+	base      fs.FS  // nil: no file but standard input
+	stdinPath string // the path in the file system standard input goes by; "" without it
+	stdin     []byte
+	loc       scalerconfig.Location // names the files, as Scan's positions do
+	files     map[string][]byte     // by the name the positions give
 }
 
 func (r *recordFS) Open(name string) (fs.File, error) {
-	if r.base == nil {
+	if r.base == nil || name == r.stdinPath {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
 	return r.base.Open(name)
 }
 
 func (r *recordFS) ReadFile(name string) ([]byte, error) {
-	if b, ok := r.files[name]; ok {
-		return b, nil
+	if name == r.stdinPath {
+		r.files[r.loc.OSPath(name)] = r.stdin
+		return r.stdin, nil
 	}
 	if r.base == nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
 	b, err := fs.ReadFile(r.base, name)
 	if err == nil {
-		r.files[name] = b
+		r.files[r.loc.OSPath(name)] = b
+	}
+	return b, err
+}
+
+// readWhole returns the bytes of the file at name or, when stdin is not
+// nil, of standard input: the env file and -config -. It is the one place
+// where the program reads either.
+func readWhole(name string, stdin io.Reader) ([]byte, error) {
+	if stdin != nil {
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, fmt.Errorf("reading standard input: %w", err)
+		}
+		return b, nil
+	}
+	b, err := os.ReadFile(name)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return nil, fmt.Errorf("%s: %w", name, pe.Err) // as an unreadable config reads
 	}
 	return b, err
 }
@@ -60,14 +87,9 @@ func (r *recordFS) ReadFile(name string) ([]byte, error) {
 // and -dir.
 func (c *check) locate() (*input, error) {
 	o := c.opts
-	in := &input{fsys: &recordFS{files: map[string][]byte{}}, separator: string(filepath.Separator)}
-	path, dir := o.config, o.dir
+	in := &input{shown: scalerconfig.Location{Path: o.config, Dir: o.dir, Windows: o.windows}}
 	if o.envFile != "" {
-		env, err := os.ReadFile(o.envFile)
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("%s: %w", o.envFile, pe.Err) // as an unreadable config reads
-		}
+		env, err := readWhole(o.envFile, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -76,70 +98,88 @@ func (c *check) locate() (*input, error) {
 			in.noConfig = escape(o.envFile) + " names no scaler config (no KICI_SCALER_CONFIG_PATH): nothing to check"
 			return in, nil
 		}
-		path, dir = loc.Path, loc.Dir
+		in.shown = loc
 	}
-	in.shownPath, in.shownDir = path, dir
-	if path == "-" {
-		data, err := io.ReadAll(c.stdin)
-		if err != nil {
-			return nil, fmt.Errorf("reading standard input: %w", err)
+	var stdin []byte
+	if o.config == "-" {
+		var err error
+		if stdin, err = readWhole(stdinName, c.stdin); err != nil {
+			return nil, err
 		}
-		in.fromStdin, in.path, in.shownPath = true, stdinName, stdinName
-		in.fsys.files[stdinName] = data
+		in.fromStdin, in.shown.Path = true, stdinName
 	}
-	return in, in.root(path, dir, o.windows)
+	return in, in.open(stdin)
 }
 
-// root sets the file system Load reads: the root of the volume of the
-// paths, with the paths relative to it, as scalerconfig.Location.FS gives
-// them.
-func (in *input) root(path, dir string, windows bool) error {
+// open sets the Location Scan reads and the file system it reads it from:
+// the working folder when every path is relative and inside it, as is most
+// common (the positions then name the files as they were given), else the
+// root of their volume, with every path made absolute (the positions then
+// name them so). Standard input is a file of that file system, at the
+// root, named stdinName.
+func (in *input) open(stdin []byte) error {
+	in.loc = in.shown
+	paths := []*string{&in.loc.Path, &in.loc.Dir}
 	if in.fromStdin {
-		if dir == "" {
-			return nil // nothing but standard input to read
-		}
-		path = dir
+		paths = paths[1:]
 	}
-	loc := scalerconfig.Location{Windows: windows}
-	var err error
-	if loc.Path, err = filepath.Abs(path); err != nil {
-		return err
-	}
-	if dir != "" {
-		if loc.Dir, err = filepath.Abs(dir); err != nil {
-			return err
-		}
-	}
-	volume, file, d, err := loc.FS()
+	root, err := absolute(paths)
 	if err != nil {
 		return err
 	}
-	if !in.fromStdin {
-		in.path = file
+	if in.fromStdin {
+		in.loc.Path = stdinName
+		if root != "." {
+			in.loc.Path = filepath.VolumeName(in.loc.Dir) + string(filepath.Separator) + stdinName
+		}
 	}
-	in.dir = d
-	in.fsys.base = os.DirFS(volume + string(filepath.Separator))
+	_, file, _, err := in.loc.FS()
+	if err != nil {
+		return err
+	}
+	in.fsys = &recordFS{loc: in.loc, files: map[string][]byte{}}
+	if in.fromStdin {
+		in.fsys.stdinPath, in.fsys.stdin = file, stdin
+	}
+	if in.loc.Dir != "" || !in.fromStdin {
+		in.fsys.base = os.DirFS(root)
+	}
 	return nil
 }
 
-// shown returns a file Load read, as the user named it: the config path,
-// or the drop-in folder as given and the file's name.
-func (in *input) shown(file string) string {
-	switch {
-	case file == in.path:
-		return in.shownPath
-	case file == in.dir:
-		return in.shownDir
-	case in.dir != "" && strings.HasPrefix(file, in.dir+"/"):
-		name := file[len(in.dir)+1:]
-		if strings.HasSuffix(in.shownDir, "/") || strings.HasSuffix(in.shownDir, in.separator) {
-			return in.shownDir + name
+// absolute leaves the paths as they are and returns ".", the working
+// folder, when each is "" or relative and inside it; else it makes each
+// absolute and returns the root of their volume.
+func absolute(paths []*string) (string, error) {
+	local := true
+	for _, p := range paths {
+		local = local && (*p == "" || filepath.IsLocal(*p))
+	}
+	if local {
+		return ".", nil
+	}
+	volume := ""
+	for _, p := range paths {
+		if *p == "" {
+			continue
 		}
-		sep := in.separator
-		if strings.Contains(in.shownDir, "/") && !strings.Contains(in.shownDir, in.separator) {
-			sep = "/" // a folder named with slashes on Windows: its files too
+		if !filepath.IsAbs(*p) {
+			abs, err := filepath.Abs(*p)
+			if err != nil {
+				return "", err
+			}
+			*p = abs
 		}
-		return in.shownDir + sep + name
+		volume = filepath.VolumeName(*p)
+	}
+	return volume + string(filepath.Separator), nil
+}
+
+// name is how the output names a file the positions name: as they do,
+// but standard input as stdinName.
+func (in *input) name(file string) string {
+	if in.fromStdin && file == in.loc.Path {
+		return stdinName
 	}
 	return file
 }
@@ -148,14 +188,14 @@ func (in *input) shown(file string) string {
 // problems the orchestrator would refuse it for, or an error that the
 // files cannot be read.
 func (in *input) scan(each func(int, *scalerconfig.Scaler)) ([]scalerconfig.Problem, error) {
-	_, err := scalerconfig.Scan(in.fsys, in.path, in.dir, each)
+	_, err := in.loc.Scan(in.fsys, each)
 	var bad *scalerconfig.Error
 	var pe *fs.PathError
 	switch {
 	case errors.As(err, &bad):
 		return bad.Problems, nil
 	case errors.As(err, &pe):
-		return nil, fmt.Errorf("%s: %w", in.shown(pe.Path), pe.Err)
+		return nil, fmt.Errorf("%s: %w", pe.Path, pe.Err)
 	}
 	return nil, err
 }

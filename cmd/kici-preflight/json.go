@@ -8,8 +8,9 @@ import (
 	"github.com/kicikit/kicikit/agentversion"
 )
 
-// jsonVersion is the version of the JSON output's shape: a change that
-// drops or renames a field raises it.
+// jsonVersion is the version of the JSON output's shape, its "version"
+// field: a change that drops or renames a field raises it. It is not the
+// program's version, which the "tool" object holds.
 const jsonVersion = 1
 
 // jsonHead is what the JSON object holds before its findings.
@@ -43,9 +44,9 @@ type jsonSummary struct {
 // then the counts. It writes the findings one by one, so that a large
 // config does not hold them all in memory twice.
 func writeJSON(w *bufio.Writer, c *check, failure error) error {
-	head := jsonHead{Version: jsonVersion, Tool: jsonTool{"kici-preflight", version}}
+	head := jsonHead{Version: jsonVersion, Tool: jsonTool{"kici-preflight", c.version.String()}}
 	if c.in != nil {
-		head.Config = jsonConfig{Path: c.in.shownPath, Dir: c.in.shownDir}
+		head.Config = jsonConfig{Path: c.in.shown.Path, Dir: c.in.shown.Dir}
 	}
 	if _, t, err := agentversion.ParseTarget(c.opts.target); err == nil {
 		head.Target = t

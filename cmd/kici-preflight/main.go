@@ -25,9 +25,6 @@ import (
 	"strings"
 )
 
-// version is the version of this program and of its JSON output.
-const version = "1.0.0"
-
 func main() {
 	if os.Getenv("GOGC") == "" {
 		// What the program keeps (the findings, the files' bytes) is
@@ -63,11 +60,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "kici-preflight:", err, "(-h for usage)")
 		return exitError
 	case o.version:
-		fmt.Fprintln(out, "kici-preflight", version)
+		fmt.Fprintln(out, "kici-preflight", readVersion())
 		return exitOK
 	}
 	o.windows = runtime.GOOS == "windows"
-	c := &check{opts: o, stdin: stdin, out: out}
+	c := &check{opts: o, stdin: stdin, out: out, version: readVersion()}
 	status, err := c.run()
 	if err := out.Flush(); err != nil && status != exitError {
 		fmt.Fprintln(stderr, "kici-preflight:", escape(err.Error()))

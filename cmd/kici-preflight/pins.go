@@ -24,8 +24,8 @@ type pins struct {
 
 // pinnedFile is one file with its pins made.
 type pinnedFile struct {
-	name     string // as Load opened it
-	shown    string // as the user named it
+	name     string // as the positions name it: a path to open
+	shown    string // as the output names it
 	old, new []byte // new: nil unless the pins keep it (keepNew)
 	reps     []scalerconfig.Replacement
 }
@@ -52,7 +52,7 @@ func (c *check) pin() error {
 		byFile[e.Pos.File] = append(byFile[e.Pos.File], e)
 	}
 	for _, name := range order {
-		c.pins.file(name, c.in.shown(name), c.in.fsys.files[name], byFile[name])
+		c.pins.file(name, c.in.name(name), c.in.fsys.files[name], byFile[name])
 	}
 	for _, d := range c.diags {
 		d.pin = c.pins.replacement(d)
@@ -143,7 +143,7 @@ func (c *check) write() error {
 	}()
 	targets := make([]string, len(c.pins.files))
 	for i, f := range c.pins.files {
-		target, tmp, err := writeTemp(f.shown, f.new)
+		target, tmp, err := writeTemp(f.name, f.new)
 		if err != nil {
 			return err
 		}

@@ -64,7 +64,7 @@ func ruleIndex(code string) int {
 func writeSARIF(w *bufio.Writer, c *check, failure error) error {
 	diags := c.remaining()
 	kept := keep(diags)
-	head, tail, err := sarifFrame(failure, len(diags)-len(kept), len(diags))
+	head, tail, err := sarifFrame(c.version, failure, len(diags)-len(kept), len(diags))
 	if err != nil {
 		return err
 	}
@@ -104,9 +104,9 @@ const resultsKey = `"results": []`
 // sarifFrame is the log around the results, as one encoding of the whole
 // log would write it: head ends with the results' "[", tail begins with
 // their "]". cut of total diags are left out of the results.
-func sarifFrame(failure error, cut, total int) (head, tail string, err error) {
+func sarifFrame(version buildVersion, failure error, cut, total int) (head, tail string, err error) {
 	run := sarifRun{
-		Tool:        sarifTool{Driver: driver()},
+		Tool:        sarifTool{Driver: driver(version)},
 		Invocations: []sarifInvocation{{ExecutionSuccessful: failure == nil}},
 		ColumnKind:  "utf16CodeUnits",
 		Results:     []sarifResult{},
@@ -161,8 +161,11 @@ func countCut(diags []*diag) int {
 	return n
 }
 
-func driver() sarifDriver {
-	d := sarifDriver{Name: "kici-preflight", Version: version, SemanticVersion: version, InformationURI: "https://github.com/kicikit/kicikit"}
+// driver is the tool's description: the program's name and version
+// (semanticVersion only for a released module version, which is one),
+// and its rules.
+func driver(version buildVersion) sarifDriver {
+	d := sarifDriver{Name: "kici-preflight", Version: version.String(), SemanticVersion: version.semantic(), InformationURI: "https://github.com/kicikit/kicikit"}
 	for _, r := range rules {
 		sr := sarifRule{ID: r.code, Name: r.name, ShortDescription: sarifText{r.short}, FullDescription: sarifText{r.short + " " + r.help}}
 		sr.Help.Text = r.help
@@ -283,7 +286,7 @@ type sarifTool struct {
 type sarifDriver struct {
 	Name            string      `json:"name"`
 	Version         string      `json:"version"`
-	SemanticVersion string      `json:"semanticVersion"`
+	SemanticVersion string      `json:"semanticVersion,omitempty"`
 	InformationURI  string      `json:"informationUri"`
 	Rules           []sarifRule `json:"rules"`
 }
