@@ -54,7 +54,7 @@ func writeJSON(w *bufio.Writer, c *check, failure error) error {
 	if failure != nil {
 		head.Error = failure.Error()
 	}
-	b, err := json.MarshalIndent(head, "", "  ")
+	b, err := newEncoder("", "  ").encode(head)
 	if err != nil {
 		return err
 	}
@@ -157,11 +157,13 @@ func (e *jsonEncoder) append(dst []byte, v any) ([]byte, error) {
 	return append(dst, b...), err
 }
 
-// encoder is a json.Encoder without HTML escaping, writing into a buffer
-// it keeps.
+// encoder is a json.Encoder without HTML escaping but with the C1 control
+// characters escaped (escapeC1), writing into a buffer it keeps. Every
+// JSON the program writes, SARIF's included, goes through one.
 type encoder struct {
 	buf bytes.Buffer
 	enc *json.Encoder
+	c1  []byte // the escaped copy, when there is one
 }
 
 // newEncoder returns an encoder that indents as json.MarshalIndent does
@@ -177,13 +179,36 @@ func newEncoder(prefix, indent string) *encoder {
 }
 
 // encode returns v's JSON without the line break an Encoder adds after it,
-// in the encoder's buffer: valid until the next call.
+// in the encoder's buffers: valid until the next call.
 func (e *encoder) encode(v any) ([]byte, error) {
 	e.buf.Reset()
 	if err := e.enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")), nil
+	b := bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))
+	if bytes.IndexByte(b, 0xC2) < 0 {
+		return b, nil // no C1 control character can be in it
+	}
+	e.c1 = escapeC1(e.c1[:0], b)
+	return e.c1, nil
+}
+
+// escapeC1 appends to dst the JSON text b with each C1 control character
+// (U+0080 to U+009F) written as \u00XX, as encoding/json writes the C0
+// ones, so that no reader of the output meets them raw (a terminal reads
+// U+009B as the start of an escape sequence). In UTF-8 they are the bytes
+// 0xC2 0x80 to 0xC2 0x9F, and in JSON text they stand only inside strings.
+func escapeC1(dst, b []byte) []byte {
+	const hex = "0123456789abcdef"
+	for i := 0; i < len(b); i++ {
+		if b[i] == 0xC2 && i+1 < len(b) && 0x80 <= b[i+1] && b[i+1] <= 0x9F {
+			dst = append(dst, '\\', 'u', '0', '0', hex[b[i+1]>>4], hex[b[i+1]&15])
+			i++
+			continue
+		}
+		dst = append(dst, b[i])
+	}
+	return dst
 }
 
 // replacement is the image d's finding advises, if any.

@@ -87,10 +87,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // escape writes the control characters of config text as Go escapes, so
 // that a scaler name or an image with a line break or a terminal escape
 // cannot forge output lines.
-func escape(s string) string {
+func escape(s string) string { return escapeControls(s, false) }
+
+// escapeControls is escape, keeping tabs as they are when keepTab is set:
+// what -diff does with the lines of a file. It writes a C0 or C1 control
+// character, and each byte of invalid UTF-8, as \xNN, and a line or
+// paragraph separator as \uNNNN.
+func escapeControls(s string, keepTab bool) string {
 	clean := true
 	for _, r := range s {
-		if isControl(r) {
+		if isControl(r) && !(keepTab && r == '\t') {
 			clean = false
 			break
 		}
@@ -101,6 +107,8 @@ func escape(s string) string {
 	var b strings.Builder
 	for i, r := range s {
 		switch {
+		case keepTab && r == '\t':
+			b.WriteByte('\t')
 		case r == '\uFFFD' && !strings.HasPrefix(s[i:], "\uFFFD"):
 			fmt.Fprintf(&b, `\x%02x`, s[i])
 		case isControl(r) && r < 0x100:

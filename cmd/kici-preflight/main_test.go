@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"flag"
@@ -57,6 +58,9 @@ func TestRun(t *testing.T) {
 		{name: "ignore-comments", args: []string{"-config", td + "ignore.yaml", "-target", "0.20.0"}},
 		{name: "control-characters", args: []string{"-config", td + "control.yaml"}},
 		{name: "control-characters-github", args: []string{"-config", td + "control.yaml", "-format", "github"}},
+		{name: "control-characters-json", args: []string{"-config", td + "control.yaml", "-format", "json"}},
+		{name: "control-characters-sarif", args: []string{"-config", td + "control.yaml", "-format", "sarif", "-target", "0.20.0"}},
+		{name: "control-characters-diff", args: []string{"-config", td + "raw-controls.yaml", "-target", "0.20.0", "-diff"}},
 		{name: "every-code", args: []string{"-config", td + "every-code.yaml", "-target", "0.20.0"}, status: 1},
 		{name: "every-code-diff", args: []string{"-config", td + "every-code.yaml", "-target", "0.20.0", "-diff"}, status: 1},
 		{name: "bad-config", args: []string{"-config", td + "bad.yaml"}, status: 1},
@@ -212,14 +216,63 @@ func TestArtifact(t *testing.T) {
 }
 
 func TestEscape(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"plain é", "plain é"},
-		{"a\nb\r\tc", `a\x0ab\x0d\x09c`},
-		{"\x1b[31m\u0085\u2028", `\x1b[31m\x85\u2028`},
-		{"bad \xff byte", `bad \xff byte`},
-		{"\u00a0 stays", "\u00a0 stays"},
+	tests := []struct{ in, want, keepTab string }{
+		{"plain é", "plain é", "plain é"},
+		{"a\nb\r\tc", `a\x0ab\x0d\x09c`, "a\\x0ab\\x0d\tc"},
+		{"\x1b[31m\u0085\u2028", `\x1b[31m\x85\u2028`, `\x1b[31m\x85\u2028`},
+		{"\u009b2J \u0080 \u009f \u00a0", `\x9b2J \x80 \x9f ` + "\u00a0", `\x9b2J \x80 \x9f ` + "\u00a0"},
+		{"bad \xff byte, \x9b alone", `bad \xff byte, \x9b alone`, `bad \xff byte, \x9b alone`},
+		{"a real \ufffd, told from a bad byte", `a real \ufffd, told from a bad byte`, `a real \ufffd, told from a bad byte`},
+		{"\t\t", `\x09\x09`, "\t\t"},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, escape(tt.in), "%q", tt.in)
+		assert.Equal(t, tt.keepTab, escapeControls(tt.in, true), "%q, tabs kept", tt.in)
+	}
+}
+
+// TestEscapeC1: the JSON and SARIF outputs write U+0080 to U+009F as
+// \u00XX, as encoding/json writes the C0 controls, and change nothing else.
+func TestEscapeC1(t *testing.T) {
+	tests := []struct {
+		name string
+		in   any
+		want string
+	}{
+		{"C1 controls", "\u0080\u0085\u009b2J\u009f", `"\u0080\u0085\u009b2J\u009f"`},
+		{"C0 controls, as encoding/json writes them", "\x1b[31m\n", `"\u001b[31m\n"`},
+		{"what is not a C1 control stays", "\u00a0é\u00c2Ā€" + "<&>", "\"\u00a0é\u00c2Ā€<&>\""},
+		{"in keys and nested values", map[string][]string{"k\u0085": {"v\u0090"}}, `{"k\u0085":["v\u0090"]}`},
+		{"nothing to escape", []int{1, 2}, `[1,2]`},
+	}
+	e := newEncoder("", "")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := e.encode(tt.in)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, string(got))
+			var back any
+			require.NoError(t, json.Unmarshal(got, &back), "still JSON")
+		})
+	}
+}
+
+// TestDiffLine: -diff writes a line with its control characters escaped
+// but tabs, and its line end as it is.
+func TestDiffLine(t *testing.T) {
+	tests := []struct{ line, want string }{
+		{"  image: a:latest\n", "+  image: a:latest\n"},
+		{"\tkey: v # \x1b[2J\n", "+\tkey: v # \\x1b[2J\n"},
+		{"# \u009b2J \u2028 \r\n", "+# \\x9b2J \\u2028 \r\n"},
+		{"a\rb\r\n", "+a\\x0db\r\n"},
+		{"last, no line end", "+last, no line end\n\\ No newline at end of file\n"},
+		{"last with a CR\r", "+last with a CR\\x0d\n\\ No newline at end of file\n"},
+	}
+	for _, tt := range tests {
+		var b bytes.Buffer
+		w := bufio.NewWriter(&b)
+		writeLine(w, '+', []byte(tt.line))
+		require.NoError(t, w.Flush())
+		assert.Equal(t, tt.want, b.String(), "%q", tt.line)
 	}
 }

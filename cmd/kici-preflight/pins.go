@@ -306,12 +306,30 @@ func span(start, n int) string {
 	return strconv.Itoa(start+1) + "," + strconv.Itoa(n)
 }
 
+// writeLine writes a line of the diff: the mark, then l with its control
+// characters escaped but tabs (escapeControls), so that a file's bytes
+// cannot drive the terminal that shows the diff, then l's line end as it
+// is ("\n" or "\r\n": a CRLF file's diff keeps its line ends).
 func writeLine(w *bufio.Writer, mark byte, l []byte) {
 	w.WriteByte(mark)
-	w.Write(l)
-	if !bytes.HasSuffix(l, []byte("\n")) {
+	body, end := splitLineEnd(l)
+	w.WriteString(escapeControls(string(body), true))
+	w.Write(end)
+	if len(end) == 0 {
 		w.WriteString("\n\\ No newline at end of file\n")
 	}
+}
+
+// splitLineEnd splits a line into its text and its line end: "\r\n",
+// "\n", or none for a last line without one.
+func splitLineEnd(l []byte) (body, end []byte) {
+	switch {
+	case bytes.HasSuffix(l, []byte("\r\n")):
+		return l[:len(l)-2], l[len(l)-2:]
+	case bytes.HasSuffix(l, []byte("\n")):
+		return l[:len(l)-1], l[len(l)-1:]
+	}
+	return l, nil
 }
 
 // splitLines splits b after each "\n", keeping the line ends.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -119,16 +118,13 @@ func sarifFrame(version buildVersion, failure error, cut, total int) (head, tail
 		inv.Notifications = append(inv.Notifications, notification("warning", fmt.Sprintf(
 			"%d of %d results left out: GitHub code scanning keeps %d results of a run; the errors are kept first", cut, total, maxSARIFResults)))
 	}
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}}); err != nil {
+	b, err := newEncoder("", "  ").encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+	if err != nil {
 		return "", "", err
 	}
 	// The results are the run's last field, and a string's quotes are
 	// escaped: the last such key is the results'.
-	s := b.String()
+	s := string(b) + "\n"
 	i := strings.LastIndex(s, resultsKey) + len(resultsKey) - 1
 	return s[:i], s[i:], nil
 }

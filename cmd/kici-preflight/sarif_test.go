@@ -50,7 +50,7 @@ func validate(t *testing.T, schemas []*jsonschema.Schema, sarif []byte) {
 // at paths with a space, "#" and "%", absolute and relative.
 func TestSARIFSchema(t *testing.T) {
 	ss := schemas(t)
-	for _, name := range []string{"sarif", "bad-config-sarif", "unreadable-sarif"} {
+	for _, name := range []string{"sarif", "bad-config-sarif", "unreadable-sarif", "control-characters-sarif"} {
 		t.Run(name, func(t *testing.T) {
 			b, err := os.ReadFile(filepath.Join("testdata/golden", name+".stdout"))
 			require.NoError(t, err)
