@@ -204,7 +204,7 @@ func checkFindings(b *testing.B, cmd *exec.Cmd, n int) {
 	if err := cmd.Run(); err != nil {
 		b.Fatal(err)
 	}
-	want := fmt.Sprintf(`"summary": {"errors":0,"warnings":%d,"ignored":0,"pinned":0}`, n/5)
+	want := fmt.Sprintf(`"summary": {"errors":0,"warnings":%d,"ignored":0,"pinned":0,"agentImages":%d,"otherImages":0}`, n/5, n)
 	if !bytes.Contains(out.Bytes(), []byte(want)) {
 		b.Fatalf("the JSON output does not end in %s", want)
 	}

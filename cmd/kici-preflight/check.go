@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,8 +27,12 @@ type check struct {
 	in      *input
 	diags   []*diag
 	ignored int
-	pins    *pins  // the pins, when -diff, -write or sarif needs them
-	summary string // the line for standard error
+	images  *preflight.ImageCounts // the images checked and skipped; nil when the config was not checked
+	// annotationRoot is the folder -format github names files relative
+	// to: GITHUB_WORKSPACE, else the working folder.
+	annotationRoot string
+	pins           *pins  // the pins, when -diff, -write or sarif needs them
+	summary        string // the line for standard error
 }
 
 // diag is one finding or config problem, where it is, and what is to be
@@ -116,6 +121,8 @@ func (c *check) scan() ([]preflight.Finding, []scalerconfig.Problem, error) {
 	if err != nil || problems != nil {
 		return nil, problems, err
 	}
+	images := checker.Counts()
+	c.images = &images
 	return findings, nil, nil
 }
 
@@ -189,7 +196,7 @@ func (c *check) report() error {
 	case c.opts.format == "sarif":
 		err = writeSARIF(c.out, c, nil)
 	case c.opts.format == "github":
-		err = writeGitHub(c.out, c.remaining())
+		err = writeGitHub(c.out, c.remaining(), c.annotationRoot)
 	default:
 		err = writeText(c.out, c.remaining())
 	}
@@ -224,6 +231,13 @@ func (c *check) summarize() string {
 		}
 	}
 	s := count(errs, "error") + ", " + count(warns, "warning") + ", " + strconv.Itoa(c.ignored) + " ignored"
+	if n := c.images; n != nil {
+		what := "KiCI agent images"
+		if n.Other == 1 {
+			what = "a KiCI agent image"
+		}
+		s += "; " + count(n.Agent, "agent image") + " checked, " + count(n.Other, "image") + " skipped (not " + what + ")"
+	}
 	switch {
 	case c.opts.target == "":
 		s += "; no -target: only what holds for any release"
@@ -261,14 +275,15 @@ func writeText(w *bufio.Writer, diags []*diag) error {
 }
 
 // writeGitHub writes each diag as a GitHub Actions workflow command, which
-// annotates the file in the run and in the pull request.
-func writeGitHub(w *bufio.Writer, diags []*diag) error {
+// annotates the file in the run and in the pull request: a file inside
+// root by its path relative to it, as GitHub names a repository's files.
+func writeGitHub(w *bufio.Writer, diags []*diag, root string) error {
 	for _, d := range diags {
 		level := "warning"
 		if d.severity == "error" {
 			level = "error"
 		}
-		w.WriteString("::" + level + " file=" + ghProperty(escape(d.shownFile)))
+		w.WriteString("::" + level + " file=" + ghProperty(escape(annotationFile(d.shownFile, root))))
 		if d.pos.IsValid() {
 			w.WriteString(",line=" + strconv.Itoa(d.pos.Line) + ",col=" + strconv.Itoa(d.pos.Column))
 		}
@@ -278,6 +293,25 @@ func writeGitHub(w *bufio.Writer, diags []*diag) error {
 		w.WriteString(",title=" + ghProperty("kici-preflight "+d.code) + "::" + ghData(escape(d.message())+" ["+d.code+"]") + "\n")
 	}
 	return w.Flush()
+}
+
+// annotationFile is how a GitHub annotation names file, as the output
+// names it: by its path relative to root, with slashes, when it lies
+// inside root; else by its absolute path, which GitHub attaches to no file
+// of a pull request but a reader can still open. root is absolute, or ""
+// for none; a relative file is relative to the working folder.
+func annotationFile(file, root string) string {
+	if file == stdinName {
+		return file
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return file
+	}
+	if rel, err := filepath.Rel(root, abs); err == nil && root != "" && rel != "." && filepath.IsLocal(rel) {
+		return filepath.ToSlash(rel)
+	}
+	return abs
 }
 
 // ghData escapes a workflow command's message as the Actions runner reads it.

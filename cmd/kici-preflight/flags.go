@@ -166,9 +166,13 @@ What to check and how to report it:
                      json: an object with the format's version, the tool and
                      every finding with its fields
                      sarif: SARIF 2.1.0, for GitHub code scanning
-                     github: GitHub Actions workflow commands (annotations)
+                     github: GitHub Actions workflow commands (annotations),
+                     each file relative to $GITHUB_WORKSPACE (else the
+                     working directory) when inside it, else absolute
   -ignore CODE       do not report CODE (repeatable); counted in the summary
-  -quiet             no summary line on standard error
+  -quiet             no summary line on standard error (the findings, those
+                     ignored, the agent images checked and the images
+                     skipped as not KiCI agent images)
   -failure-threshold error|warning|none
                      the least severity that makes the exit status 1
                      (default: error)

@@ -37,6 +37,10 @@ type jsonSummary struct {
 	Warnings int `json:"warnings"`
 	Ignored  int `json:"ignored"`
 	Pinned   int `json:"pinned"`
+	// AgentImages and OtherImages are the images checked and those skipped
+	// as not KiCI agent images; absent when the config was not checked.
+	AgentImages *int `json:"agentImages,omitempty"`
+	OtherImages *int `json:"otherImages,omitempty"`
 }
 
 // writeJSON writes the JSON object: the format's version, the tool, the
@@ -81,6 +85,9 @@ func writeJSON(w *bufio.Writer, c *check, failure error) error {
 		w.WriteString("\n  ")
 	}
 	sum.Ignored = c.ignored
+	if c.images != nil {
+		sum.AgentImages, sum.OtherImages = &c.images.Agent, &c.images.Other
+	}
 	if c.pins != nil && c.opts.write {
 		sum.Pinned = c.pins.images
 	}

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -64,7 +65,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	o.windows = runtime.GOOS == "windows"
-	c := &check{opts: o, stdin: stdin, out: out, version: readVersion()}
+	c := &check{opts: o, stdin: stdin, out: out, version: readVersion(), annotationRoot: annotationRoot()}
 	status, err := c.run()
 	if err := out.Flush(); err != nil && status != exitError {
 		fmt.Fprintln(stderr, "kici-preflight:", escape(err.Error()))
@@ -82,6 +83,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "kici-preflight:", c.summary)
 	}
 	return status
+}
+
+// annotationRoot is the folder GitHub annotations name files relative to:
+// GITHUB_WORKSPACE, the folder a workflow checks the repository out to,
+// else the working folder; "" when neither is known.
+func annotationRoot() string {
+	root := os.Getenv("GITHUB_WORKSPACE")
+	if root == "" {
+		root, _ = os.Getwd()
+	}
+	if root != "" {
+		root, _ = filepath.Abs(root)
+	}
+	return root
 }
 
 // escape writes the control characters of config text as Go escapes, so

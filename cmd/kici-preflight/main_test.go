@@ -29,20 +29,29 @@ func with(args ...string) []string { return append(append([]string(nil), readme.
 
 // TestRun runs the program on the configs in testdata; what it prints on
 // standard output and standard error is in testdata/golden/NAME.stdout and
-// NAME.stderr (go test -update rewrites them).
+// NAME.stderr (go test -update rewrites them), with the module root's
+// absolute path written <root>.
 func TestRun(t *testing.T) {
 	t.Chdir("../..")
+	root, err := os.Getwd()
+	require.NoError(t, err)
+	abs := func(p string) string { return filepath.Join(root, p) }
+	t.Setenv("GITHUB_WORKSPACE", "") // as outside a workflow, unless a case sets it
 	tests := []struct {
-		name   string
-		args   []string
-		stdin  string
-		status int
-		osText bool // the output holds an error text or a path join of the operating system's
+		name      string
+		args      []string
+		stdin     string
+		status    int
+		osText    bool   // the output holds an error text or a path join of the operating system's
+		workspace string // GITHUB_WORKSPACE
 	}{
 		{name: "readme", args: readme},
 		{name: "json", args: with("-format", "json")},
 		{name: "sarif", args: with("-format", "sarif")},
 		{name: "github", args: with("-format", "github")},
+		{name: "github-absolute", args: []string{"-config", abs(sample + "scalers.yaml"), "-dir", abs(sample + "scalers.d"), "-target", "0.20.0", "-format", "github"}, osText: true},
+		{name: "github-workspace", args: with("-format", "github"), workspace: abs("cmd/kici-preflight")},
+		{name: "github-outside-workspace", args: with("-format", "github"), workspace: abs(td), osText: true},
 		{name: "diff", args: with("-diff")},
 		{name: "strict", args: with("-strict"), status: 1},
 		{name: "threshold-warning", args: with("-failure-threshold", "warning"), status: 1},
@@ -77,14 +86,17 @@ func TestRun(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.workspace != "" {
+				t.Setenv("GITHUB_WORKSPACE", tt.workspace)
+			}
 			var stdout, stderr bytes.Buffer
 			status := run(tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
 			assert.Equal(t, tt.status, status, "stderr: %s", stderr.String())
 			if tt.osText && runtime.GOOS == "windows" {
 				return // the golden output holds Unix's error text or path join
 			}
-			golden(t, tt.name+".stdout", stdout.Bytes())
-			golden(t, tt.name+".stderr", stderr.Bytes())
+			golden(t, tt.name+".stdout", bytes.ReplaceAll(stdout.Bytes(), []byte(root), []byte("<root>")))
+			golden(t, tt.name+".stderr", bytes.ReplaceAll(stderr.Bytes(), []byte(root), []byte("<root>")))
 		})
 	}
 }
@@ -158,6 +170,33 @@ func TestHelp(t *testing.T) {
 		assert.Contains(t, stdout.String(), want)
 	}
 	assert.Empty(t, stderr.String())
+}
+
+// TestAnnotationFile: -format github names a file relative to the
+// workspace (or the working folder) when it lies inside it, with slashes,
+// and by its absolute path otherwise.
+func TestAnnotationFile(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the paths below are Unix paths")
+	}
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	tests := []struct{ file, root, want string }{
+		{"/work/repo/kici/scalers.yaml", "/work/repo", "kici/scalers.yaml"},
+		{"/work/repo/kici/../kici/scalers.d/a b.yaml", "/work/repo/", "kici/scalers.d/a b.yaml"},
+		{"/work/repo-other/scalers.yaml", "/work/repo", "/work/repo-other/scalers.yaml"},
+		{"/etc/kici/scalers.yaml", "/work/repo", "/etc/kici/scalers.yaml"},
+		{"/work/repo", "/work/repo", "/work/repo"},
+		{"sample/scalers.yaml", wd, "sample/scalers.yaml"},
+		{"./sample/../sample/scalers.yaml", wd, "sample/scalers.yaml"},
+		{"sample/scalers.yaml", filepath.Join(wd, "sample"), "scalers.yaml"},
+		{"../scalers.yaml", wd, filepath.Join(filepath.Dir(wd), "scalers.yaml")},
+		{"sample/scalers.yaml", "", filepath.Join(wd, "sample/scalers.yaml")},
+		{stdinName, "/work/repo", stdinName},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, annotationFile(tt.file, tt.root), "%s in %s", tt.file, tt.root)
+	}
 }
 
 // TestSARIFPlaces checks what a SARIF consumer relies on: every result

@@ -40,8 +40,8 @@ func TestWrite(t *testing.T) {
 		status         int
 		stdout, stderr string
 	}{
-		{name: "sample", args: append(sampleArgs, "-write"), stderr: "kici-preflight: 0 errors, 0 warnings, 0 ignored; target 0.20.0; 3 images pinned in 2 files\n"},
-		{name: "sample again", args: append(sampleArgs, "-diff"), stderr: "kici-preflight: 0 errors, 0 warnings, 0 ignored; target 0.20.0; 0 images to pin in 0 files\n"},
+		{name: "sample", args: append(sampleArgs, "-write"), stderr: "kici-preflight: 0 errors, 0 warnings, 0 ignored; 5 agent images checked, 1 image skipped (not a KiCI agent image); target 0.20.0; 3 images pinned in 2 files\n"},
+		{name: "sample again", args: append(sampleArgs, "-diff"), stderr: "kici-preflight: 0 errors, 0 warnings, 0 ignored; 5 agent images checked, 1 image skipped (not a KiCI agent image); target 0.20.0; 0 images to pin in 0 files\n"},
 		{
 			name: "fleet", args: append(fleet, "-write", "-quiet", "-format", "github"),
 			stdout: "::warning file=fleet.yaml,line=5,col=17,endLine=5,endColumn=51,title=kici-preflight older-pin::container scaler \"aliases\", label set [shared-a]: image quay.io/kici-dev/kici-agent:0.17.0 is older than the upgrade target 0.20.0, so the container agents keep running 0.17.0. In fleet.yaml, set \"image: quay.io/kici-dev/kici-agent:0.20.0\" on this label set. [older-pin]\n" +
