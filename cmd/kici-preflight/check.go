@@ -31,6 +31,7 @@ type check struct {
 	// annotationRoot is the folder -format github names files relative
 	// to: GITHUB_WORKSPACE, else the working folder.
 	annotationRoot string
+	beforeRename   func() // a test's hook: see runHooked
 	pins           *pins  // the pins, when -diff, -write or sarif needs them
 	summary        string // the line for standard error
 }

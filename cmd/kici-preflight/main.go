@@ -50,6 +50,14 @@ const (
 
 // run is the whole program, minus the process: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runHooked(args, stdin, stdout, stderr, nil)
+}
+
+// runHooked is run with a test's hook: -write calls beforeRename, when it
+// is not nil, once it has written the new files beside the old ones and
+// before it checks the old ones for changes and renames the new ones over
+// them.
+func runHooked(args []string, stdin io.Reader, stdout, stderr io.Writer, beforeRename func()) int {
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	defer out.Flush()
 	o, err := parseFlags(args)
@@ -65,7 +73,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	o.windows = runtime.GOOS == "windows"
-	c := &check{opts: o, stdin: stdin, out: out, version: readVersion(), annotationRoot: annotationRoot()}
+	c := &check{opts: o, stdin: stdin, out: out, version: readVersion(), annotationRoot: annotationRoot(), beforeRename: beforeRename}
 	status, err := c.run()
 	if err := out.Flush(); err != nil && status != exitError {
 		fmt.Fprintln(stderr, "kici-preflight:", escape(err.Error()))

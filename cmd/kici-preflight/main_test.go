@@ -17,6 +17,18 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
+// asProgramEnv, set to 1, makes the test binary run as the program itself,
+// its arguments the program's: for a test that runs the program as another
+// user (write_linux_test.go).
+const asProgramEnv = "KICI_PREFLIGHT_TEST_AS_PROGRAM"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asProgramEnv) == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
 const td = "cmd/kici-preflight/testdata/"
 
 // sample is the sample config a newcomer runs the program on first.

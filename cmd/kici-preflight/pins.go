@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -129,79 +127,6 @@ func (p *pins) summary(wrote bool) string {
 		s += ", " + strconv.Itoa(len(p.refused)) + " not pinned"
 	}
 	return s
-}
-
-// write writes every pinned file in place, atomically each (a temporary
-// file in the same folder, with the file's mode, renamed over it) and all
-// or none: a file that cannot be written leaves every file as it was.
-func (c *check) write() error {
-	var temps []string // the temporary file of each file, in order
-	defer func() {
-		for _, t := range temps {
-			os.Remove(t) // those not renamed
-		}
-	}()
-	targets := make([]string, len(c.pins.files))
-	for i, f := range c.pins.files {
-		target, tmp, err := writeTemp(f.name, f.new)
-		if err != nil {
-			return err
-		}
-		targets[i] = target
-		temps = append(temps, tmp)
-	}
-	for i, t := range temps {
-		if err := os.Rename(t, targets[i]); err != nil {
-			return c.undo(targets[:i], err)
-		}
-		temps[i] = ""
-	}
-	for _, d := range c.diags {
-		d.pinned = d.pin != nil
-	}
-	return nil
-}
-
-// writeTemp writes data to a temporary file beside the file that shown
-// names (through any symbolic link), with its mode, and returns both paths.
-func writeTemp(shown string, data []byte) (target, tmp string, err error) {
-	target, err = filepath.EvalSymlinks(shown)
-	if err != nil {
-		return "", "", err
-	}
-	info, err := os.Stat(target)
-	if err != nil {
-		return "", "", err
-	}
-	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".kici-preflight-*")
-	if err != nil {
-		return "", "", err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(info.Mode().Perm())
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return "", "", err
-	}
-	return target, f.Name(), nil
-}
-
-// undo puts back the files already renamed, after err stopped the others.
-func (c *check) undo(renamed []string, err error) error {
-	for i, target := range renamed {
-		if _, tmp, werr := writeTemp(target, c.pins.files[i].old); werr == nil {
-			os.Rename(tmp, target)
-		}
-	}
-	return fmt.Errorf("nothing written: %w", err)
 }
 
 // writeDiff writes a unified diff of every pinned file.

@@ -151,3 +151,115 @@ func TestWriteAllOrNone(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteRefusesChangedFile: a file changed between the check's read and
+// -write's rename is left as the change left it, and so is every other
+// file: nothing is written, and the error names the file and what differs.
+func TestWriteRefusesChangedFile(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(t *testing.T, file string)
+		what   string
+	}{
+		{"appended to", func(t *testing.T, file string) {
+			f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+			require.NoError(t, err)
+			_, err = f.WriteString("# an operator's edit\n")
+			require.NoError(t, err)
+			require.NoError(t, f.Close())
+		}, "(its size or modification time differs)"},
+		{"the same size and modification time, other bytes", func(t *testing.T, file string) {
+			info, err := os.Stat(file)
+			require.NoError(t, err)
+			b, err := os.ReadFile(file)
+			require.NoError(t, err)
+			b = bytes.Replace(b, []byte("# A KiCI"), []byte("# a KiCI"), 1)
+			require.NoError(t, os.WriteFile(file, b, 0o640))
+			require.NoError(t, os.Chtimes(file, info.ModTime(), info.ModTime()))
+		}, sameSizeAndTime()},
+		{"replaced by a copy", func(t *testing.T, file string) {
+			copyFile(t, file, file+".new")
+			require.NoError(t, os.Rename(file+".new", file))
+		}, "(it is another file now: its device or inode differs)"},
+	}
+	if runtime.GOOS != "windows" { // where a mode is only read-only or not
+		tests = append(tests, struct {
+			name   string
+			change func(t *testing.T, file string)
+			what   string
+		}{"its mode changed", func(t *testing.T, file string) { require.NoError(t, os.Chmod(file, 0o600)) }, "(its mode, owner or group differs)"})
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, "scalers.d"), 0o755))
+			main, dropIn := filepath.Join(dir, "scalers.yaml"), filepath.Join(dir, "scalers.d", "10-mirror.yaml")
+			copyFile(t, "sample/scalers.yaml", main)
+			copyFile(t, "sample/scalers.d/10-mirror.yaml", dropIn)
+			require.NoError(t, os.Chmod(main, 0o640))
+			var changed []byte
+			hook := func() {
+				tt.change(t, main)
+				var err error
+				changed, err = os.ReadFile(main)
+				require.NoError(t, err)
+			}
+			var stdout, stderr bytes.Buffer
+			args := []string{"-config", main, "-dir", filepath.Join(dir, "scalers.d"), "-target", "0.20.0", "-write"}
+			assert.Equal(t, 2, runHooked(args, nil, &stdout, &stderr, hook))
+			assert.Empty(t, stdout.String())
+			assert.Equal(t, "kici-preflight: nothing written: "+main+" changed since it was read "+tt.what+": check it again\n", stderr.String())
+			got, err := os.ReadFile(main)
+			require.NoError(t, err)
+			assert.Equal(t, string(changed), string(got), "the change is kept")
+			want, err := os.ReadFile("sample/scalers.d/10-mirror.yaml")
+			require.NoError(t, err)
+			got, err = os.ReadFile(dropIn)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), string(got), "the other file is not pinned either")
+			assertNoTemporaryFiles(t, dir)
+		})
+	}
+}
+
+// sameSizeAndTime is what -write says of a file whose bytes changed under
+// the same size and modification time: on Linux, that its change time
+// differs, which it reads first; elsewhere, that its bytes do.
+func sameSizeAndTime() string {
+	if runtime.GOOS == "linux" {
+		return "(its change time differs: its mode, owner, links or extended attributes changed)"
+	}
+	return "(its bytes differ)"
+}
+
+// TestUnchanged: the last check before the rename compares the file's
+// bytes with those the check read, whatever its metadata says.
+func TestUnchanged(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "scalers.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("version: 1\n"), 0o644))
+	meta, err := readMeta(file)
+	require.NoError(t, err)
+	for _, tt := range []struct{ read, want string }{
+		{"version: 1\n", ""},
+		{"version: 2\n", "scalers.yaml changed since it was read (its bytes differ): check it again"},
+		{"", "scalers.yaml changed since it was read (its bytes differ): check it again"},
+	} {
+		s := &staged{file: &pinnedFile{shown: "scalers.yaml", old: []byte(tt.read)}, target: file, meta: meta}
+		err := s.unchanged()
+		if tt.want == "" {
+			assert.NoError(t, err)
+		} else {
+			assert.EqualError(t, err, tt.want)
+		}
+	}
+}
+
+// assertNoTemporaryFiles checks that no file -write writes beside the ones
+// it replaces is left in dir or its folders.
+func assertNoTemporaryFiles(t *testing.T, dir string) {
+	t.Helper()
+	require.NoError(t, filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		assert.NotContains(t, d.Name(), ".kici-preflight-", "a temporary file left")
+		return err
+	}))
+}
