@@ -109,7 +109,7 @@ type procImpl struct {
 	cmd  func() *exec.Cmd
 }
 
-// BenchmarkAgentImageCheck runs the agentimagecheck program on configs of
+// BenchmarkAgentImageCheck runs the kici-preflight program on configs of
 // 1,000 and 100,000 label sets, as a process, with -format text, json and
 // sarif, beside a process that only loads the same file with
 // scalerconfig.Load (load). There is one sub-benchmark per size
