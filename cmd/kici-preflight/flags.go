@@ -180,7 +180,10 @@ What to check and how to report it:
   -diff              print, as a unified diff, the pins -write would make
   -write             pin every agent image that a finding names a release
                      for, in place: only the image values change, each file
-                     atomically, all files or none; then report what remains
+                     atomically, all files or none, each keeping its owner,
+                     group, mode and extended attributes; nothing is written
+                     when a file changed since it was read, or when its
+                     owner cannot be kept; then report what remains
   -version           print the version the program was built as and exit: the
                      module's version (go install ...@v0.1.0), or (devel) with
                      the VCS revision a build from a checkout records

@@ -11,7 +11,8 @@
 //	kici-preflight -config FILE|- [-dir DIR] [flags]
 //
 // Run it with -h for the flags, the checks, their codes and the exit
-// statuses.
+// statuses. The repository's action.yml runs it in a GitHub workflow, and
+// its .pre-commit-hooks.yaml as a pre-commit hook (README.md shows both).
 package main
 
 import (
