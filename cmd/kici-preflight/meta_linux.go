@@ -4,18 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
-	"os"
 	"syscall"
 )
 
-// sysMetaOf reads a file's owner, group, device, inode and change time.
-func sysMetaOf(info os.FileInfo) sysMeta {
-	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok {
-		return sysMeta{}
-	}
-	return sysMeta{owned: true, uid: int(st.Uid), gid: int(st.Gid), dev: uint64(st.Dev), ino: st.Ino, ctime: st.Ctim.Nano()}
-}
+// changeTime is a file's change time, in nanoseconds.
+func changeTime(st *syscall.Stat_t) int64 { return st.Ctim.Nano() }
 
 // listXattrs returns the extended attributes of the file at path, POSIX
 // ACLs (system.posix_acl_access) and security labels among them; none on a

@@ -1,4 +1,4 @@
-//go:build unix && !linux
+//go:build unix
 
 package main
 
@@ -7,12 +7,13 @@ import (
 	"syscall"
 )
 
-// sysMetaOf reads a file's owner, group, device and inode. The change time
-// is not read: its field's name differs from one system to the next.
+// sysMetaOf reads a file's owner, group, device, inode and, where the
+// system's stat names it so that it can be read (changeTime), its change
+// time.
 func sysMetaOf(info os.FileInfo) sysMeta {
 	st, ok := info.Sys().(*syscall.Stat_t)
 	if !ok {
 		return sysMeta{}
 	}
-	return sysMeta{owned: true, uid: int(st.Uid), gid: int(st.Gid), dev: uint64(st.Dev), ino: uint64(st.Ino)}
+	return sysMeta{owned: true, uid: int(st.Uid), gid: int(st.Gid), dev: uint64(st.Dev), ino: uint64(st.Ino), ctime: changeTime(st)}
 }
