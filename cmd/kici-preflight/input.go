@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/kicikit/kicikit/scalerconfig"
 )
@@ -32,8 +33,13 @@ type input struct {
 }
 
 // recordFS is the file system Scan reads, which keeps the bytes of every
-// file read, for the ignore comments, the pins and the SARIF regions.
-// scalerconfig reads a file with fs.ReadFile, which calls ReadFile here.
+// file read, for the ignore comments, the pins and the SARIF regions, by
+// the name the positions give it (Location.OSPath of its path) and by its
+// path: Location.OSPath of a relative Windows location returns a drop-in
+// whose name is its path (conf/scalers.d/10.yaml) as if it were under the
+// volume's root (\conf\scalers.d\10.yaml), while the positions name it
+// by its path. scalerconfig reads a file with fs.ReadFile, which calls
+// ReadFile here.
 type recordFS struct {
 	base      fs.FS  // nil: no file but standard input
 	stdinPath string // the path in the file system standard input goes by; "" without it
@@ -51,7 +57,7 @@ func (r *recordFS) Open(name string) (fs.File, error) {
 
 func (r *recordFS) ReadFile(name string) ([]byte, error) {
 	if name == r.stdinPath {
-		r.files[r.loc.OSPath(name)] = r.stdin
+		r.record(name, r.stdin)
 		return r.stdin, nil
 	}
 	if r.base == nil {
@@ -59,9 +65,16 @@ func (r *recordFS) ReadFile(name string) ([]byte, error) {
 	}
 	b, err := fs.ReadFile(r.base, name)
 	if err == nil {
-		r.files[r.loc.OSPath(name)] = b
+		r.record(name, b)
 	}
 	return b, err
+}
+
+// record keeps the bytes b of the file at name, by the names the positions
+// may give it.
+func (r *recordFS) record(name string, b []byte) {
+	r.files[r.loc.OSPath(name)] = b
+	r.files[name] = b
 }
 
 // readWhole returns the bytes of the file at name or, when stdin is not
@@ -133,6 +146,9 @@ func (in *input) open(stdin []byte) error {
 			in.loc.Path = filepath.VolumeName(in.loc.Dir) + string(filepath.Separator) + stdinName
 		}
 	}
+	if root == "." {
+		in.loc.Dir = slashDir(in.loc)
+	}
 	_, file, _, err := in.loc.FS()
 	if err != nil {
 		return err
@@ -173,6 +189,19 @@ func absolute(paths []*string) (string, error) {
 		volume = filepath.VolumeName(*p)
 	}
 	return volume + string(filepath.Separator), nil
+}
+
+// slashDir is loc's Dir, ending in "/" when it is a Windows location's
+// written with slashes alone (conf/scalers.d), so that its drop-ins are
+// named with a slash too (conf/scalers.d/10.yaml, not
+// conf/scalers.d\10.yaml): a Location joins with its separator, unless
+// the folder ends in one.
+func slashDir(loc scalerconfig.Location) string {
+	d := loc.Dir
+	if !loc.Windows || !strings.Contains(d, "/") || strings.Contains(d, `\`) || strings.HasSuffix(d, "/") {
+		return d
+	}
+	return d + "/"
 }
 
 // name is how the output names a file the positions name: as they do,
