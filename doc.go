@@ -51,7 +51,8 @@
 //
 // The operator's command is cmd/kici-preflight, a pre-upgrade linter for a
 // scaler config (text, JSON, SARIF and GitHub annotations; it can pin the
-// images itself). The programs under examples/ use only this public API:
+// images itself), which the repository also ships as a GitHub Action
+// (action.yml) and a pre-commit hook. The programs under examples/ use only this public API:
 // examples/npmplan prints the npm command an upgrade would run, and
 // examples/spawnconfig prints an agent container's HostConfig.
 package kicikit

@@ -73,9 +73,32 @@ func CheckAgentImages(in Input) []Finding {
 // gets the scalers one at a time, as [scalerconfig.Scan] hands them over,
 // and need not hold the whole config. Its findings for the scalers of a
 // config, in order, are CheckAgentImages' findings for that config.
+//
+// A Checker counts the images it has looked at and those it skipped
+// ([Checker.Counts]); it is not safe for concurrent use.
 type Checker struct {
-	c checker
+	c      checker
+	counts ImageCounts
 }
+
+// ImageCounts are the images of container scalers' label sets that a
+// [Checker] has been handed: those it checked and those it skipped. The
+// label sets of other scaler types, and those without an image, count in
+// neither: the check is about container agents.
+type ImageCounts struct {
+	// Agent is the number of KiCI agent images checked: those whose
+	// repository, as the orchestrator's lenient split reads it, is a
+	// kici-agent image ([imageref.IsAgentImage]), valid or not.
+	Agent int
+	// Other is the number of images skipped as not KiCI agent images,
+	// which no check looks at: a config whose images are all other
+	// images has no findings, and is not a clean config.
+	Other int
+}
+
+// Counts returns the images c has looked at and skipped so far, over every
+// scaler handed to [Checker.Check].
+func (c *Checker) Counts() ImageCounts { return c.counts }
 
 // NewChecker returns the Checker of in's target and location; in.Config is
 // not read.
@@ -100,7 +123,17 @@ func (c *Checker) check(findings []Finding, index int, s *scalerconfig.Scaler) [
 		return findings
 	}
 	for j := range s.LabelSets {
-		findings = c.c.labelSet(findings, s.Name, &s.LabelSets[j], index, j)
+		ls := &s.LabelSets[j]
+		if ls.Image == "" {
+			continue
+		}
+		img := c.c.read(ls)
+		if !imageref.IsAgentImage(img.Repository) {
+			c.counts.Other++
+			continue
+		}
+		c.counts.Agent++
+		findings = c.c.labelSet(findings, s.Name, ls, img, index, j)
 	}
 	return findings
 }
@@ -123,15 +156,9 @@ type checker struct {
 }
 
 // labelSet appends to dst the findings for label set j of scaler i, named
-// scaler, in the order [CheckAgentImages] gives them.
-func (c checker) labelSet(dst []Finding, scaler string, ls *scalerconfig.LabelSet, i, j int) []Finding {
-	if ls.Image == "" {
-		return dst
-	}
-	img := c.read(ls)
-	if !imageref.IsAgentImage(img.Repository) {
-		return dst
-	}
+// scaler, whose image img is an agent image, in the order
+// [CheckAgentImages] gives them.
+func (c checker) labelSet(dst []Finding, scaler string, ls *scalerconfig.LabelSet, img agentImage, i, j int) []Finding {
 	var invalid *imageref.ParseError
 	if _, err := imageref.Parse(ls.Image); err != nil {
 		errors.As(err, &invalid) // Parse's one error type

@@ -370,3 +370,45 @@ func TestUsableTarget(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckerCounts: a Checker counts, over the scalers handed to it, the
+// container label sets' images it checked as KiCI agent images and those
+// it skipped, so that a caller can tell a clean config from one the check
+// never looked at.
+func TestCheckerCounts(t *testing.T) {
+	container := func(images ...string) *scalerconfig.Scaler {
+		s := &scalerconfig.Scaler{Name: "c", Type: scalerconfig.TypeContainer}
+		for _, image := range images {
+			s.LabelSets = append(s.LabelSets, scalerconfig.LabelSet{Labels: []string{image}, Image: image})
+		}
+		return s
+	}
+	tests := []struct {
+		name     string
+		scalers  []*scalerconfig.Scaler
+		want     ImageCounts
+		findings int
+	}{
+		{"nothing handed over", nil, ImageCounts{}, 0},
+		{"agent images, with findings or not", []*scalerconfig.Scaler{container("kici-agent:latest", "quay.io/kici/kici-agent:0.20.0")}, ImageCounts{Agent: 2}, 1},
+		{"an invalid agent image is checked", []*scalerconfig.Scaler{container("quay.io/KiCI/kici-agent:latest")}, ImageCounts{Agent: 1}, 2},
+		{"other images are skipped", []*scalerconfig.Scaler{container("docker.io/library/node:20", "kici-agent-extra:1", "quay.io/kici-agent/tools:1")}, ImageCounts{Other: 3}, 0},
+		{"a label set without an image counts in neither", []*scalerconfig.Scaler{container("", "kici-agent:0.20.0")}, ImageCounts{Agent: 1}, 0},
+		{"other scaler types count in neither", []*scalerconfig.Scaler{
+			{Name: "b", Type: scalerconfig.TypeBareMetal, LabelSets: []scalerconfig.LabelSet{{Image: "kici-agent:latest"}, {Image: "node:20"}}},
+			{Name: "f", Type: scalerconfig.TypeFirecracker, LabelSets: []scalerconfig.LabelSet{{Image: "kici-agent:latest"}}},
+		}, ImageCounts{}, 0},
+		{"summed over the scalers", []*scalerconfig.Scaler{container("kici-agent:latest", "node:20"), container("node:22"), container("a/kici-agent@" + sha256)}, ImageCounts{Agent: 2, Other: 2}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := NewChecker(Input{Location: scalerconfig.Location{Path: path}, TargetVersion: "0.20.0"})
+			var findings []Finding
+			for i, s := range tt.scalers {
+				findings = append(findings, c.Check(i, s)...)
+			}
+			assert.Equal(t, tt.want, c.Counts())
+			assert.Len(t, findings, tt.findings)
+		})
+	}
+}

@@ -24,7 +24,9 @@
 // label set, with the label set's and its image's positions in the file
 // that declares them ([Finding.LabelSet], [Site]). A [Checker] runs the
 // same check one scaler at a time, as [scalerconfig.Scan] hands them over,
-// for a config too large to hold. [Fix] turns a finding into the edit that
+// for a config too large to hold, and counts the images it checked and
+// those it skipped as not KiCI agent images ([Checker.Counts]): no finding
+// means a clean config only when agent images were checked. [Fix] turns a finding into the edit that
 // pins its image, for [scalerconfig.EditImages] and
 // [scalerconfig.PlanImages].
 //

@@ -22,6 +22,8 @@ scalers:
         image: quay.io/kici/kici-agent:latest
       - labels: [linux, current]
         image: quay.io/kici/kici-agent:0.20.0
+      - labels: [linux, node]
+        image: docker.io/library/node:20
   - name: old
     type: container
     maxAgents: 1
@@ -43,7 +45,12 @@ scalers:
 		s := f.LabelSet()
 		fmt.Printf("%s: scalers[%d].labelSets[%d]: %s\n", s.ImagePos, s.ScalerIndex, s.LabelSetIndex, f.Code())
 	}
+	// The images checked, and those skipped: no finding is no proof of a
+	// clean config when no agent image was checked.
+	n := checker.Counts()
+	fmt.Printf("%d agent images checked, %d other images skipped\n", n.Agent, n.Other)
 	// Output:
 	// /etc/kici/scalers.yaml:8:16: scalers[0].labelSets[0]: moving-tag
-	// /etc/kici/scalers.yaml:16:16: scalers[1].labelSets[0]: older-pin
+	// /etc/kici/scalers.yaml:18:16: scalers[1].labelSets[0]: older-pin
+	// 3 agent images checked, 1 other images skipped
 }

@@ -32,19 +32,25 @@ type files struct {
 // was given it (Location.Path, or a drop-in under Location.Dir, joined with
 // the Location's separator), or p itself.
 func (f files) name(p string) string {
-	if f.loc == nil {
-		return p
-	}
-	if p == f.file {
-		return f.loc.Path
+	name, _ := f.lookup(p)
+	return name
+}
+
+// lookup is name, and whether the Location names p: its Path, its Dir or
+// a file under its Dir.
+func (f files) lookup(p string) (string, bool) {
+	switch {
+	case f.loc == nil:
+		return p, false
+	case p == f.file:
+		return f.loc.Path, true
+	case p == f.dir && f.dir != "":
+		return f.loc.Dir, true
 	}
 	if rest, ok := strings.CutPrefix(p, f.dir+"/"); ok && f.dir != "" {
-		return f.loc.join(f.loc.Dir, rest)
+		return f.loc.join(f.loc.Dir, rest), true
 	}
-	if p == f.dir {
-		return f.loc.Dir
-	}
-	return p
+	return p, false
 }
 
 // readFile returns the bytes of the file at path p, read as the

@@ -189,25 +189,30 @@ func (l Location) Scan(fsys fs.FS, each func(index int, s *Scaler)) (*Config, er
 // OSPath returns the file at p, a path in the file system that
 // [Location.FS] describes, as the operating system names it: l.Path for
 // the config file, l.Dir and the drop-in's name for a drop-in (joined with
-// "\" for a Windows location, "/" else), and any other path under the
-// volume's root. It is how [Location.Load] names files, for a caller that
-// loaded them with [Load] and the paths of [Location.FS].
+// "\" for a Windows location whose Dir is not written with slashes alone,
+// "/" else), and any other path under the volume's root, or the working
+// folder for a relative l. It is how [Location.Load] names files, for a
+// caller that loaded them with [Load] and the paths of [Location.FS].
 func (l Location) OSPath(p string) string {
 	f, err := l.files(nil)
 	if err != nil {
 		return p
 	}
-	if name := f.name(p); name != p {
+	if name, ok := f.lookup(p); ok {
 		return name
 	}
-	if l.Windows {
-		volume, _, _, _ := l.FS()
-		return volume + `\` + strings.ReplaceAll(p, "/", `\`)
+	if !l.Windows {
+		if path.IsAbs(l.Path) {
+			return "/" + p
+		}
+		return p
 	}
-	if path.IsAbs(l.Path) {
-		return "/" + p
+	volume := windowsVolume(l.Path)
+	p = strings.ReplaceAll(p, "/", `\`)
+	if rest := l.Path[len(volume):]; rest != "" && isSep(rest[0]) {
+		return volume + `\` + p // under the volume's root
 	}
-	return p
+	return volume + p // relative, to the working folder (of the volume's drive)
 }
 
 // files is how l's load reads and names its files in fsys.
@@ -220,12 +225,13 @@ func (l Location) files(fsys fs.FS) (files, error) {
 }
 
 // join is dir and name joined with l's separator, without doubling one
-// that ends dir.
+// that ends dir: "\" for a Windows location, unless its dir is written
+// with slashes alone (C:/kici/scalers.d), "/" else.
 func (l Location) join(dir, name string) string {
 	if strings.HasSuffix(dir, "/") || l.Windows && strings.HasSuffix(dir, `\`) {
 		return dir + name
 	}
-	if l.Windows {
+	if l.Windows && (strings.Contains(dir, `\`) || !strings.Contains(dir, "/")) {
 		return dir + `\` + name
 	}
 	return dir + "/" + name

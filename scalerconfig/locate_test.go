@@ -223,8 +223,16 @@ func TestLocationOSPath(t *testing.T) {
 		{Location{Path: "/etc/kici/s.yaml"}, "etc/other.yaml", "/etc/other.yaml"},
 		{Location{Path: "s.yaml"}, "other.yaml", "other.yaml"},
 		{Location{Path: `\\srv\share\kici\s.yaml`, Windows: true}, "kici/other/x.yaml", `\\srv\share\kici\other\x.yaml`},
-		{Location{Path: `C:\kici\s.yaml`, Dir: `C:/kici/d`, Windows: true}, "kici/d/a.yml", `C:/kici/d\a.yml`},
+		{Location{Path: `C:\kici\s.yaml`, Dir: `C:/kici/d`, Windows: true}, "kici/d/a.yml", `C:/kici/d/a.yml`},
 		{Location{Path: "../s.yaml"}, "x.yaml", "x.yaml"},
+		{Location{Path: "conf/s.yaml", Windows: true}, "conf/s.yaml", "conf/s.yaml"},
+		{Location{Path: "conf/s.yaml", Dir: "conf/d", Windows: true}, "conf/d/10.yaml", "conf/d/10.yaml"},
+		{Location{Path: "conf/s.yaml", Dir: `conf\d`, Windows: true}, "conf/d/10.yaml", `conf\d\10.yaml`},
+		{Location{Path: "conf/s.yaml", Dir: `conf/x\d`, Windows: true}, "conf/x/d/10.yaml", `conf/x\d\10.yaml`},
+		{Location{Path: "conf/s.yaml", Dir: "d", Windows: true}, "d/10.yaml", `d\10.yaml`},
+		{Location{Path: `conf\s.yaml`, Windows: true}, "conf/other.yaml", `conf\other.yaml`},
+		{Location{Path: `\kici\s.yaml`, Windows: true}, "kici/other.yaml", `\kici\other.yaml`},
+		{Location{Path: `C:s.yaml`, Windows: true}, "x.yaml", `C:x.yaml`},
 	} {
 		assert.Equal(t, tc.want, tc.loc.OSPath(tc.p), "%+v.OSPath(%q)", tc.loc, tc.p)
 	}

@@ -1,0 +1,222 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/kicikit/kicikit/agentversion"
+	"github.com/kicikit/kicikit/preflight"
+)
+
+// options are the command line, checked.
+type options struct {
+	envFile, workdir string
+	config, dir      string
+	target           string // as given; "" for none
+	format           string // text, json, sarif or github
+	threshold        string // error, warning or none
+	ignore           []string
+	quiet, version   bool
+	diff, write      bool
+	windows          bool // read the env file's paths with Windows rules
+}
+
+var errHelp = errors.New("help")
+
+// once is a string flag that may be given once: a second -dir is a
+// mistake, not a correction.
+type once struct {
+	name       string
+	value      *string
+	set, twice bool
+}
+
+func (o *once) String() string { return "" }
+
+func (o *once) Set(v string) error {
+	if o.set {
+		o.twice = true
+		return errors.New("given twice")
+	}
+	o.set, *o.value = true, v
+	return nil
+}
+
+// list is a flag that may be repeated.
+type list []string
+
+func (l *list) String() string     { return strings.Join(*l, ",") }
+func (l *list) Set(v string) error { *l = append(*l, v); return nil }
+
+// codes are every finding code, in the order -h and SARIF list them.
+var codes = []string{
+	preflight.CodeMovingTag, preflight.CodeOlderPin, preflight.CodeNeverPull,
+	preflight.CodeFloatingTag, preflight.CodeInvalidImage, codeInvalidConfig,
+}
+
+func parseFlags(args []string) (options, error) {
+	o := options{format: "text", threshold: "error"}
+	fs := flag.NewFlagSet("kici-preflight", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // run prints one line, not flag's own
+	fs.Usage = func() {}
+	var single []*once
+	for _, f := range []struct {
+		name string
+		v    *string
+	}{
+		{"env-file", &o.envFile}, {"workdir", &o.workdir}, {"config", &o.config}, {"dir", &o.dir},
+		{"target", &o.target}, {"format", &o.format}, {"failure-threshold", &o.threshold},
+	} {
+		v := &once{name: f.name, value: f.v}
+		single = append(single, v)
+		fs.Var(v, f.name, "")
+	}
+	fs.Var((*list)(&o.ignore), "ignore", "")
+	strict := fs.Bool("strict", false, "")
+	fs.BoolVar(&o.quiet, "quiet", false, "")
+	fs.BoolVar(&o.version, "version", false, "")
+	fs.BoolVar(&o.diff, "diff", false, "")
+	fs.BoolVar(&o.write, "write", false, "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return o, errHelp
+		}
+		for _, v := range single {
+			if v.twice {
+				return o, fmt.Errorf("-%s given twice: give it once", v.name)
+			}
+		}
+		return o, err
+	}
+	if *strict {
+		if fs.Lookup("failure-threshold").Value.(*once).set && o.threshold != "warning" {
+			return o, errors.New("-strict is -failure-threshold warning: give one of them")
+		}
+		o.threshold = "warning"
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if o.version {
+		return o, nil
+	}
+	return o, o.validate()
+}
+
+func (o options) validate() error {
+	switch {
+	case o.envFile == "" && o.config == "":
+		return errors.New("give -env-file (the service's env file) or -config (the scaler config)")
+	case o.envFile != "" && o.config != "":
+		return errors.New("give -env-file or -config, not both")
+	case o.workdir != "" && o.envFile == "":
+		return errors.New("-workdir goes with -env-file")
+	case o.dir != "" && o.config == "":
+		return errors.New("-dir goes with -config; with -env-file, the env file names the folder")
+	case !slices.Contains([]string{"text", "json", "sarif", "github"}, o.format):
+		return fmt.Errorf("-format %q is not text, json, sarif or github", o.format)
+	case !slices.Contains([]string{"error", "warning", "none"}, o.threshold):
+		return fmt.Errorf("-failure-threshold %q is not error, warning or none", o.threshold)
+	case o.diff && o.write:
+		return errors.New("give -diff or -write, not both")
+	case o.write && o.config == "-":
+		return errors.New("-write cannot rewrite standard input: use -diff")
+	case (o.diff || o.write) && o.target == "":
+		return errors.New("nothing to pin without -target: the pins name the release you upgrade to")
+	}
+	for _, c := range o.ignore {
+		if !slices.Contains(codes, c) {
+			return fmt.Errorf("-ignore %q is not a finding code (%s)", c, strings.Join(codes, ", "))
+		}
+	}
+	// Read the target as the orchestrator does, but refuse one it would
+	// silently ignore: a mistyped target must not turn the older-pin check
+	// off. Only no -target, or an empty one, is no target.
+	if _, _, err := agentversion.ParseTarget(o.target); err != nil && o.target != "" {
+		return fmt.Errorf("-target %q is not a release version (MAJOR.MINOR.PATCH)", o.target)
+	}
+	return nil
+}
+
+const help = `kici-preflight checks a KiCI scaler config before an orchestrator upgrade.
+
+Usage:
+  kici-preflight -env-file FILE [-workdir DIR] [flags]
+  kici-preflight -config FILE|- [-dir DIR] [flags]
+
+Where the config comes from (one of):
+  -env-file FILE     the service's env file: KICI_SCALER_CONFIG_PATH and
+                     KICI_SCALER_CONFIG_DIR, read as the orchestrator reads them
+  -workdir DIR       the service's working directory (its unit's
+                     WorkingDirectory), against which a relative path in the
+                     env file is read; default: the current directory
+  -config FILE       the scaler config file; - reads standard input
+  -dir DIR           the drop-in folder (scalers.d) whose *.yaml and *.yml
+                     files add scalers, as the orchestrator loads them
+
+What to check and how to report it:
+  -target VERSION    the release the upgrade installs (0.20.0); without it,
+                     only what holds for any release is reported, and there
+                     is nothing to pin
+  -format FORMAT     text (default): file:line:col: severity: message [code]
+                     json: an object with the format's version, the tool and
+                     every finding with its fields
+                     sarif: SARIF 2.1.0, for GitHub code scanning
+                     github: GitHub Actions workflow commands (annotations),
+                     each file relative to $GITHUB_WORKSPACE (else the
+                     working directory) when inside it, else absolute
+  -ignore CODE       do not report CODE (repeatable); counted in the summary
+  -quiet             no summary line on standard error (the findings, those
+                     ignored, the agent images checked and the images
+                     skipped as not KiCI agent images)
+  -failure-threshold error|warning|none
+                     the least severity that makes the exit status 1
+                     (default: error)
+  -strict            the same as -failure-threshold warning
+  -diff              print, as a unified diff, the pins -write would make
+  -write             pin every agent image that a finding names a release
+                     for, in place: only the image values change, each file
+                     atomically, all files or none, each keeping its owner,
+                     group, mode and extended attributes; nothing is written
+                     when a file changed since it was read, or when its
+                     owner cannot be kept; then report what remains
+  -version           print the version the program was built as and exit: the
+                     module's version (go install ...@v0.1.0), or (devel) with
+                     the VCS revision a build from a checkout records
+
+The checks, one code each (severity):
+  moving-tag     (warning) no tag or latest, no digest, pulled IfNotPresent: a
+                 host keeps the image it pulled first; the orchestrator's own
+  older-pin      (warning) a release older than the target: the agents keep
+                 running it; the orchestrator's own
+  never-pull     (warning) pulled Never, and not the target release: each host
+                 runs whatever image it has
+  floating-tag   (warning) a tag that is not a release (stable, main, 0.20),
+                 pulled IfNotPresent: it moves like latest
+  invalid-image  (error) not a valid image reference: Docker refuses it
+  invalid-config (error) the orchestrator would refuse to load the config;
+                 one finding at each problem
+Only container scalers' label sets whose image is a kici-agent image are
+checked. With -target, the first four name a pin (repository:target), which
+-diff shows and -write makes.
+
+Ignoring a finding in the config: a comment
+  # kici-preflight:ignore=CODE[,CODE...]
+ignores those codes for one label set when it stands
+  - at the end of the line where the label set's image value ends, after it:
+      image: quay.io/kici-dev/kici-agent:latest  # kici-preflight:ignore=moving-tag
+  - or on a line of its own among the comment lines right above the line
+    where a block label set starts, no further right than that line's first
+    character:
+      # kici-preflight:ignore=moving-tag,never-pull
+      - labels: [linux]
+
+Exit status:
+  0  nothing reached the failure threshold
+  1  a finding reached it
+  2  a usage error, or a file that could not be read or written
+`

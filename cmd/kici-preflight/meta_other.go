@@ -1,0 +1,8 @@
+//go:build !unix
+
+package main
+
+import "os"
+
+// sysMetaOf says nothing: the system has no owners -write could keep.
+func sysMetaOf(os.FileInfo) sysMeta { return sysMeta{} }

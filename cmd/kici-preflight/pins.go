@@ -1,0 +1,267 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/kicikit/kicikit/preflight"
+	"github.com/kicikit/kicikit/scalerconfig"
+)
+
+// pins are the pins the findings name, made in the bytes of each file.
+type pins struct {
+	files   []*pinnedFile // in the order the files were first named
+	refused []string      // why a pin could not be made, one line each
+	images  int           // the images pinned
+	keepNew bool          // keep each file's new bytes: -diff and -write need them, SARIF's fixes only the replacements
+}
+
+// pinnedFile is one file with its pins made.
+type pinnedFile struct {
+	name     string // as the positions name it: a path to open
+	shown    string // as the output names it
+	old, new []byte // new: nil unless the pins keep it (keepNew)
+	reps     []scalerconfig.Replacement
+}
+
+// pin makes the pins when -diff, -write or the SARIF fixes need them.
+func (c *check) pin() error {
+	if !c.opts.diff && !c.opts.write && (c.opts.format != "sarif" || c.opts.target == "") {
+		return nil
+	}
+	c.pins = &pins{keepNew: c.opts.diff || c.opts.write}
+	byFile := map[string][]scalerconfig.ImageEdit{}
+	var order []string
+	for _, d := range c.diags {
+		if d.finding == nil {
+			continue
+		}
+		e, ok := preflight.Fix(d.finding)
+		if !ok {
+			continue
+		}
+		if _, seen := byFile[e.Pos.File]; !seen {
+			order = append(order, e.Pos.File)
+		}
+		byFile[e.Pos.File] = append(byFile[e.Pos.File], e)
+	}
+	for _, name := range order {
+		c.pins.file(name, c.in.name(name), c.in.fsys.files[name], byFile[name])
+	}
+	for _, d := range c.diags {
+		d.pin = c.pins.replacement(d)
+	}
+	if c.opts.write {
+		return c.write()
+	}
+	return nil
+}
+
+// file makes the pins of one file; those EditImages refuses are left out,
+// each with its reason.
+func (p *pins) file(name, shown string, src []byte, edits []scalerconfig.ImageEdit) {
+	out, reps, err := p.edit(src, edits)
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		var refused []scalerconfig.ImageEdit
+		for _, e := range joined.Unwrap() {
+			var ee *scalerconfig.EditError
+			if errors.As(e, &ee) {
+				refused = append(refused, ee.Edit)
+				p.refused = append(p.refused, fmt.Sprintf("%s:%d:%d: not pinned: %v", escape(shown), ee.Edit.Pos.Line, ee.Edit.Pos.Column, escape(ee.Err.Error())))
+			}
+		}
+		edits = slices.DeleteFunc(edits, func(e scalerconfig.ImageEdit) bool { return slices.Contains(refused, e) })
+		out, reps, err = p.edit(src, edits)
+	}
+	if err != nil {
+		p.refused = append(p.refused, escape(shown)+": not pinned: "+escape(err.Error()))
+		return
+	}
+	if len(reps) > 0 {
+		p.files = append(p.files, &pinnedFile{name: name, shown: shown, old: src, new: out, reps: reps})
+		p.images += len(reps)
+	}
+}
+
+// edit is scalerconfig.EditImages, or when the pins need no new bytes
+// (only SARIF's fixes) PlanImages, which plans preflight.Fix's edits of
+// the bytes Load read without reading them again. out is then nil.
+func (p *pins) edit(src []byte, edits []scalerconfig.ImageEdit) (out []byte, reps []scalerconfig.Replacement, err error) {
+	if p.keepNew {
+		return scalerconfig.EditImages(src, edits)
+	}
+	reps, err = scalerconfig.PlanImages(src, edits)
+	return nil, reps, err
+}
+
+// replacement is the pin made for d's label set, or nil.
+func (p *pins) replacement(d *diag) *scalerconfig.Replacement {
+	if d.finding == nil {
+		return nil
+	}
+	for _, f := range p.files {
+		if f.name != d.pos.File {
+			continue
+		}
+		i, ok := slices.BinarySearchFunc(f.reps, d.pos.Offset, func(r scalerconfig.Replacement, off int) int { return r.Pos.Offset - off })
+		if ok {
+			return &f.reps[i]
+		}
+	}
+	return nil
+}
+
+func (p *pins) summary(wrote bool) string {
+	s := "; " + count(p.images, "image")
+	switch {
+	case wrote:
+		s += " pinned in " + count(len(p.files), "file")
+	default:
+		s += " to pin in " + count(len(p.files), "file")
+	}
+	if len(p.refused) > 0 {
+		s += ", " + strconv.Itoa(len(p.refused)) + " not pinned"
+	}
+	return s
+}
+
+// writeDiff writes a unified diff of every pinned file.
+func (p *pins) writeDiff(w *bufio.Writer) error {
+	for _, f := range p.files {
+		writeFileDiff(w, f)
+	}
+	return w.Flush()
+}
+
+// writeFileDiff writes the hunks of one file, three lines of context each,
+// merged where their context would touch.
+func writeFileDiff(w *bufio.Writer, f *pinnedFile) {
+	old := splitLines(f.old)
+	starts := make([]int, len(old)+1)
+	for i, l := range old {
+		starts[i+1] = starts[i] + len(l)
+	}
+	shown := escape(f.shown)
+	fmt.Fprintf(w, "--- %s\n+++ %s\n", shown, shown)
+	groups := changes(f, starts)
+	const context = 3
+	for i := 0; i < len(groups); {
+		j := i + 1
+		for j < len(groups) && groups[j].first <= groups[j-1].last+2*context+1 {
+			j++
+		}
+		writeHunk(w, old, groups[i:j], context)
+		i = j
+	}
+}
+
+// change is a run of old lines, first to last, that pins rewrite.
+type change struct {
+	first, last int
+	new         [][]byte
+}
+
+// changes groups the pins of f by the lines they rewrite.
+func changes(f *pinnedFile, starts []int) []change {
+	var out []change
+	for i := 0; i < len(f.reps); {
+		c := change{first: f.reps[i].Pos.Line - 1, last: f.reps[i].End.Line - 1}
+		j := i + 1
+		for j < len(f.reps) && f.reps[j].Pos.Line-1 <= c.last {
+			c.last = max(c.last, f.reps[j].End.Line-1)
+			j++
+		}
+		c.new = rewrite(f.old, starts[c.first], starts[c.last+1], f.reps[i:j])
+		out = append(out, c)
+		i = j
+	}
+	return out
+}
+
+// writeHunk writes one hunk of the changes cs, with context lines around
+// and between them.
+func writeHunk(w *bufio.Writer, old [][]byte, cs []change, context int) {
+	from, to := max(0, cs[0].first-context), min(len(old), cs[len(cs)-1].last+1+context)
+	newCount := to - from
+	for _, c := range cs {
+		newCount += len(c.new) - (c.last - c.first + 1)
+	}
+	fmt.Fprintf(w, "@@ -%s +%s @@\n", span(from, to-from), span(from, newCount))
+	at := from
+	for _, c := range cs {
+		for _, l := range old[at:c.first] {
+			writeLine(w, ' ', l)
+		}
+		for _, l := range old[c.first : c.last+1] {
+			writeLine(w, '-', l)
+		}
+		for _, l := range c.new {
+			writeLine(w, '+', l)
+		}
+		at = c.last + 1
+	}
+	for _, l := range old[at:to] {
+		writeLine(w, ' ', l)
+	}
+}
+
+// rewrite returns the lines of src from start to end with reps made in
+// them.
+func rewrite(src []byte, start, end int, reps []scalerconfig.Replacement) [][]byte {
+	var b []byte
+	at := start
+	for _, r := range reps {
+		b = append(b, src[at:r.Pos.Offset]...)
+		b = append(b, r.Text...)
+		at = r.End.Offset
+	}
+	b = append(b, src[at:end]...)
+	return splitLines(b)
+}
+
+// span is a hunk range: "start,count", 1-based, as diff -u writes it.
+func span(start, n int) string {
+	if n == 0 {
+		return strconv.Itoa(start) + ",0"
+	}
+	return strconv.Itoa(start+1) + "," + strconv.Itoa(n)
+}
+
+// writeLine writes a line of the diff: the mark, then l with its control
+// characters escaped but tabs (escapeControls), so that a file's bytes
+// cannot drive the terminal that shows the diff, then l's line end as it
+// is ("\n" or "\r\n": a CRLF file's diff keeps its line ends).
+func writeLine(w *bufio.Writer, mark byte, l []byte) {
+	w.WriteByte(mark)
+	body, end := splitLineEnd(l)
+	w.WriteString(escapeControls(string(body), true))
+	w.Write(end)
+	if len(end) == 0 {
+		w.WriteString("\n\\ No newline at end of file\n")
+	}
+}
+
+// splitLineEnd splits a line into its text and its line end: "\r\n",
+// "\n", or none for a last line without one.
+func splitLineEnd(l []byte) (body, end []byte) {
+	switch {
+	case bytes.HasSuffix(l, []byte("\r\n")):
+		return l[:len(l)-2], l[len(l)-2:]
+	case bytes.HasSuffix(l, []byte("\n")):
+		return l[:len(l)-1], l[len(l)-1:]
+	}
+	return l, nil
+}
+
+// splitLines splits b after each "\n", keeping the line ends.
+func splitLines(b []byte) [][]byte {
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	if len(lines[len(lines)-1]) == 0 {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
