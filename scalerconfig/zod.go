@@ -1,11 +1,9 @@
 package scalerconfig
 
 import (
-	"cmp"
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 
 	"github.com/kicikit/kicikit/internal/jsstr"
 	"github.com/kicikit/kicikit/internal/yamljs"
@@ -622,27 +620,4 @@ func refine(ok func(*yamljs.Node) bool, message string) check {
 // custom returns the issue a superRefine's ctx.addIssue adds.
 func custom(message string) *issue {
 	return &issue{code: "custom", cont: contTrue, message: message}
-}
-
-// utf16Compare compares a and b in JavaScript's default sort order: by
-// UTF-16 code units, which puts a character beyond U+FFFF (a surrogate
-// pair, from 0xD800) before U+E000 to U+FFFF.
-func utf16Compare(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	for i := range min(len(ra), len(rb)) {
-		if c := cmp.Compare(utf16Key(ra[i]), utf16Key(rb[i])); c != 0 {
-			return c
-		}
-	}
-	return cmp.Compare(len(ra), len(rb))
-}
-
-// utf16Key is the first UTF-16 code unit of r, and r's second one after
-// it, so that comparing keys compares code units.
-func utf16Key(r rune) uint32 {
-	if r >= 0x10000 {
-		hi, lo := utf16.EncodeRune(r)
-		return uint32(hi)<<16 | uint32(lo)
-	}
-	return uint32(r) << 16
 }
