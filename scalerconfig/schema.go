@@ -1,11 +1,14 @@
 package scalerconfig
 
 import (
+	"errors"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/kicikit/kicikit/internal/jsstr"
+	"github.com/kicikit/kicikit/internal/memstr"
 	"github.com/kicikit/kicikit/internal/yamljs"
 )
 
@@ -219,6 +222,21 @@ func memoryCap(p *payload) {
 		out.Pairs = append(out.Pairs, yamljs.Pair{Key: "maxMemoryBytes", Value: &yamljs.Node{Kind: yamljs.Number, Num: n, Pos: m.Pos, End: m.End}})
 	}
 	p.value = out
+}
+
+// memoryBytes reads a resource cap's maxMemory as the orchestrator's
+// parseMemoryString does: the grammar of [hostconfig.ParseMemory], in
+// float64 arithmetic, floor(parseFloat(number) × unit). Unlike ParseMemory
+// it rounds a long fraction first ("1.9999999999999999999k" is 2048 bytes,
+// not 2047) and has no upper bound: the bytes may exceed int64, or be +Inf
+// for a number too long for a float64.
+func memoryBytes(s string) (float64, error) {
+	m, fault := memstr.Split(s)
+	if fault != memstr.OK {
+		return 0, errors.New(`Invalid memory format: "` + s + `". Expected format like "512m", "2g", or "1024k".`)
+	}
+	v, _ := strconv.ParseFloat(m.Number, 64) // digits[.digits]: only overflow fails, to +Inf as parseFloat
+	return math.Floor(v * float64(uint64(1)<<m.Shift)), nil
 }
 
 // checkHostAccessList is a network policy's hostAccess refinement: an issue
