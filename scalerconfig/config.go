@@ -116,6 +116,21 @@ type Defaults struct {
 	Resources *hostconfig.Resources `json:"resources,omitzero"`
 }
 
+// SpawnResources returns the resources the orchestrator gives an agent of
+// ls: the label set's own, else the config's defaults.resources, else nil.
+// It is what [hostconfig.ResolveSpawnLimits] takes:
+//
+//	limits, err := hostconfig.ResolveSpawnLimits(effective, cfg.SpawnResources(ls))
+func (c *Config) SpawnResources(ls LabelSet) *hostconfig.Resources {
+	if ls.Resources != nil {
+		return ls.Resources
+	}
+	if c.Defaults != nil {
+		return c.Defaults.Resources
+	}
+	return nil
+}
+
 // ResourceCap is a cap on the summed resource requests of a scaler's,
 // a machine pool's or the whole orchestrator's agents.
 type ResourceCap struct {
