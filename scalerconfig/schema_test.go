@@ -2,13 +2,19 @@ package scalerconfig
 
 import (
 	"encoding/json"
+	"go/ast"
+	goparser "go/parser"
+	"go/token"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kicikit/kicikit/hostconfig"
 )
 
 // goTable is one table of schema.go with its Go type, and a fresh value of
@@ -174,4 +180,87 @@ func TestTablesDefaults(t *testing.T) {
 	assert.Equal(t, PullIfNotPresent, ls.ImagePullPolicy)
 	assert.Equal(t, ls.ImagePullPolicy, PullPolicy("").Effective())
 	assert.Equal(t, literal.Scalers[0].Runtime, Runtime("").Effective())
+}
+
+// TestTablesDocs holds the docs to the defaults: the doc of each field
+// whose key has a default names it ("default 8", `default "auto"`), and
+// the package doc's list of defaults says what the tables say.
+func TestTablesDocs(t *testing.T) {
+	docs := fieldDocs(t, "config.go")
+	for _, tb := range goTables() {
+		if tb.typ.PkgPath() != reflect.TypeFor[Config]().PkgPath() {
+			continue
+		}
+		dst, ks := tb.keys()
+		for _, k := range ks.list() {
+			f := fieldOf(t, dst, k)
+			doc := docs[tb.name+"."+f.Name]
+			assert.NotEmpty(t, doc, "%s.%s has no doc", tb.name, f.Name)
+			if k.absent.defaulted() {
+				says := regexp.MustCompile(`(?i)\bdefault ` + regexp.QuoteMeta(string(k.absent)) + `([^\w.]|\.(\D|$)|$)`)
+				assert.Regexp(t, says, doc, "%s.%s", tb.name, f.Name)
+			}
+		}
+	}
+	pkg, err := goparser.ParseFile(token.NewFileSet(), "doc.go", nil, goparser.ParseComments)
+	require.NoError(t, err)
+	text := strings.Join(strings.Fields(pkg.Doc.Text()), " ")
+	list := regexp.MustCompile(`defaults applied \(([^)]*)\)`).FindStringSubmatch(text)
+	require.NotNil(t, list, "doc.go lists the defaults")
+	defaults := map[string]string{}
+	for _, tb := range goTables() {
+		_, ks := tb.keys()
+		for _, k := range ks.list() {
+			if k.absent.defaulted() {
+				defaults[k.name] = strings.Trim(string(k.absent), `"`)
+			}
+		}
+	}
+	for _, pair := range strings.Split(list[1], ", ") {
+		name, value, _ := strings.Cut(pair, " ")
+		if name == "..." {
+			continue
+		}
+		assert.Equal(t, defaults[name], value, "doc.go: %q", pair)
+	}
+}
+
+// fieldDocs returns the doc comment of each field of the file's struct
+// types, "Type.Field", its lines joined by spaces.
+func fieldDocs(t *testing.T, file string) map[string]string {
+	f, err := goparser.ParseFile(token.NewFileSet(), file, nil, goparser.ParseComments)
+	require.NoError(t, err)
+	docs := map[string]string{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		ts, ok := n.(*ast.TypeSpec)
+		if !ok {
+			return true
+		}
+		st, ok := ts.Type.(*ast.StructType)
+		if !ok {
+			return false
+		}
+		for _, fl := range st.Fields.List {
+			text := fl.Doc.Text() + " " + fl.Comment.Text()
+			for _, name := range fl.Names {
+				docs[ts.Name.Name+"."+name.Name] = strings.Join(strings.Fields(text), " ")
+			}
+		}
+		return false
+	})
+	return docs
+}
+
+// TestHostconfigDocs: the resources' fields, which hostconfig declares,
+// are documented there.
+func TestHostconfigDocs(t *testing.T) {
+	docs := fieldDocs(t, "../hostconfig/spawn.go")
+	for _, tb := range []goTable{tableOf(resourcesKeys), tableOf(specKeys)} {
+		dst, ks := tb.keys()
+		for _, k := range ks.list() {
+			f := fieldOf(t, dst, k)
+			assert.NotEmpty(t, docs[tb.name+"."+f.Name], "hostconfig.%s.%s has no doc", tb.name, f.Name)
+		}
+	}
+	assert.Equal(t, reflect.TypeFor[hostconfig.Resources](), tableOf(resourcesKeys).typ)
 }
