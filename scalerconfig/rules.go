@@ -52,12 +52,10 @@ func noReserved(labels *yamljs.Node) bool {
 // full mapping matters: the Kelvin sign lower-cases to k.
 func reserved(label string) bool { return strings.HasPrefix(jsstr.ToLower(label), "kici:") }
 
-// normalizeRoles is the roles' transform: undefined or a list with "all"
-// is every role (undefined); an empty list none; else the list as written.
+// normalizeRoles is the roles' transform: a list with "all" is every role
+// (undefined, as is no list at all); an empty list none; else the list as
+// written. It runs on a list the file gives: the key is optional.
 func normalizeRoles(p *payload) {
-	if p.value == nil {
-		return
-	}
 	for _, r := range p.value.Items {
 		if r.Str == "all" {
 			p.value = nil
@@ -120,11 +118,9 @@ func memoryBytes(s string) (float64, error) {
 }
 
 // checkHostAccessList is a network policy's hostAccess refinement: an issue
-// for each entry the orchestrator cannot turn into a firewall rule.
+// for each entry the orchestrator cannot turn into a firewall rule. It runs
+// on a list the file gives: the key is optional.
 func checkHostAccessList(p *payload) {
-	if p.value == nil {
-		return
-	}
 	for i, e := range p.value.Items {
 		if err := checkHostAccess(e.Str); err != nil {
 			iss := custom(err.Error())

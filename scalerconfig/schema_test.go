@@ -180,6 +180,11 @@ func TestTablesDefaults(t *testing.T) {
 	assert.Equal(t, PullIfNotPresent, ls.ImagePullPolicy)
 	assert.Equal(t, ls.ImagePullPolicy, PullPolicy("").Effective())
 	assert.Equal(t, literal.Scalers[0].Runtime, Runtime("").Effective())
+	assert.Equal(t, PullNever, PullNever.Effective(), "a value is its own effective value")
+	assert.Equal(t, RuntimePodman, RuntimePodman.Effective())
+	// A value no enum lists (which validation keeps from decoding) is
+	// kept, in memory of its own.
+	assert.Equal(t, Runtime("rkt"), known("rkt", runtimes()))
 }
 
 // TestTablesDocs holds the docs to the defaults: the doc of each field
