@@ -30,7 +30,12 @@
 // is the floor of the number times the unit, computed exactly; it must fit
 // an int64. Nothing may come before the number or after the unit. space is
 // JavaScript's \s, the orchestrator's language: it includes U+FEFF and
-// leaves out U+0085, unlike Go's [unicode.IsSpace].
+// leaves out U+0085, unlike Go's [unicode.IsSpace]. It is the regular
+// expression of the orchestrator's parseMemoryString (config.ts in
+// kici-dev/kici-public, commit 0b46a9a5a27836be8b5af7a5e0c806592d3b5d6d),
+// which also reads a resource cap's maxMemory: package scalerconfig reads
+// that one by the same grammar, but in the orchestrator's float64
+// arithmetic and without an upper bound.
 //
 // # The single-job rule
 //

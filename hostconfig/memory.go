@@ -2,7 +2,7 @@ package hostconfig
 
 import (
 	"github.com/kicikit/kicikit/internal/errtext"
-	"github.com/kicikit/kicikit/internal/jsstr"
+	"github.com/kicikit/kicikit/internal/memstr"
 )
 
 // ParseMemory returns the number of bytes a memory string such as "512m" or
@@ -18,57 +18,49 @@ import (
 // *[ParseError] naming the input and its [Reason]; the result is then 0.
 // ParseMemory does not allocate unless it fails.
 func ParseMemory(s string) (int64, error) {
-	whole, frac, afterNumber := scanNumber(s)
-	shift, afterUnit := unitAfter(afterNumber)
-	var r Reason
-	// The reasons in the order of precedence the Reason constants document.
-	switch {
-	case s == "":
-		r = ErrEmpty
-	case len(afterNumber) == len(s):
-		r = ErrNumber
-	case shift == 0:
-		r = ErrUnit
-	case afterUnit != "":
-		r = ErrTrailing
-	case whole > (1<<63-1)>>shift:
+	m, fault := memstr.Split(s)
+	if fault != memstr.OK {
+		return 0, &ParseError{Input: s, Reason: faultReason(fault)}
+	}
+	whole, frac := wholeAndFraction(m.Number)
+	if whole > (1<<63-1)>>m.Shift {
 		// whole<<shift is a multiple of 2^shift, so when it is at most
 		// MaxInt64 it is at most 2^63 - 2^shift, and adding the
 		// fraction's bytes (less than 2^shift) still fits.
-		r = ErrRange
-	default:
-		return int64(whole<<shift + fracBytes(frac, shift)), nil
+		return 0, &ParseError{Input: s, Reason: ErrRange}
 	}
-	return 0, &ParseError{Input: s, Reason: r}
+	return int64(whole<<m.Shift + fracBytes(frac, m.Shift)), nil
 }
 
-// scanNumber reads the decimal number s starts with: digits, optionally a
-// "." and more digits. It returns the integer part, the fractional digits
-// ("" without a ".") and the rest of s after the number; rest is s itself
-// when s does not start with a number. Past 2^53 the integer part is out of
-// range for every unit (k allows at most 2^53-1), so it stops growing there
-// instead of overflowing.
-func scanNumber(s string) (whole uint64, frac, rest string) {
+// faultReason is the Reason of a string the grammar refuses.
+func faultReason(f memstr.Fault) Reason {
+	switch f {
+	case memstr.Empty:
+		return ErrEmpty
+	case memstr.NoNumber:
+		return ErrNumber
+	case memstr.NoUnit:
+		return ErrUnit
+	}
+	return ErrTrailing
+}
+
+// wholeAndFraction reads a number of the grammar, digits with optionally
+// "." and more digits: its integer part and its fractional digits ("" for
+// none). Past 2^53 the integer part is out of range for every unit (k
+// allows at most 2^53-1), so it stops growing there instead of
+// overflowing.
+func wholeAndFraction(number string) (whole uint64, frac string) {
 	i := 0
-	for ; i < len(s) && isDigit(s[i]); i++ {
+	for ; i < len(number) && number[i] != '.'; i++ {
 		if whole < 1<<53 {
-			whole = whole*10 + uint64(s[i]-'0')
+			whole = whole*10 + uint64(number[i]-'0')
 		}
 	}
-	if i == 0 {
-		return 0, "", s
+	if i < len(number) {
+		frac = number[i+1:]
 	}
-	if i == len(s) || s[i] != '.' {
-		return whole, "", s[i:]
-	}
-	j := i + 1
-	for j < len(s) && isDigit(s[j]) {
-		j++
-	}
-	if j == i+1 {
-		return 0, "", s // "5." is no number
-	}
-	return whole, s[i+1 : j], s[j:]
+	return whole, frac
 }
 
 // fracBytes returns floor(0.d1d2…dn × 2^shift) for the digits d1…dn of frac,
@@ -82,38 +74,6 @@ func fracBytes(frac string, shift uint) uint64 {
 		q = (uint64(frac[j]-'0')<<shift + q) / 10
 	}
 	return q
-}
-
-// unitAfter reads the unit that s starts with, after any white space: it
-// returns log2 of the unit's multiple and the text after the unit, or 0
-// when there is no unit.
-func unitAfter(s string) (uint, string) {
-	if s == "" {
-		return 0, s
-	}
-	if shift := unitShift(s[0]); shift != 0 {
-		return shift, s[1:] // the common case: no white space
-	}
-	s = jsstr.TrimLeft(s)
-	if s == "" || unitShift(s[0]) == 0 {
-		return 0, s
-	}
-	return unitShift(s[0]), s[1:]
-}
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
-
-// unitShift returns log2 of the unit's multiple, or 0 for no unit.
-func unitShift(c byte) uint {
-	switch c {
-	case 'k', 'K':
-		return 10
-	case 'm', 'M':
-		return 20
-	case 'g', 'G':
-		return 30
-	}
-	return 0
 }
 
 // ParseError is the error [ParseMemory] returns for a string it refuses.

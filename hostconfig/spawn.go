@@ -12,16 +12,31 @@ import (
 // set". Its json and yaml tags are the scaler config's own names, so a
 // config's resources block unmarshals into it.
 type ResourceSpec struct {
-	CPUs   float64 `json:"cpus,omitempty" yaml:"cpus,omitempty"`
-	Memory string  `json:"memory,omitempty" yaml:"memory,omitempty"`
+	// CPUs is a number of CPUs, 1.5 for one and a half (above 0 and at
+	// most 256 in a config the orchestrator accepts); 0: not set. As a
+	// limit it becomes the container's NanoCPUs.
+	CPUs float64 `json:"cpus,omitempty" yaml:"cpus,omitempty"`
+	// Memory is a memory string such as "512m" or "1.5g", read by
+	// [ParseMemory] when the spawn needs it (the orchestrator does not
+	// check it when it loads the config); "": not set. As a limit it
+	// becomes the container's Memory.
+	Memory string `json:"memory,omitempty" yaml:"memory,omitempty"`
 }
 
 // Resources is a label set's (or a scaler's default) resources block.
 // Only Limits bounds a container; Requests is carried for completeness and
 // never read here, as in the orchestrator.
 type Resources struct {
+	// Requests are what an agent is counted as using, against the
+	// resource caps of its scaler, its machine pool and the orchestrator
+	// (the scaler manager sums them; a spawn that would pass a cap waits).
+	// They bound nothing. nil: none.
 	Requests *ResourceSpec `json:"requests,omitempty" yaml:"requests,omitempty"`
-	Limits   *ResourceSpec `json:"limits,omitempty" yaml:"limits,omitempty"`
+	// Limits are what an agent's container may use: [ResolveSpawnLimits]
+	// reads them, when the scaler manager's effective limits set none, into
+	// the container's Memory and NanoCPUs (and a bare-metal scaler with
+	// enforceCgroups into its systemd scope). nil: no limits.
+	Limits *ResourceSpec `json:"limits,omitempty" yaml:"limits,omitempty"`
 }
 
 // ResolveSpawnLimits returns the cpu and memory limits for one agent

@@ -7,146 +7,184 @@ import (
 	"github.com/kicikit/kicikit/internal/yamljs"
 )
 
-// The typed Config of a validated value: every field is there and of its
-// type, defaults included, so decoding only reads.
+// The typed Config of a validated value, read by the tables of schema.go:
+// every key the schema's output holds goes to the Go field its key names.
+// The value is valid, defaults included, so decoding only reads.
+
+// decoder decodes the schema's output of one file: the file the positions
+// name.
+type decoder struct {
+	m    *merged
+	file string
+}
 
 // config decodes the schema's output.
 func (m *merged) config(v *yamljs.Node) *Config {
-	c := &Config{
-		Version:         1,
-		GlobalMaxAgents: intOf(lookup(v, "globalMaxAgents")),
-		Pos:             m.pos(m.main, m.root.Pos),
-	}
-	if d := lookup(v, "defaults"); d != nil {
-		c.Defaults = &Defaults{Resources: resourcesOf(lookup(d, "resources"))}
-	}
-	c.GlobalResourceCap = capOf(lookup(v, "globalResourceCap"))
-	if pools := lookup(v, "machinePools"); pools != nil {
-		c.MachinePools = make([]MachinePool, len(pools.Items))
-		for i, p := range pools.Items {
-			c.MachinePools[i] = MachinePool{Name: own(lookup(p, "name").Str), Cap: *capOf(lookup(p, "cap")), Pos: m.pos(m.main, p.Pos)}
-		}
-	}
-	c.Scalers = m.scalers
-	if !m.byItem {
-		scalers := lookup(v, "scalers").Items
-		c.Scalers = make([]Scaler, len(scalers))
-		for i, s := range scalers {
-			file := m.main
-			if m.items != nil {
-				file = m.items[i].file
-			}
-			c.Scalers[i] = m.scaler(s, file)
-		}
-	}
-	if f := lookup(v, "firecracker"); f != nil {
-		c.Firecracker = &FirecrackerNetwork{
-			CIDR:              strOf(lookup(f, "cidr")),
-			BridgeName:        strOf(lookup(f, "bridgeName")),
-			Gateway:           strOf(lookup(f, "gateway")),
-			Netmask:           strOf(lookup(f, "netmask")),
-			Table:             strOf(lookup(f, "table")),
-			AutoProvisionHost: boolOf(lookup(f, "autoProvisionHost")),
-		}
-	}
+	d := decoder{m, m.main}
+	c := &Config{Pos: d.pos(v.Pos)}
+	ks := configKeys(c, nil)
+	d.object(v, &ks)
 	return c
 }
 
-// pos is the Pos of a place in a file.
-func (m *merged) pos(file string, p yamljs.Pos) Pos {
-	return Pos{File: file, Line: p.Line, Column: p.Column, Offset: p.Offset}
-}
-
-//kicikit:long one assignment per field of the scaler schema, in its order
+// scaler decodes one scaler of the schema's output, declared in file.
 func (m *merged) scaler(v *yamljs.Node, file string) Scaler {
-	s := Scaler{
-		Name:                 own(lookup(v, "name").Str),
-		Type:                 known(lookup(v, "type").Str, TypeContainer, TypeBareMetal, TypeFirecracker, TypeEvent),
-		MaxAgents:            intOf(lookup(v, "maxAgents")),
-		MaxConcurrentSpawns:  intOf(lookup(v, "maxConcurrentSpawns")),
-		Host:                 strOf(lookup(v, "host")),
-		SocketPath:           strOf(lookup(v, "socketPath")),
-		Runtime:              known(lookup(v, "runtime").Str, RuntimeAuto, RuntimeDocker, RuntimePodman),
-		OrchestratorURL:      strOf(lookup(v, "orchestratorUrl")),
-		ExtraHosts:           stringList(lookup(v, "extraHosts")),
-		NetworkIsolation:     boolOf(lookup(v, "networkIsolation")),
-		MandatoryLabels:      stringList(lookup(v, "mandatoryLabels")),
-		ResourceCap:          capOf(lookup(v, "resourceCap")),
-		MachinePool:          strOf(lookup(v, "machinePool")),
-		EnforceCgroups:       lookup(v, "enforceCgroups").Bool,
-		FirecrackerPath:      strOf(lookup(v, "firecrackerPath")),
-		JailerPath:           strOf(lookup(v, "jailerPath")),
-		KernelPath:           strOf(lookup(v, "kernelPath")),
-		ChrootBaseDir:        strOf(lookup(v, "chrootBaseDir")),
-		UID:                  intPtr(lookup(v, "uid")),
-		GID:                  intPtr(lookup(v, "gid")),
-		VcpuCount:            intOf(lookup(v, "vcpuCount")),
-		MemSizeMib:           intOf(lookup(v, "memSizeMib")),
-		RequireSudo:          lookup(v, "requireSudo").Bool,
-		ProvisioningTargets:  stringList(lookup(v, "provisioningTargets")),
-		ClaimTTLSeconds:      intOf(lookup(v, "claimTtlSeconds")),
-		AgentTokenTTLSeconds: intOf(lookup(v, "agentTokenTtlSeconds")),
-		Pos:                  m.pos(file, v.Pos),
-	}
-	if w := lookup(v, "warmPool"); w != nil {
-		s.WarmPool = &WarmPool{
-			Enabled:            lookup(w, "enabled").Bool,
-			Size:               intOf(lookup(w, "size")),
-			IdleTimeoutSeconds: floatPtr(lookup(w, "idleTimeoutSeconds")),
-		}
-	}
-	if p := lookup(v, "platform"); p != nil {
-		s.Platform = &Platform{OS: own(lookup(p, "os").Str), Arch: own(lookup(p, "arch").Str)}
-	}
-	if r := lookup(v, "roles"); r != nil {
-		s.Roles = make([]Role, len(r.Items))
-		for i, n := range r.Items {
-			s.Roles[i] = known(n.Str, RoleBuilder, RoleInitRunner)
-		}
-	}
-	sets := lookup(v, "labelSets").Items
-	s.LabelSets = make([]LabelSet, len(sets))
-	for i, ls := range sets {
-		s.LabelSets[i] = m.labelSet(ls, file)
-	}
+	d := decoder{m, file}
+	s := Scaler{Pos: d.pos(v.Pos)}
+	ks := scalerKeys(&s)
+	d.object(v, &ks)
 	return s
 }
 
-func (m *merged) labelSet(v *yamljs.Node, file string) LabelSet {
-	ls := LabelSet{
-		Labels:              stringList(lookup(v, "labels")),
-		ImagePullPolicy:     known(lookup(v, "imagePullPolicy").Str, PullIfNotPresent, PullAlways, PullNever),
-		BinaryPath:          strOf(lookup(v, "binaryPath")),
-		Resources:           resourcesOf(lookup(v, "resources")),
-		Volumes:             stringList(lookup(v, "volumes")),
-		ContainerSocket:     lookup(v, "containerSocket").Bool,
-		RootfsPath:          strOf(lookup(v, "rootfsPath")),
-		KernelPath:          strOf(lookup(v, "kernelPath")),
-		VcpuCount:           intOf(lookup(v, "vcpuCount")),
-		MemSizeMib:          intOf(lookup(v, "memSizeMib")),
-		OverlayDriveSizeMib: intOf(lookup(v, "overlayDriveSizeMib")),
-		Pos:                 m.pos(file, v.Pos),
-	}
-	if img := lookup(v, "image"); img != nil {
-		ls.Image, ls.ImagePos, ls.ImageEnd = own(img.Str), m.pos(file, img.Pos), m.pos(file, img.End)
-	}
-	if b := lookup(v, "backpressureMode"); b != nil {
-		ls.BackpressureMode = own(b.Str)
-	}
-	if e := lookup(v, "env"); e != nil {
-		ls.Env = make(Env, len(e.Pairs))
-		for i, p := range e.Pairs {
-			ls.Env[i] = EnvVar{Name: own(p.Key), Value: own(p.Value.Str)}
+// object decodes the object v into the fields its keys point to. The
+// schema's output holds an object's keys in the table's order, so one walk
+// of both finds each.
+func (d decoder) object(v *yamljs.Node, ks *keys) {
+	j := 0
+	for _, k := range ks.list() {
+		if j < len(v.Pairs) && v.Pairs[j].Key == k.name {
+			d.set(k.to, v.Pairs[j].Value)
+			j++
 		}
 	}
-	if n := lookup(v, "networkPolicy"); n != nil {
-		ls.NetworkPolicy = &NetworkPolicy{
-			Allowlist:  stringList(lookup(n, "allowlist")),
-			DenyAll:    lookup(n, "denyAll").Bool,
-			HostAccess: stringList(lookup(n, "hostAccess")),
-		}
+}
+
+// decodeNew decodes the object v into a new T.
+func decodeNew[T any](d decoder, v *yamljs.Node, t table[T]) *T {
+	dst := new(T)
+	ks := t(dst)
+	d.object(v, &ks)
+	return dst
+}
+
+// decodeList decodes an array of objects of T, each with its position when
+// T has one.
+func decodeList[T any](d decoder, v *yamljs.Node, t table[T], pos func(*T) *Pos) []T {
+	out := make([]T, len(v.Items))
+	for i, item := range v.Items {
+		*pos(&out[i]) = d.pos(item.Pos)
+		ks := t(&out[i])
+		d.object(item, &ks)
 	}
-	return ls
+	return out
+}
+
+// pos is the Pos of a place in the decoder's file.
+func (d decoder) pos(p yamljs.Pos) Pos {
+	return Pos{File: d.file, Line: p.Line, Column: p.Column, Offset: p.Offset}
+}
+
+// set puts the value v into the field p points to, as the field's type
+// reads it.
+func (d decoder) set(p any, v *yamljs.Node) {
+	if setValue(p, v) || setEnum(p, v) {
+		return
+	}
+	d.setObject(p, v)
+}
+
+// setValue sets a field of a plain type, and reports whether p is one.
+func setValue(p any, v *yamljs.Node) bool {
+	switch p := p.(type) {
+	case *int:
+		*p = int(v.Num)
+	case *int64:
+		*p = int64(v.Num) // the schema has checked it is a safe integer; -0 reads as 0
+	case **int64:
+		i := int64(v.Num)
+		*p = &i
+	case *float64:
+		*p = v.Num
+	case **float64:
+		f := v.Num + 0 // -0 reads as 0, as JSON writes it
+		*p = &f
+	case *string:
+		*p = own(v.Str)
+	case **string:
+		s := own(v.Str)
+		*p = &s
+	case *bool:
+		*p = v.Bool
+	case **bool:
+		b := v.Bool
+		*p = &b
+	case *[]string:
+		*p = stringList(v)
+	default:
+		return false
+	}
+	return true
+}
+
+// setEnum sets a field of an enum's Go type, and reports whether p is one.
+func setEnum(p any, v *yamljs.Node) bool {
+	switch p := p.(type) {
+	case *ScalerType:
+		*p = known(v.Str, scalerTypes())
+	case *Runtime:
+		*p = known(v.Str, runtimes())
+	case *PullPolicy:
+		*p = known(v.Str, pullPolicies())
+	case *[]Role:
+		*p = make([]Role, len(v.Items))
+		for i, r := range v.Items {
+			(*p)[i] = known(r.Str, roles())
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// setObject sets a field that holds an object or a list of them.
+func (d decoder) setObject(p any, v *yamljs.Node) {
+	switch p := p.(type) {
+	case **Defaults:
+		*p = decodeNew(d, v, defaultsKeys)
+	case **hostconfig.Resources:
+		*p = decodeNew(d, v, resourcesKeys) // the transform gave the nested form
+	case **hostconfig.ResourceSpec:
+		*p = decodeNew(d, v, specKeys)
+	case **ResourceCap:
+		*p = capOf(v)
+	case *ResourceCap:
+		*p = *capOf(v)
+	case *[]MachinePool:
+		*p = decodeList(d, v, poolKeys, func(mp *MachinePool) *Pos { return &mp.Pos })
+	case *[]Scaler:
+		*p = d.m.scalersOf(v)
+	case **FirecrackerNetwork:
+		*p = decodeNew(d, v, firecrackerKeys)
+	case **WarmPool:
+		*p = decodeNew(d, v, warmPoolKeys)
+	case **Platform:
+		*p = decodeNew(d, v, platformKeys)
+	case *[]LabelSet:
+		*p = decodeList(d, v, labelSetKeys, func(ls *LabelSet) *Pos { return &ls.Pos })
+	case imageOf:
+		p.ls.Image, p.ls.ImagePos, p.ls.ImageEnd = own(v.Str), d.pos(v.Pos), d.pos(v.End)
+	case *Env:
+		*p = envOf(v)
+	case **NetworkPolicy:
+		*p = decodeNew(d, v, networkPolicyKeys)
+	}
+}
+
+// scalersOf is the merged scalers list: the scalers decoded one at a time
+// already (loadByItem), or those of v, each in the file that declares it.
+func (m *merged) scalersOf(v *yamljs.Node) []Scaler {
+	if m.byItem {
+		return m.scalers
+	}
+	out := make([]Scaler, len(v.Items))
+	for i, s := range v.Items {
+		file := m.main
+		if m.items != nil {
+			file = m.items[i].file
+		}
+		out[i] = m.scaler(s, file)
+	}
+	return out
 }
 
 // own returns s in memory of its own. yamljs's strings are slices of the
@@ -154,7 +192,7 @@ func (m *merged) labelSet(v *yamljs.Node, file string) LabelSet {
 func own(s string) string { return strings.Clone(s) }
 
 // known returns the constant of T that s is, or s in memory of its own.
-func known[T ~string](s string, values ...T) T {
+func known[T ~string](s string, values []T) T {
 	for _, v := range values {
 		if string(v) == s {
 			return v
@@ -163,50 +201,8 @@ func known[T ~string](s string, values ...T) T {
 	return T(own(s))
 }
 
-// intOf is an integer field, 0 when absent. The schema has checked it is a
-// safe integer; -0 reads as 0.
-func intOf(n *yamljs.Node) int64 {
-	if n == nil {
-		return 0
-	}
-	return int64(n.Num)
-}
-
-func intPtr(n *yamljs.Node) *int64 {
-	if n == nil {
-		return nil
-	}
-	i := int64(n.Num)
-	return &i
-}
-
-// floatPtr is a number field; -0 reads as 0, as JSON writes it.
-func floatPtr(n *yamljs.Node) *float64 {
-	if n == nil {
-		return nil
-	}
-	f := n.Num + 0
-	return &f
-}
-
-func strOf(n *yamljs.Node) *string {
-	if n == nil {
-		return nil
-	}
-	s := own(n.Str)
-	return &s
-}
-
-func boolOf(n *yamljs.Node) *bool {
-	b := n.Bool
-	return &b
-}
-
 // stringList is a list of strings: nil when absent, empty when empty.
 func stringList(n *yamljs.Node) []string {
-	if n == nil {
-		return nil
-	}
 	out := make([]string, len(n.Items))
 	for i, s := range n.Items {
 		out[i] = own(s.Str)
@@ -214,35 +210,26 @@ func stringList(n *yamljs.Node) []string {
 	return out
 }
 
+// capOf is a resource cap as its transform leaves it: maxCpu, and
+// maxMemory as maxMemoryBytes.
 func capOf(n *yamljs.Node) *ResourceCap {
-	if n == nil {
-		return nil
-	}
 	c := &ResourceCap{}
-	if v := lookup(n, "maxCpu"); v != nil {
-		c.MaxCPU = v.Num
+	for _, p := range n.Pairs {
+		switch p.Key {
+		case "maxCpu":
+			c.MaxCPU = p.Value.Num
+		case "maxMemoryBytes":
+			setValue(&c.MaxMemoryBytes, p.Value)
+		}
 	}
-	c.MaxMemoryBytes = floatPtr(lookup(n, "maxMemoryBytes"))
 	return c
 }
 
-func resourcesOf(n *yamljs.Node) *hostconfig.Resources {
-	if n == nil {
-		return nil
+// envOf is a label set's env, in the record's order.
+func envOf(n *yamljs.Node) Env {
+	env := make(Env, len(n.Pairs))
+	for i, p := range n.Pairs {
+		env[i] = EnvVar{Name: own(p.Key), Value: own(p.Value.Str)}
 	}
-	return &hostconfig.Resources{Requests: specOf(lookup(n, "requests")), Limits: specOf(lookup(n, "limits"))}
-}
-
-func specOf(n *yamljs.Node) *hostconfig.ResourceSpec {
-	if n == nil {
-		return nil
-	}
-	s := &hostconfig.ResourceSpec{}
-	if c := lookup(n, "cpus"); c != nil {
-		s.CPUs = c.Num
-	}
-	if mem := lookup(n, "memory"); mem != nil {
-		s.Memory = own(mem.Str)
-	}
-	return s
+	return env
 }

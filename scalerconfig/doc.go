@@ -4,6 +4,39 @@
 // (loadScalerConfig and its zod schema), from the service's env file to
 // canonical labels, and says where each value and each problem is.
 //
+// # Which orchestrator
+//
+// The rules are those of the public KiCI source, repository
+// kici-dev/kici-public, at commit 0b46a9a5a27836be8b5af7a5e0c806592d3b5d6d
+// (the 0.12.0 line): packages/orchestrator/src/scaler/config.ts for the
+// file and its schema, types.ts, container-backend.ts and manager.ts for
+// what the orchestrator does with each field (each field's doc says).
+// The release 0.20.0, whose upgrade check kicikit reproduces, also takes
+// imagePullPolicy to default to IfNotPresent.
+//
+// The repository also holds an older line, v0.1.x (config.ts at commit
+// 6e56c73f836e8277c63656b29cab99e968bd20c2), which differs where it
+// matters to a reader of both:
+//
+//   - imagePullPolicy defaults to Always there, and to IfNotPresent here.
+//     Under Always every spawn pulls, so a label set on a moving tag always
+//     runs the tag's newest image; read against that line, the upgrade
+//     check's moving-tag warnings look like false positives. Under
+//     IfNotPresent a host keeps whatever image the tag named when it first
+//     pulled it, which is what those warnings are about.
+//   - Labels are kept as written there; here they are trimmed and
+//     lower-cased.
+//   - A scaler there has no maxConcurrentSpawns, platform,
+//     provisioningTargets, claimTtlSeconds or agentTokenTtlSeconds, and a
+//     scaler refuses unknown keys: a file that sets one loads here and is
+//     refused there. A network policy's hostAccess and the firecracker
+//     network's autoProvisionHost are unknown there too, and dropped
+//     without a word.
+//   - A bare-metal label set there needs a binaryPath (an image alone is
+//     refused), firecracker extraHosts entries are not checked, and the
+//     gate rule asks only that every mandatory label appear in every label
+//     set, with a message of its own.
+//
 // # Locate, then Load
 //
 // [Locate] reads the service's env file as the orchestrator does and

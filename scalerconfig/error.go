@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kicikit/kicikit/internal/jsstr"
 	"github.com/kicikit/kicikit/internal/yamljs"
 )
 
@@ -91,7 +92,7 @@ func pathString(path []seg) string {
 		case s.index >= 0:
 			b.WriteString("[" + strconv.Itoa(s.index) + "]")
 		case !plainKey(s.key):
-			b.WriteString("[" + jsonString(s.key) + "]")
+			b.WriteString("[" + jsstr.Stringify(s.key) + "]")
 		default:
 			if b.Len() > 0 {
 				b.WriteByte('.')
@@ -110,40 +111,6 @@ func plainKey(k string) bool {
 		}
 	}
 	return true
-}
-
-// jsonString is JSON.stringify of a string: quotes, backslashes and control
-// characters escaped, nothing else.
-func jsonString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"', '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if r < 0x20 {
-				b.WriteString(`\u00`)
-				b.WriteByte("0123456789abcdef"[r>>4])
-				b.WriteByte("0123456789abcdef"[r&15])
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }
 
 // problems turns the issues of a validation into Problems, each placed in

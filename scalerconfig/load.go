@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kicikit/kicikit/internal/errtext"
+	"github.com/kicikit/kicikit/internal/jsstr"
 	"github.com/kicikit/kicikit/internal/yamljs"
 )
 
@@ -216,7 +217,7 @@ func dropInNames(entries []fs.DirEntry) []string {
 			names = append(names, n)
 		}
 	}
-	slices.SortFunc(names, utf16Compare)
+	slices.SortFunc(names, jsstr.Compare)
 	return names
 }
 

@@ -1,23 +1,101 @@
 package scalerconfig
 
 import (
-	"slices"
+	"reflect"
 	"strconv"
-	"strings"
 
-	"github.com/kicikit/kicikit/internal/jsstr"
+	"github.com/kicikit/kicikit/hostconfig"
 	"github.com/kicikit/kicikit/internal/yamljs"
 )
 
-// The orchestrator's scaler config schema, field by field in its order, in
-// the constructs of zod.go. The refinements and transforms below it are the
-// orchestrator's own rules; their messages are its words.
+// The orchestrator's scaler config schema (scalerFileSchema of
+// packages/orchestrator/src/scaler/config.ts in kici-dev/kici-public, at
+// commit 0b46a9a5a27836be8b5af7a5e0c806592d3b5d6d), in the constructs of
+// zod.go: one table of keys for each object, in the schema's order. A key
+// says, once, everything the package knows of it: its name in the file and
+// in the JSON, its schema, its default, and the Go field that holds its
+// value. Load validates with the tables (configSchema), decodes with them
+// (decode.go) and WithDefaults fills the defaults from them (defaults.go);
+// the tests hold the JSON tags and the field docs to them. The refinements
+// and transforms the tables name are the orchestrator's rules (rules.go).
 
-func posInt() *schema { return num().with(isInt(), positive()) }
+// key is one key of an object of the config file.
+type key struct {
+	name   string         // the key, in the file and in the JSON
+	schema func() *schema // its value's schema
+	absent presence       // what the object holds when the file leaves it out
+	to     any            // a pointer to the Go field that holds its value
+}
 
-func str2node(s string) *yamljs.Node  { return &yamljs.Node{Kind: yamljs.String, Str: s} }
-func num2node(f float64) *yamljs.Node { return &yamljs.Node{Kind: yamljs.Number, Num: f} }
-func bool2node(b bool) *yamljs.Node   { return &yamljs.Node{Kind: yamljs.Bool, Bool: b} }
+// keys is the table of an object's keys, in the schema's order: each
+// object's table fills the first entries, the rest are empty. A table is
+// an array, not a slice, so that making one allocates nothing.
+type keys [maxShape]key
+
+// list returns the table's keys.
+func (ks *keys) list() []key {
+	n := 0
+	for n < len(ks) && ks[n].name != "" {
+		n++
+	}
+	return ks[:n]
+}
+
+// table returns the keys of T's object bound to the fields of dst.
+type table[T any] func(dst *T) keys
+
+// presence says what an object holds for a key the file leaves out:
+// nothing, for a required key (the object has an issue) or an optional one
+// (the key stays undefined), or else the key's default, written as its
+// JSON: 8, "auto", true, [].
+type presence string
+
+const (
+	required    presence = ""
+	optionalKey presence = "?"
+)
+
+// defaulted reports whether p is a default.
+func (p presence) defaulted() bool { return p != required && p != optionalKey }
+
+// node is the default as the schema's output holds it.
+func (p presence) node() *yamljs.Node {
+	switch {
+	case p == "true" || p == "false":
+		return &yamljs.Node{Kind: yamljs.Bool, Bool: p == "true"}
+	case p == "[]":
+		return &yamljs.Node{Kind: yamljs.Seq, Items: []*yamljs.Node{}}
+	case p[0] == '"':
+		return &yamljs.Node{Kind: yamljs.String, Str: p.str()}
+	}
+	return &yamljs.Node{Kind: yamljs.Number, Num: p.num()}
+}
+
+// str is a string default's value, num a number's.
+func (p presence) str() string  { return string(p[1 : len(p)-1]) }
+func (p presence) num() float64 { f, _ := strconv.ParseFloat(string(p), 64); return f }
+
+// objectOf is the object schema of T's table: z.object(shape), or with
+// strict z.object(shape).strict(). Each key's schema is made optional or
+// given its default as its presence says.
+func objectOf[T any](strict bool, t table[T]) *schema {
+	ks := t(new(T))
+	list := ks.list()
+	shape := make([]field, 0, len(list))
+	for _, k := range list {
+		s := k.schema()
+		switch {
+		case k.absent == optionalKey:
+			s = optional(s)
+		case k.absent.defaulted():
+			s = withDefault(s, k.absent.node())
+		}
+		shape = append(shape, field{k.name, s})
+	}
+	o := object(strict, shape...)
+	o.goType = reflect.TypeFor[T]()
+	return o
+}
 
 // configSchema builds the whole file's schema. It is built once per Load:
 // the schemas are small, and a package-level value would be a global.
@@ -33,388 +111,212 @@ func configSchemaWith(list func(scaler *schema) *schema) *schema {
 		}
 		return pt
 	}
-	spec := object(true,
-		field{"memory", optional(str())},
-		field{"cpus", optional(num().with(positive(), atMost(256)))},
-	)
-	nested := object(true,
-		field{"requests", optional(spec)},
-		field{"limits", optional(spec)},
-	)
-	resources := pipe(union(nested, spec), flatResources)
-	capSchema := pipe(object(true,
-		field{"maxCpu", optional(num().with(positive()))},
-		field{"maxMemory", optional(str())},
-	), memoryCap)
-	return object(false,
-		field{"version", literal1()},
-		field{"globalMaxAgents", withDefault(posInt(), num2node(50))},
-		field{"defaults", optional(object(false, field{"resources", optional(resources)}))},
-		field{"globalResourceCap", optional(capSchema)},
-		field{"machinePools", optional(array(object(true,
-			field{"name", str().with(nonEmpty())},
-			field{"cap", capSchema},
-		)))},
-		field{"scalers", list(scalerSchema(resources, capSchema, hostPatterns))},
-		field{"firecracker", optional(object(false,
-			field{"cidr", withDefault(str(), str2node("10.0.0.0/24"))},
-			field{"bridgeName", withDefault(str(), str2node("kici-br0"))},
-			field{"gateway", withDefault(str(), str2node("10.0.0.1"))},
-			field{"netmask", withDefault(str(), str2node("255.255.255.0"))},
-			field{"table", withDefault(str(), str2node("kici"))},
-			field{"autoProvisionHost", withDefault(boolean(), bool2node(true))},
-		))},
-	).with(check{fn: checkPools})
+	scalers := func() *schema { return list(scalerSchema(hostPatterns)) }
+	top := func(c *Config) keys { return configKeys(c, scalers) }
+	return objectOf(false, top).with(check{fn: checkPools})
 }
 
-func labelSetSchema(resources *schema) *schema {
-	return object(true,
-		field{"labels", pipe(array(str()).with(nonEmpty(), refine(noReserved,
-			"Labels with 'kici:' prefix are reserved and cannot be used in scaler labelSets")), canonicalLabels)},
-		field{"image", optional(str())},
-		field{"imagePullPolicy", withDefault(enum("Always", "IfNotPresent", "Never"), str2node("IfNotPresent"))},
-		field{"binaryPath", optional(str())},
-		field{"resources", optional(resources)},
-		field{"volumes", optional(array(str()))},
-		field{"containerSocket", withDefault(boolean(), bool2node(false))},
-		field{"env", optional(record())},
-		field{"backpressureMode", optional(enum("pause", "drop"))},
-		field{"networkPolicy", optional(object(false,
-			field{"allowlist", optional(array(str()))},
-			field{"denyAll", withDefault(boolean(), bool2node(false))},
-			field{"hostAccess", optional(array(str())).with(check{fn: checkHostAccessList})},
-		))},
-		field{"rootfsPath", optional(str())},
-		field{"kernelPath", optional(str())},
-		field{"vcpuCount", optional(posInt())},
-		field{"memSizeMib", optional(posInt())},
-		field{"overlayDriveSizeMib", optional(posInt())},
-	)
-}
-
-func scalerSchema(resources, capSchema *schema, hostPatterns func() *patterns) *schema {
-	return object(true,
-		field{"name", str()},
-		field{"type", enum("container", "bare-metal", "firecracker", "event")},
-		field{"maxAgents", posInt()},
-		field{"maxConcurrentSpawns", withDefault(posInt(), num2node(8))},
-		field{"labelSets", array(labelSetSchema(resources)).with(nonEmpty())},
-		field{"host", optional(str())},
-		field{"socketPath", optional(str())},
-		field{"runtime", withDefault(enum("docker", "podman", "auto"), str2node("auto"))},
-		field{"orchestratorUrl", optional(str())},
-		field{"extraHosts", optional(array(str()))},
-		field{"networkIsolation", withDefault(boolean(), bool2node(true))},
-		field{"warmPool", optional(object(false,
-			field{"enabled", withDefault(boolean(), bool2node(false))},
-			field{"size", withDefault(num().with(isInt(), nonnegative()), num2node(0))},
-			field{"idleTimeoutSeconds", withDefault(num(), num2node(300))},
-		))},
-		field{"mandatoryLabels", pipe(withDefault(array(str()), &yamljs.Node{Kind: yamljs.Seq, Items: []*yamljs.Node{}}).with(refine(noReserved,
-			"Labels with 'kici:' prefix are reserved and cannot be used in mandatoryLabels")), canonicalLabels)},
-		field{"platform", optional(object(true,
-			field{"os", enum("linux", "macos", "windows")},
-			field{"arch", enum("x64", "arm64")},
-		))},
-		field{"roles", pipe(optional(array(enum("builder", "init-runner", "all"))), normalizeRoles)},
-		field{"resourceCap", optional(capSchema)},
-		field{"machinePool", optional(str())},
-		field{"enforceCgroups", withDefault(boolean(), bool2node(false))},
-		field{"firecrackerPath", optional(str())},
-		field{"jailerPath", optional(str())},
-		field{"kernelPath", optional(str())},
-		field{"chrootBaseDir", withDefault(str(), str2node("/srv/jailer"))},
-		field{"uid", optional(num().with(isInt()))},
-		field{"gid", optional(num().with(isInt()))},
-		field{"vcpuCount", withDefault(posInt(), num2node(2))},
-		field{"memSizeMib", withDefault(posInt(), num2node(512))},
-		field{"requireSudo", withDefault(boolean(), bool2node(false))},
-		field{"provisioningTargets", optional(array(str().with(nonEmpty())))},
-		field{"claimTtlSeconds", withDefault(posInt(), num2node(300))},
-		field{"agentTokenTtlSeconds", withDefault(posInt(), num2node(600))},
-	).with(check{fn: func(p *payload) { checkScaler(p, hostPatterns) }})
-}
-
-// canonical is a label as the orchestrator holds it: JavaScript's trim()
-// then toLowerCase().
-func canonical(label string) string { return jsstr.ToLower(jsstr.Trim(label)) }
-
-// canonicalLabels is the labels' transform: each label canonical, in order,
-// duplicates kept.
-//
-// Its input is the array schema's own output, a new array: the labels are
-// replaced in it.
-func canonicalLabels(p *payload) {
-	for i, l := range p.value.Items {
-		if c := canonical(l.Str); c != l.Str {
-			n := *l
-			n.Str = c
-			p.value.Items[i] = &n
-		}
+// configKeys are the top level's keys; scalers makes the scalers list's
+// schema (nil where no schema is made: decoding, defaults).
+func configKeys(c *Config, scalers func() *schema) keys {
+	return keys{
+		{"version", literal1, required, &c.Version},
+		{"globalMaxAgents", posInt, "50", &c.GlobalMaxAgents},
+		{"defaults", defaultsSchema, optionalKey, &c.Defaults},
+		{"globalResourceCap", capSchema, optionalKey, &c.GlobalResourceCap},
+		{"machinePools", poolsSchema, optionalKey, &c.MachinePools},
+		{"scalers", scalers, required, &c.Scalers},
+		{"firecracker", firecrackerSchema, optionalKey, &c.Firecracker},
 	}
 }
 
-// noReserved reports whether no label starts with "kici:" once lower-cased:
-// the raw label, before any trimming.
-func noReserved(labels *yamljs.Node) bool {
-	for _, l := range labels.Items {
-		if reserved(l.Str) {
-			return false
-		}
-	}
-	return true
-}
+func defaultsSchema() *schema { return objectOf(false, defaultsKeys) }
 
-// reserved reports whether label, lower-cased, starts with "kici:". The
-// full mapping matters: the Kelvin sign lower-cases to k.
-func reserved(label string) bool { return strings.HasPrefix(jsstr.ToLower(label), "kici:") }
-
-// normalizeRoles is the roles' transform: undefined or a list with "all"
-// is every role (undefined); an empty list none; else the list as written.
-func normalizeRoles(p *payload) {
-	if p.value == nil {
-		return
-	}
-	for _, r := range p.value.Items {
-		if r.Str == "all" {
-			p.value = nil
-			return
-		}
+func defaultsKeys(d *Defaults) keys {
+	return keys{
+		{"resources", resourcesSchema, optionalKey, &d.Resources},
 	}
 }
 
-// flatResources is the resources' transform: the flat form {cpus, memory}
-// is the limits, and the requests too.
-func flatResources(p *payload) {
-	v := p.value
-	if lookup(v, "cpus") == nil && lookup(v, "memory") == nil {
-		return
-	}
-	copyOf := func() *yamljs.Node {
-		c := *v
-		c.Pairs = append([]yamljs.Pair(nil), v.Pairs...)
-		return &c
-	}
-	p.value = &yamljs.Node{Kind: yamljs.Map, Pos: v.Pos, End: v.End, Pairs: []yamljs.Pair{
-		{Key: "requests", Value: copyOf()},
-		{Key: "limits", Value: copyOf()},
-	}}
-}
+func poolsSchema() *schema { return array(objectOf(true, poolKeys)) }
 
-// memoryCap is a resource cap's transform: maxMemory is read as bytes.
-func memoryCap(p *payload) {
-	v := p.value
-	out := &yamljs.Node{Kind: yamljs.Map, Pos: v.Pos, End: v.End}
-	if c := lookup(v, "maxCpu"); c != nil {
-		out.Pairs = append(out.Pairs, yamljs.Pair{Key: "maxCpu", Value: c})
-	}
-	if m := lookup(v, "maxMemory"); m != nil {
-		n, err := memoryBytes(m.Str)
-		if err != nil {
-			// An issue of a transform aborts: nothing after it is checked.
-			p.addIssue(&issue{code: "custom", message: err.Error()}, seg{key: "maxMemory", index: -1})
-			p.value = nil
-			return
-		}
-		out.Pairs = append(out.Pairs, yamljs.Pair{Key: "maxMemoryBytes", Value: &yamljs.Node{Kind: yamljs.Number, Num: n, Pos: m.Pos, End: m.End}})
-	}
-	p.value = out
-}
-
-// checkHostAccessList is a network policy's hostAccess refinement: an issue
-// for each entry the orchestrator cannot turn into a firewall rule.
-func checkHostAccessList(p *payload) {
-	if p.value == nil {
-		return
-	}
-	for i, e := range p.value.Items {
-		if err := checkHostAccess(e.Str); err != nil {
-			iss := custom(err.Error())
-			iss.at = i + 1
-			p.addIssue(iss)
-		}
+func poolKeys(p *MachinePool) keys {
+	return keys{
+		{"name", nonEmptyStr, required, &p.Name},
+		{"cap", capSchema, required, &p.Cap},
 	}
 }
 
-// checkPools is the top level's refinement: every machinePool a scaler
-// names is defined, and no two pools share a name.
-func checkPools(p *payload) {
-	pools := lookup(p.value, "machinePools")
-	names := map[string]bool{}
-	if pools != nil {
-		for _, pool := range pools.Items {
-			names[lookup(pool, "name").Str] = true
-		}
-	}
-	for i, s := range lookup(p.value, "scalers").Items {
-		if ref := lookup(s, "machinePool"); ref != nil && !names[ref.Str] {
-			p.addIssue(custom(`Scaler "`+lookup(s, "name").Str+`" references unknown machinePool "`+ref.Str+
-				`". Define it under top-level machinePools[].`),
-				seg{key: "scalers", index: -1}, seg{index: i}, seg{key: "machinePool", index: -1})
-		}
-	}
-	if pools == nil {
-		return
-	}
-	seen := map[string]bool{}
-	for i, pool := range pools.Items {
-		name := lookup(pool, "name").Str
-		if seen[name] {
-			p.addIssue(custom(`Duplicate machinePool name "`+name+`".`),
-				seg{key: "machinePools", index: -1}, seg{index: i}, seg{key: "name", index: -1})
-		}
-		seen[name] = true
+func firecrackerSchema() *schema { return objectOf(false, firecrackerKeys) }
+
+func firecrackerKeys(f *FirecrackerNetwork) keys {
+	return keys{
+		{"cidr", str, `"10.0.0.0/24"`, &f.CIDR},
+		{"bridgeName", str, `"kici-br0"`, &f.BridgeName},
+		{"gateway", str, `"10.0.0.1"`, &f.Gateway},
+		{"netmask", str, `"255.255.255.0"`, &f.Netmask},
+		{"table", str, `"kici"`, &f.Table},
+		{"autoProvisionHost", boolean, "true", &f.AutoProvisionHost},
 	}
 }
 
-// truthy reports whether JavaScript reads an optional string as true: set
-// and not empty.
-func truthy(n *yamljs.Node) bool { return n != nil && n.Str != "" }
+// scalerSchema is a scaler's schema, with its refinement: hostPatterns
+// gives the patterns its extraHosts check reads.
+func scalerSchema(hostPatterns func() *patterns) *schema {
+	return objectOf(true, scalerKeys).with(check{fn: func(p *payload) { checkScaler(p, hostPatterns) }})
+}
 
-// checkScaler is a scaler's refinement: the rules of its type, and every
-// label set's gate reachable.
-func checkScaler(p *payload, hostPatterns func() *patterns) {
-	s := p.value
-	name := lookup(s, "name").Str
-	sets := lookup(s, "labelSets").Items
-	at := func(i int, key string) []seg {
-		return []seg{{key: "labelSets", index: -1}, {index: i}, {key: key, index: -1}}
-	}
-	switch ScalerType(lookup(s, "type").Str) {
-	case TypeEvent:
-		if t := lookup(s, "provisioningTargets"); t == nil || len(t.Items) == 0 {
-			p.addIssue(custom(`Event scaler "`+name+`" requires a non-empty 'provisioningTargets' array (workflow refs the scale-up/scale-down events are delivered to)`),
-				seg{key: "provisioningTargets", index: -1})
-		}
-	case TypeContainer:
-		for i, ls := range sets {
-			if !truthy(lookup(ls, "image")) {
-				p.addIssue(custom(`Container scaler "`+name+`" label set [`+strconv.Itoa(i)+`] requires an 'image' field`), at(i, "image")...)
-			}
-		}
-	case TypeBareMetal:
-		for i, ls := range sets {
-			if !truthy(lookup(ls, "binaryPath")) && !truthy(lookup(ls, "image")) {
-				p.addIssue(custom(`Bare-metal scaler "`+name+`" label set [`+strconv.Itoa(i)+`] requires a 'binaryPath' (spawn a local agent process) or an 'image' (run the job's own container image as the agent, with the KiCI runtime injected)`), at(i, "binaryPath")...)
-			}
-		}
-	}
-	checkGates(p, name, sets)
-	if ScalerType(lookup(s, "type").Str) == TypeFirecracker {
-		checkFirecracker(p, name, sets, hostPatterns)
+func scalerKeys(s *Scaler) keys {
+	return keys{
+		{"name", str, required, &s.Name},
+		{"type", func() *schema { return enumOf(scalerTypes()) }, required, &s.Type},
+		{"maxAgents", posInt, required, &s.MaxAgents},
+		{"maxConcurrentSpawns", posInt, "8", &s.MaxConcurrentSpawns},
+		{"labelSets", labelSetsSchema, required, &s.LabelSets},
+		{"host", str, optionalKey, &s.Host},
+		{"socketPath", str, optionalKey, &s.SocketPath},
+		{"runtime", func() *schema { return enumOf(runtimes()) }, `"auto"`, &s.Runtime},
+		{"orchestratorUrl", str, optionalKey, &s.OrchestratorURL},
+		{"extraHosts", strList, optionalKey, &s.ExtraHosts},
+		{"networkIsolation", boolean, "true", &s.NetworkIsolation},
+		{"warmPool", warmPoolSchema, optionalKey, &s.WarmPool},
+		{"mandatoryLabels", mandatoryLabelsSchema, "[]", &s.MandatoryLabels},
+		{"platform", platformSchema, optionalKey, &s.Platform},
+		{"roles", rolesSchema, optionalKey, &s.Roles},
+		{"resourceCap", capSchema, optionalKey, &s.ResourceCap},
+		{"machinePool", str, optionalKey, &s.MachinePool},
+		{"enforceCgroups", boolean, "false", &s.EnforceCgroups},
+		{"firecrackerPath", str, optionalKey, &s.FirecrackerPath},
+		{"jailerPath", str, optionalKey, &s.JailerPath},
+		{"kernelPath", str, optionalKey, &s.KernelPath},
+		{"chrootBaseDir", str, `"/srv/jailer"`, &s.ChrootBaseDir},
+		{"uid", integer, optionalKey, &s.UID},
+		{"gid", integer, optionalKey, &s.GID},
+		{"vcpuCount", posInt, "2", &s.VcpuCount},
+		{"memSizeMib", posInt, "512", &s.MemSizeMib},
+		{"requireSudo", boolean, "false", &s.RequireSudo},
+		{"provisioningTargets", func() *schema { return array(nonEmptyStr()) }, optionalKey, &s.ProvisioningTargets},
+		{"claimTtlSeconds", posInt, "300", &s.ClaimTTLSeconds},
+		{"agentTokenTtlSeconds", posInt, "600", &s.AgentTokenTTLSeconds},
 	}
 }
 
-// checkGates adds an issue for each label of a label set's gate (the
-// mandatory labels, the platform's taints and the taints its own labels
-// carry) that a job cannot request on that label set.
-func checkGates(p *payload, name string, sets []*yamljs.Node) {
-	var structured []string
-	if pl := lookup(p.value, "platform"); pl != nil {
-		structured = platformTaints(lookup(pl, "os").Str, lookup(pl, "arch").Str)
-	}
-	var mandatory []string
-	for _, l := range lookup(p.value, "mandatoryLabels").Items {
-		mandatory = append(mandatory, jsstr.ToLower(l.Str))
-	}
-	if len(mandatory) == 0 {
-		// The platform's taints are injected into every label set, and a
-		// label set's own taints come from its labels: only a mandatory
-		// label can be out of reach.
-		return
-	}
-	for i, ls := range sets {
-		gate, reach := gateOf(mandatory, structured, lookup(ls, "labels").Items)
-		for _, g := range gate {
-			if !reach[g] {
-				p.addIssue(custom(`Scaler "`+name+`" gate label "`+g+`" is missing from labelSets[`+strconv.Itoa(i)+
-					`].labels — every label in a label set's gate must be requestable on that label set, otherwise no job can route to it`),
-					seg{key: "labelSets", index: -1}, seg{index: i}, seg{key: "labels", index: -1})
-			}
-		}
+func warmPoolSchema() *schema { return objectOf(false, warmPoolKeys) }
+
+func warmPoolKeys(w *WarmPool) keys {
+	return keys{
+		{"enabled", boolean, "false", &w.Enabled},
+		{"size", func() *schema { return num().with(isInt(), nonnegative()) }, "0", &w.Size},
+		{"idleTimeoutSeconds", num, "300", &w.IdleTimeoutSeconds},
 	}
 }
 
-// gateOf returns a label set's gate, in order without duplicates, and the
-// labels a job can request on it: its own and the platform's.
-func gateOf(mandatory, structured []string, labels []*yamljs.Node) ([]string, map[string]bool) {
-	reach := map[string]bool{}
-	var gate []string
-	add := func(l string) {
-		if !slices.Contains(gate, l) {
-			gate = append(gate, l)
-		}
+func platformSchema() *schema { return objectOf(true, platformKeys) }
+
+func platformKeys(p *Platform) keys {
+	return keys{
+		{"os", func() *schema { return enum("linux", "macos", "windows") }, required, &p.OS},
+		{"arch", func() *schema { return enum("x64", "arm64") }, required, &p.Arch},
 	}
-	for _, l := range labels {
-		reach[jsstr.ToLower(l.Str)] = true
-	}
-	for _, l := range mandatory {
-		add(l)
-	}
-	for _, l := range structured {
-		add(l)
-		reach[l] = true
-	}
-	for _, l := range labels {
-		if lower := jsstr.ToLower(l.Str); isPlatformTaint(lower) {
-			add(lower)
-		}
-	}
-	return gate, reach
 }
 
-// isPlatformTaint reports whether a plain label, in a label set, taints it:
-// a job must request it to run there.
-func isPlatformTaint(label string) bool {
-	switch label {
-	case "windows", "win32", "macos", "darwin", "arm64", "aarch64", "arm":
-		return true
+func labelSetsSchema() *schema { return array(objectOf(true, labelSetKeys)).with(nonEmpty()) }
+
+func labelSetKeys(ls *LabelSet) keys {
+	return keys{
+		{"labels", labelsSchema, required, &ls.Labels},
+		{"image", str, optionalKey, imageOf{ls}},
+		{"imagePullPolicy", func() *schema { return enumOf(pullPolicies()) }, `"IfNotPresent"`, &ls.ImagePullPolicy},
+		{"binaryPath", str, optionalKey, &ls.BinaryPath},
+		{"resources", resourcesSchema, optionalKey, &ls.Resources},
+		{"volumes", strList, optionalKey, &ls.Volumes},
+		{"containerSocket", boolean, "false", &ls.ContainerSocket},
+		{"env", record, optionalKey, &ls.Env},
+		{"backpressureMode", func() *schema { return enum("pause", "drop") }, optionalKey, &ls.BackpressureMode},
+		{"networkPolicy", networkPolicySchema, optionalKey, &ls.NetworkPolicy},
+		{"rootfsPath", str, optionalKey, &ls.RootfsPath},
+		{"kernelPath", str, optionalKey, &ls.KernelPath},
+		{"vcpuCount", posInt, optionalKey, &ls.VcpuCount},
+		{"memSizeMib", posInt, optionalKey, &ls.MemSizeMib},
+		{"overlayDriveSizeMib", posInt, optionalKey, &ls.OverlayDriveSizeMib},
 	}
-	return false
 }
 
-// platformTaints are the labels a structured platform taints its pool with.
-func platformTaints(os, arch string) []string {
-	var t []string
-	switch os {
-	case "macos", "windows":
-		t = append(t, os)
+// imageOf is where a label set's image goes: the image, and the positions
+// of its value.
+type imageOf struct{ ls *LabelSet }
+
+func networkPolicySchema() *schema { return objectOf(false, networkPolicyKeys) }
+
+func networkPolicyKeys(n *NetworkPolicy) keys {
+	return keys{
+		{"allowlist", strList, optionalKey, &n.Allowlist},
+		{"denyAll", boolean, "false", &n.DenyAll},
+		{"hostAccess", func() *schema { return strList().with(check{fn: checkHostAccessList}) }, optionalKey, &n.HostAccess},
 	}
-	if arch == "arm64" {
-		t = append(t, arch)
-	}
-	return t
 }
 
-// checkFirecracker adds the issues of a firecracker scaler's required
-// fields and extraHosts entries.
-func checkFirecracker(p *payload, name string, sets []*yamljs.Node, hostPatterns func() *patterns) {
-	s := p.value
-	requires := func(key string) {
-		p.addIssue(custom(`Firecracker scaler "`+name+`" requires a '`+key+`' field`), seg{key: key, index: -1})
-	}
-	for _, key := range []string{"firecrackerPath", "jailerPath", "kernelPath"} {
-		if !truthy(lookup(s, key)) {
-			requires(key)
-		}
-	}
-	for _, key := range []string{"uid", "gid"} {
-		if lookup(s, key) == nil {
-			requires(key)
-		}
-	}
-	if hosts := lookup(s, "extraHosts"); hosts != nil {
-		for i, e := range hosts.Items {
-			if err := hostPatterns().checkExtraHost(e.Str); err != nil {
-				p.addIssue(custom(`Firecracker scaler "`+name+`" extraHosts[`+strconv.Itoa(i)+`]: `+err.Error()),
-					seg{key: "extraHosts", index: -1}, seg{index: i})
-			}
-		}
-	}
-	for i, ls := range sets {
-		if !truthy(lookup(ls, "rootfsPath")) {
-			p.addIssue(custom(`Firecracker scaler "`+name+`" label set [`+strconv.Itoa(i)+`] requires a 'rootfsPath' field`),
-				seg{key: "labelSets", index: -1}, seg{index: i}, seg{key: "rootfsPath", index: -1})
-		}
+// resourcesSchema is a label set's or the defaults' resources: the nested
+// form {requests, limits} or the flat one {cpus, memory}, read as the
+// nested form.
+func resourcesSchema() *schema {
+	return pipe(union(objectOf(true, resourcesKeys), specSchema()), flatResources)
+}
+
+func resourcesKeys(r *hostconfig.Resources) keys {
+	return keys{
+		{"requests", specSchema, optionalKey, &r.Requests},
+		{"limits", specSchema, optionalKey, &r.Limits},
 	}
 }
+
+func specSchema() *schema { return objectOf(true, specKeys) }
+
+func specKeys(s *hostconfig.ResourceSpec) keys {
+	return keys{
+		{"memory", str, optionalKey, &s.Memory},
+		{"cpus", func() *schema { return num().with(positive(), atMost(256)) }, optionalKey, &s.CPUs},
+	}
+}
+
+// capSchema is a resource cap's: maxMemory is read as bytes, which the
+// cap holds as maxMemoryBytes.
+func capSchema() *schema { return pipe(objectOf(true, capKeys), memoryCap) }
+
+func capKeys(c *ResourceCap) keys {
+	return keys{
+		{"maxCpu", func() *schema { return num().with(positive()) }, optionalKey, &c.MaxCPU},
+		{"maxMemory", str, optionalKey, &c.MaxMemoryBytes},
+	}
+}
+
+func labelsSchema() *schema {
+	return pipe(array(str()).with(nonEmpty(), refine(noReserved,
+		"Labels with 'kici:' prefix are reserved and cannot be used in scaler labelSets")), canonicalLabels)
+}
+
+func mandatoryLabelsSchema() *schema {
+	return pipe(strList().with(refine(noReserved,
+		"Labels with 'kici:' prefix are reserved and cannot be used in mandatoryLabels")), canonicalLabels)
+}
+
+func rolesSchema() *schema { return pipe(array(enumOf(roles())), normalizeRoles) }
+
+// The enums whose values are Go constants, in the schema's order.
+
+func scalerTypes() []ScalerType {
+	return []ScalerType{TypeContainer, TypeBareMetal, TypeFirecracker, TypeEvent}
+}
+func runtimes() []Runtime        { return []Runtime{RuntimeDocker, RuntimePodman, RuntimeAuto} }
+func pullPolicies() []PullPolicy { return []PullPolicy{PullAlways, PullIfNotPresent, PullNever} }
+func roles() []Role              { return []Role{RoleBuilder, RoleInitRunner, roleAll} }
+
+// roleAll is every role; the roles' transform reads it as no list at all.
+const roleAll Role = "all"
+
+// The schemas the tables name most.
+
+func posInt() *schema      { return num().with(isInt(), positive()) }
+func integer() *schema     { return num().with(isInt()) }
+func nonEmptyStr() *schema { return str().with(nonEmpty()) }
+func strList() *schema     { return array(str()) }

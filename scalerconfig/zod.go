@@ -1,13 +1,11 @@
 package scalerconfig
 
 import (
-	"cmp"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 
-	"github.com/kicikit/kicikit/internal/jsstr"
 	"github.com/kicikit/kicikit/internal/yamljs"
 )
 
@@ -19,6 +17,11 @@ import (
 // any issue but an unrecognized key. The values are *yamljs.Node trees: the
 // input as parse() returned it, the output as zod returns it (new objects and
 // arrays, defaults filled, transforms applied), with nil for undefined.
+//
+// A schema also says what it is (its kind, its parts, the rules of its
+// checks), for a reader of the schema rather than of a value: the tests
+// that hold the Go types and their docs to it, and a JSON Schema made from
+// it.
 
 // cont is an issue's "continue": whether the checks after it still run.
 type cont int8
@@ -110,6 +113,12 @@ func (p *payload) prefix(s seg, issues []*issue) {
 type check struct {
 	when func(*payload) bool
 	fn   func(*payload)
+	// rule names what the check requires, for a reader of the schema:
+	// "int", "positive" (> limit), "nonnegative" (>= limit), "max"
+	// (<= limit), "nonempty" (a length >= 1); "" for a refinement of the
+	// orchestrator's own.
+	rule  string
+	limit float64
 }
 
 // schema is one zod schema: its parse, then its checks.
@@ -117,6 +126,18 @@ type schema struct {
 	parse         func(*payload)
 	checks        []check
 	optin, optout opt
+
+	// What the schema is. kind is zod's name of its construct: "string",
+	// "number", "boolean", "literal", "enum", "array", "object", "record",
+	// "union", "optional", "default" or "pipe".
+	kind    string
+	inner   *schema      // the element of an array; what an optional, a default or a pipe wraps
+	shape   []field      // an object's keys, in order
+	strict  bool         // an object refuses unknown keys
+	options []*schema    // a union's
+	values  []string     // an enum's, in order; a literal's, as text
+	def     *yamljs.Node // a default's value
+	goType  reflect.Type // the Go type an object of the tables decodes to; nil for the others
 }
 
 // run is zod's $ZodType run: parse, then the checks.
@@ -149,54 +170,13 @@ func (s *schema) with(checks ...check) *schema {
 	return &c
 }
 
-// typeName is the name zod's messages give a value's type.
-func typeName(n *yamljs.Node) string {
-	if n == nil {
-		return "undefined"
-	}
-	switch n.Kind {
-	case yamljs.Null:
-		return "null"
-	case yamljs.Bool:
-		return "boolean"
-	case yamljs.Number:
-		switch {
-		case math.IsNaN(n.Num):
-			return "NaN"
-		case math.IsInf(n.Num, 1):
-			return "Infinity"
-		case math.IsInf(n.Num, -1):
-			return "-Infinity"
-		}
-		return "number"
-	case yamljs.String:
-		return "string"
-	case yamljs.Seq:
-		return "array"
-	case yamljs.Map:
-		return "object"
-	}
-	return n.Kind.String() // Buffer, Date, Set, Map, symbol: the constructor's name, or typeof
-}
-
-// isObject reports whether zod reads n as an object: not null, not an
-// array, of typeof "object". A Date, Buffer, Set or Map is one, with no
-// properties zod's shapes name.
-func isObject(n *yamljs.Node) bool {
-	switch n.Kind {
-	case yamljs.Map, yamljs.Bytes, yamljs.Date, yamljs.Set, yamljs.OrderedMap:
-		return true
-	}
-	return false
-}
-
 func invalidType(expected string, n *yamljs.Node) *issue {
 	return &issue{code: "invalid_type", message: "Invalid input: expected " + expected + ", received " + typeName(n)}
 }
 
 // kindOf is a schema that accepts one kind of value as it is.
 func kindOf(k yamljs.Kind, expected string) *schema {
-	return &schema{parse: func(p *payload) {
+	return &schema{kind: expected, parse: func(p *payload) {
 		if p.value == nil || p.value.Kind != k {
 			p.addIssue(invalidType(expected, p.value))
 		}
@@ -208,7 +188,7 @@ func boolean() *schema { return kindOf(yamljs.Bool, "boolean") }
 
 // num is z.number(): any finite number.
 func num() *schema {
-	return &schema{parse: func(p *payload) {
+	return &schema{kind: "number", parse: func(p *payload) {
 		if v := p.value; v == nil || v.Kind != yamljs.Number || math.IsNaN(v.Num) || math.IsInf(v.Num, 0) {
 			p.addIssue(invalidType("number", v))
 		}
@@ -217,7 +197,7 @@ func num() *schema {
 
 // literal1 is z.literal(1).
 func literal1() *schema {
-	return &schema{parse: func(p *payload) {
+	return &schema{kind: "literal", values: []string{"1"}, parse: func(p *payload) {
 		if v := p.value; v == nil || v.Kind != yamljs.Number || v.Num != 1 {
 			p.addIssue(&issue{code: "invalid_value", message: "Invalid input: expected 1"})
 		}
@@ -231,7 +211,7 @@ func enum(values ...string) *schema {
 		quoted[i] = `"` + v + `"`
 	}
 	message := "Invalid option: expected one of " + strings.Join(quoted, "|")
-	return &schema{parse: func(p *payload) {
+	return &schema{kind: "enum", values: values, parse: func(p *payload) {
 		if v := p.value; v != nil && v.Kind == yamljs.String {
 			for _, want := range values {
 				if v.Str == want {
@@ -241,6 +221,15 @@ func enum(values ...string) *schema {
 		}
 		p.addIssue(&issue{code: "invalid_value", message: message})
 	}}
+}
+
+// enumOf is z.enum of Go constants.
+func enumOf[T ~string](values []T) *schema {
+	s := make([]string, len(values))
+	for i, v := range values {
+		s[i] = string(v)
+	}
+	return enum(s...)
 }
 
 // The number checks; each issue lets later checks run.
@@ -257,7 +246,7 @@ func bound(code, origin, relation string, limit float64) *issue {
 
 // isInt is .int(): a safe integer.
 func isInt() check {
-	return check{fn: func(p *payload) {
+	return check{rule: "int", fn: func(p *payload) {
 		v := p.value.Num
 		switch {
 		case v != math.Trunc(v):
@@ -272,7 +261,7 @@ func isInt() check {
 
 // positive is .positive(), nonnegative .nonnegative(), atMost .max(n).
 func positive() check {
-	return check{fn: func(p *payload) {
+	return check{rule: "positive", fn: func(p *payload) {
 		if !(p.value.Num > 0) {
 			p.addIssue(bound("too_small", "number", ">", 0))
 		}
@@ -280,7 +269,7 @@ func positive() check {
 }
 
 func nonnegative() check {
-	return check{fn: func(p *payload) {
+	return check{rule: "nonnegative", fn: func(p *payload) {
 		if !(p.value.Num >= 0) {
 			p.addIssue(bound("too_small", "number", ">=", 0))
 		}
@@ -288,7 +277,7 @@ func nonnegative() check {
 }
 
 func atMost(n float64) check {
-	return check{fn: func(p *payload) {
+	return check{rule: "max", limit: n, fn: func(p *payload) {
 		if !(p.value.Num <= n) {
 			p.addIssue(bound("too_big", "number", "<=", n))
 		}
@@ -300,7 +289,7 @@ func atMost(n float64) check {
 // JavaScript does: a string's in UTF-16 units, an array's, or an object's
 // "length" property compared with >=.
 func nonEmpty() check {
-	return check{when: hasLength, fn: minLength1}
+	return check{rule: "nonempty", limit: 1, when: hasLength, fn: minLength1}
 }
 
 func hasLength(p *payload) bool {
@@ -334,76 +323,9 @@ func minLength1(p *payload) {
 	}
 }
 
-// toNumber is JavaScript's ToNumber of a value, or the message of the
-// TypeError it throws. An object's toString or valueOf is a plain value in
-// YAML, not a function: one with its own toString cannot become a number.
-func toNumber(n *yamljs.Node) (float64, string) {
-	switch n.Kind {
-	case yamljs.Null:
-		return 0, ""
-	case yamljs.Bool:
-		if n.Bool {
-			return 1, ""
-		}
-		return 0, ""
-	case yamljs.Number, yamljs.Date:
-		return n.Num, "" // a Date's valueOf is its time value
-	case yamljs.String:
-		return jsstr.ToNumber(n.Str), ""
-	case yamljs.Bytes:
-		return jsstr.ToNumber(n.Str), "" // a Buffer's toString is its text
-	case yamljs.Seq:
-		return seqToNumber(n)
-	case yamljs.Symbol:
-		return 0, "Cannot convert a Symbol value to a number"
-	case yamljs.Map:
-		if lookup(n, "toString") != nil {
-			return 0, "Cannot convert object to primitive value"
-		}
-	}
-	return math.NaN(), "" // "[object Object]", "[object Set]", "[object Map]"
-}
-
-// seqToNumber is ToNumber of an array: of the string its items joined by
-// commas make.
-func seqToNumber(n *yamljs.Node) (float64, string) {
-	for _, it := range n.Items {
-		switch {
-		case it.Kind == yamljs.Symbol:
-			return 0, "Cannot convert a Symbol value to a string"
-		case it.Kind == yamljs.Map && lookup(it, "toString") != nil:
-			return 0, "Cannot convert object to primitive value"
-		}
-	}
-	switch len(n.Items) {
-	case 0:
-		return 0, ""
-	case 1:
-	default:
-		return math.NaN(), "" // a comma is never part of a number
-	}
-	switch it := n.Items[0]; it.Kind {
-	case yamljs.Null:
-		return 0, "" // join writes null as ""
-	case yamljs.Bool, yamljs.Date:
-		return math.NaN(), "" // "true", "false", a date's text
-	}
-	return toNumber(n.Items[0])
-}
-
-// lookup returns the value of m's own key, or nil.
-func lookup(m *yamljs.Node, key string) *yamljs.Node {
-	for i := range m.Pairs {
-		if m.Pairs[i].Key == key {
-			return m.Pairs[i].Value
-		}
-	}
-	return nil
-}
-
 // array is z.array(elem).
 func array(elem *schema) *schema {
-	return &schema{parse: func(p *payload) {
+	return &schema{kind: "array", inner: elem, parse: func(p *payload) {
 		in := p.value
 		if in == nil || in.Kind != yamljs.Seq {
 			p.addIssue(invalidType("array", in))
@@ -421,7 +343,7 @@ func array(elem *schema) *schema {
 	}}
 }
 
-// maxShape is the most fields an object's shape has (a scaler has 33).
+// maxShape is the most fields an object's shape has (a scaler has 30).
 const maxShape = 40
 
 // field is one key of an object's shape.
@@ -438,7 +360,7 @@ func object(strict bool, shape ...field) *schema {
 	for i, f := range shape {
 		index[f.key] = i
 	}
-	return &schema{parse: func(p *payload) {
+	return &schema{kind: "object", shape: shape, strict: strict, parse: func(p *payload) {
 		in := p.value
 		if in == nil || !isObject(in) {
 			p.addIssue(invalidType("object", in))
@@ -490,24 +412,6 @@ func property(p, r *payload, f field) *yamljs.Node {
 	return nil
 }
 
-// properties are the own enumerable properties of an object: a plain
-// object's entries, a Buffer's indices (node's Buffer.prototype also has
-// enumerable methods, which a for...in lists; they are left out here), and
-// none for a Date, a Set or a Map, whose entries are not properties.
-func properties(n *yamljs.Node) []yamljs.Pair {
-	switch n.Kind {
-	case yamljs.Map:
-		return n.Pairs
-	case yamljs.Bytes:
-		pairs := make([]yamljs.Pair, len(n.Str))
-		for i := range pairs {
-			pairs[i] = yamljs.Pair{Key: strconv.Itoa(i), Value: &yamljs.Node{Kind: yamljs.Number, Num: float64(n.Str[i]), Pos: n.Pos, End: n.End}}
-		}
-		return pairs
-	}
-	return nil
-}
-
 func unrecognized(keys []string) string {
 	s := "Unrecognized key"
 	if len(keys) > 1 {
@@ -523,7 +427,7 @@ func unrecognized(keys []string) string {
 // record is z.record(z.string(), z.string()): every own key but __proto__,
 // each value a string.
 func record() *schema {
-	return &schema{parse: func(p *payload) {
+	return &schema{kind: "record", parse: func(p *payload) {
 		in := p.value
 		if in == nil || in.Kind != yamljs.Map {
 			p.addIssue(invalidType("record", in))
@@ -546,7 +450,7 @@ func record() *schema {
 // union is z.union(options): the first option without issues; else the one
 // option that did not abort, issues and all; else "Invalid input".
 func union(options ...*schema) *schema {
-	return &schema{parse: func(p *payload) {
+	return &schema{kind: "union", options: options, parse: func(p *payload) {
 		results := make([]payload, len(options))
 		for i, o := range options {
 			results[i] = payload{value: p.value}
@@ -576,7 +480,7 @@ func union(options ...*schema) *schema {
 
 // optional is inner.optional(): undefined passes as it is.
 func optional(inner *schema) *schema {
-	return &schema{optin: optOptional, optout: optOptional, parse: func(p *payload) {
+	return &schema{kind: "optional", inner: inner, optin: optOptional, optout: optOptional, parse: func(p *payload) {
 		if p.value != nil {
 			inner.run(p)
 		}
@@ -586,7 +490,7 @@ func optional(inner *schema) *schema {
 // withDefault is inner.default(v): undefined becomes v, unchecked. Every
 // config gets the same v: no value is ever modified once made.
 func withDefault(inner *schema, v *yamljs.Node) *schema {
-	return &schema{optin: optDefaulted, parse: func(p *payload) {
+	return &schema{kind: "default", inner: inner, def: v, optin: optDefaulted, parse: func(p *payload) {
 		if p.value == nil {
 			p.value = v
 			return
@@ -598,7 +502,7 @@ func withDefault(inner *schema, v *yamljs.Node) *schema {
 // pipe is in.transform(fn): fn runs on in's output unless in had an issue
 // other than an unrecognized key.
 func pipe(in *schema, fn func(*payload)) *schema {
-	return &schema{optin: in.optin, parse: func(p *payload) {
+	return &schema{kind: "pipe", inner: in, optin: in.optin, parse: func(p *payload) {
 		in.run(p)
 		for _, iss := range p.issues {
 			if iss.code != "unrecognized_keys" {
@@ -622,27 +526,4 @@ func refine(ok func(*yamljs.Node) bool, message string) check {
 // custom returns the issue a superRefine's ctx.addIssue adds.
 func custom(message string) *issue {
 	return &issue{code: "custom", cont: contTrue, message: message}
-}
-
-// utf16Compare compares a and b in JavaScript's default sort order: by
-// UTF-16 code units, which puts a character beyond U+FFFF (a surrogate
-// pair, from 0xD800) before U+E000 to U+FFFF.
-func utf16Compare(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	for i := range min(len(ra), len(rb)) {
-		if c := cmp.Compare(utf16Key(ra[i]), utf16Key(rb[i])); c != 0 {
-			return c
-		}
-	}
-	return cmp.Compare(len(ra), len(rb))
-}
-
-// utf16Key is the first UTF-16 code unit of r, and r's second one after
-// it, so that comparing keys compares code units.
-func utf16Key(r rune) uint32 {
-	if r >= 0x10000 {
-		hi, lo := utf16.EncodeRune(r)
-		return uint32(hi)<<16 | uint32(lo)
-	}
-	return uint32(r) << 16
 }

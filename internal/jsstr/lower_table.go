@@ -2,128 +2,66 @@
 
 package jsstr
 
-// lowerSpecial returns the lower case of r where JavaScript's differs from
-// unicode.ToLower's: a mapping to several code points, or one that Go's
-// Unicode tables (version 15.0.0) do not have.
-//
-//kicikit:long a generated table, one case per code point
-func lowerSpecial(r rune) (string, bool) {
-	switch r {
-	case 0x0130:
-		return "i\u0307", true
-	case 0x1c89:
-		return "\u1c8a", true
-	case 0xa7cb:
-		return "\u0264", true
-	case 0xa7cc:
-		return "\ua7cd", true
-	case 0xa7ce:
-		return "\ua7cf", true
-	case 0xa7d2:
-		return "\ua7d3", true
-	case 0xa7d4:
-		return "\ua7d5", true
-	case 0xa7da:
-		return "\ua7db", true
-	case 0xa7dc:
-		return "\u019b", true
-	case 0x10d50:
-		return "\U00010d70", true
-	case 0x10d51:
-		return "\U00010d71", true
-	case 0x10d52:
-		return "\U00010d72", true
-	case 0x10d53:
-		return "\U00010d73", true
-	case 0x10d54:
-		return "\U00010d74", true
-	case 0x10d55:
-		return "\U00010d75", true
-	case 0x10d56:
-		return "\U00010d76", true
-	case 0x10d57:
-		return "\U00010d77", true
-	case 0x10d58:
-		return "\U00010d78", true
-	case 0x10d59:
-		return "\U00010d79", true
-	case 0x10d5a:
-		return "\U00010d7a", true
-	case 0x10d5b:
-		return "\U00010d7b", true
-	case 0x10d5c:
-		return "\U00010d7c", true
-	case 0x10d5d:
-		return "\U00010d7d", true
-	case 0x10d5e:
-		return "\U00010d7e", true
-	case 0x10d5f:
-		return "\U00010d7f", true
-	case 0x10d60:
-		return "\U00010d80", true
-	case 0x10d61:
-		return "\U00010d81", true
-	case 0x10d62:
-		return "\U00010d82", true
-	case 0x10d63:
-		return "\U00010d83", true
-	case 0x10d64:
-		return "\U00010d84", true
-	case 0x10d65:
-		return "\U00010d85", true
-	case 0x16ea0:
-		return "\U00016ebb", true
-	case 0x16ea1:
-		return "\U00016ebc", true
-	case 0x16ea2:
-		return "\U00016ebd", true
-	case 0x16ea3:
-		return "\U00016ebe", true
-	case 0x16ea4:
-		return "\U00016ebf", true
-	case 0x16ea5:
-		return "\U00016ec0", true
-	case 0x16ea6:
-		return "\U00016ec1", true
-	case 0x16ea7:
-		return "\U00016ec2", true
-	case 0x16ea8:
-		return "\U00016ec3", true
-	case 0x16ea9:
-		return "\U00016ec4", true
-	case 0x16eaa:
-		return "\U00016ec5", true
-	case 0x16eab:
-		return "\U00016ec6", true
-	case 0x16eac:
-		return "\U00016ec7", true
-	case 0x16ead:
-		return "\U00016ec8", true
-	case 0x16eae:
-		return "\U00016ec9", true
-	case 0x16eaf:
-		return "\U00016eca", true
-	case 0x16eb0:
-		return "\U00016ecb", true
-	case 0x16eb1:
-		return "\U00016ecc", true
-	case 0x16eb2:
-		return "\U00016ecd", true
-	case 0x16eb3:
-		return "\U00016ece", true
-	case 0x16eb4:
-		return "\U00016ecf", true
-	case 0x16eb5:
-		return "\U00016ed0", true
-	case 0x16eb6:
-		return "\U00016ed1", true
-	case 0x16eb7:
-		return "\U00016ed2", true
-	case 0x16eb8:
-		return "\U00016ed3", true
-	}
-	return "", false
-}
+// lowerSpecialTable holds the lower cases of JavaScript that differ from
+// unicode.ToLower's (Go's Unicode tables are version 15.0.0), in code point
+// order: see lowerSpecial.
+const lowerSpecialTable = "" +
+	"\x00\x01\x30\x03\x69\xcc\x87\x00" + // U+0130: "i\u0307"
+	"\x00\x1c\x89\x03\xe1\xb2\x8a\x00" + // U+1C89: "\u1c8a"
+	"\x00\xa7\xcb\x02\xc9\xa4\x00\x00" + // U+A7CB: "\u0264"
+	"\x00\xa7\xcc\x03\xea\x9f\x8d\x00" + // U+A7CC: "\ua7cd"
+	"\x00\xa7\xce\x03\xea\x9f\x8f\x00" + // U+A7CE: "\ua7cf"
+	"\x00\xa7\xd2\x03\xea\x9f\x93\x00" + // U+A7D2: "\ua7d3"
+	"\x00\xa7\xd4\x03\xea\x9f\x95\x00" + // U+A7D4: "\ua7d5"
+	"\x00\xa7\xda\x03\xea\x9f\x9b\x00" + // U+A7DA: "\ua7db"
+	"\x00\xa7\xdc\x02\xc6\x9b\x00\x00" + // U+A7DC: "\u019b"
+	"\x01\x0d\x50\x04\xf0\x90\xb5\xb0" + // U+10D50: "\U00010d70"
+	"\x01\x0d\x51\x04\xf0\x90\xb5\xb1" + // U+10D51: "\U00010d71"
+	"\x01\x0d\x52\x04\xf0\x90\xb5\xb2" + // U+10D52: "\U00010d72"
+	"\x01\x0d\x53\x04\xf0\x90\xb5\xb3" + // U+10D53: "\U00010d73"
+	"\x01\x0d\x54\x04\xf0\x90\xb5\xb4" + // U+10D54: "\U00010d74"
+	"\x01\x0d\x55\x04\xf0\x90\xb5\xb5" + // U+10D55: "\U00010d75"
+	"\x01\x0d\x56\x04\xf0\x90\xb5\xb6" + // U+10D56: "\U00010d76"
+	"\x01\x0d\x57\x04\xf0\x90\xb5\xb7" + // U+10D57: "\U00010d77"
+	"\x01\x0d\x58\x04\xf0\x90\xb5\xb8" + // U+10D58: "\U00010d78"
+	"\x01\x0d\x59\x04\xf0\x90\xb5\xb9" + // U+10D59: "\U00010d79"
+	"\x01\x0d\x5a\x04\xf0\x90\xb5\xba" + // U+10D5A: "\U00010d7a"
+	"\x01\x0d\x5b\x04\xf0\x90\xb5\xbb" + // U+10D5B: "\U00010d7b"
+	"\x01\x0d\x5c\x04\xf0\x90\xb5\xbc" + // U+10D5C: "\U00010d7c"
+	"\x01\x0d\x5d\x04\xf0\x90\xb5\xbd" + // U+10D5D: "\U00010d7d"
+	"\x01\x0d\x5e\x04\xf0\x90\xb5\xbe" + // U+10D5E: "\U00010d7e"
+	"\x01\x0d\x5f\x04\xf0\x90\xb5\xbf" + // U+10D5F: "\U00010d7f"
+	"\x01\x0d\x60\x04\xf0\x90\xb6\x80" + // U+10D60: "\U00010d80"
+	"\x01\x0d\x61\x04\xf0\x90\xb6\x81" + // U+10D61: "\U00010d81"
+	"\x01\x0d\x62\x04\xf0\x90\xb6\x82" + // U+10D62: "\U00010d82"
+	"\x01\x0d\x63\x04\xf0\x90\xb6\x83" + // U+10D63: "\U00010d83"
+	"\x01\x0d\x64\x04\xf0\x90\xb6\x84" + // U+10D64: "\U00010d84"
+	"\x01\x0d\x65\x04\xf0\x90\xb6\x85" + // U+10D65: "\U00010d85"
+	"\x01\x6e\xa0\x04\xf0\x96\xba\xbb" + // U+16EA0: "\U00016ebb"
+	"\x01\x6e\xa1\x04\xf0\x96\xba\xbc" + // U+16EA1: "\U00016ebc"
+	"\x01\x6e\xa2\x04\xf0\x96\xba\xbd" + // U+16EA2: "\U00016ebd"
+	"\x01\x6e\xa3\x04\xf0\x96\xba\xbe" + // U+16EA3: "\U00016ebe"
+	"\x01\x6e\xa4\x04\xf0\x96\xba\xbf" + // U+16EA4: "\U00016ebf"
+	"\x01\x6e\xa5\x04\xf0\x96\xbb\x80" + // U+16EA5: "\U00016ec0"
+	"\x01\x6e\xa6\x04\xf0\x96\xbb\x81" + // U+16EA6: "\U00016ec1"
+	"\x01\x6e\xa7\x04\xf0\x96\xbb\x82" + // U+16EA7: "\U00016ec2"
+	"\x01\x6e\xa8\x04\xf0\x96\xbb\x83" + // U+16EA8: "\U00016ec3"
+	"\x01\x6e\xa9\x04\xf0\x96\xbb\x84" + // U+16EA9: "\U00016ec4"
+	"\x01\x6e\xaa\x04\xf0\x96\xbb\x85" + // U+16EAA: "\U00016ec5"
+	"\x01\x6e\xab\x04\xf0\x96\xbb\x86" + // U+16EAB: "\U00016ec6"
+	"\x01\x6e\xac\x04\xf0\x96\xbb\x87" + // U+16EAC: "\U00016ec7"
+	"\x01\x6e\xad\x04\xf0\x96\xbb\x88" + // U+16EAD: "\U00016ec8"
+	"\x01\x6e\xae\x04\xf0\x96\xbb\x89" + // U+16EAE: "\U00016ec9"
+	"\x01\x6e\xaf\x04\xf0\x96\xbb\x8a" + // U+16EAF: "\U00016eca"
+	"\x01\x6e\xb0\x04\xf0\x96\xbb\x8b" + // U+16EB0: "\U00016ecb"
+	"\x01\x6e\xb1\x04\xf0\x96\xbb\x8c" + // U+16EB1: "\U00016ecc"
+	"\x01\x6e\xb2\x04\xf0\x96\xbb\x8d" + // U+16EB2: "\U00016ecd"
+	"\x01\x6e\xb3\x04\xf0\x96\xbb\x8e" + // U+16EB3: "\U00016ece"
+	"\x01\x6e\xb4\x04\xf0\x96\xbb\x8f" + // U+16EB4: "\U00016ecf"
+	"\x01\x6e\xb5\x04\xf0\x96\xbb\x90" + // U+16EB5: "\U00016ed0"
+	"\x01\x6e\xb6\x04\xf0\x96\xbb\x91" + // U+16EB6: "\U00016ed1"
+	"\x01\x6e\xb7\x04\xf0\x96\xbb\x92" + // U+16EB7: "\U00016ed2"
+	"\x01\x6e\xb8\x04\xf0\x96\xbb\x93" // U+16EB8: "\U00016ed3"
 
 // casedRanges are the ranges of Cased, as node has them: each range is
 // six bytes, its first and last code points in three bytes each.

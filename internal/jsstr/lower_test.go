@@ -3,6 +3,7 @@ package jsstr
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -132,4 +133,40 @@ func FuzzToLower(f *testing.F) {
 			assert.True(t, utf8.ValidString(l))
 		}
 	})
+}
+
+// TestLowerSpecialTable checks the generated table's records: in strictly
+// ascending code point order, each lower case valid UTF-8, padded with
+// zero bytes, and different from what unicode.ToLower gives.
+func TestLowerSpecialTable(t *testing.T) {
+	require.Zero(t, len(lowerSpecialTable)%specialWidth)
+	prev := rune(-1)
+	for i := 0; i < len(lowerSpecialTable); i += specialWidth {
+		rec := lowerSpecialTable[i : i+specialWidth]
+		cp := codePoint(rec, 0)
+		assert.Greater(t, cp, prev, "records out of order at %U", cp)
+		prev = cp
+		to := rec[4 : 4+int(rec[3])]
+		assert.True(t, utf8.ValidString(to), "%U", cp)
+		assert.Equal(t, strings.Repeat("\x00", specialWidth-4-len(to)), rec[4+len(to):], "%U", cp)
+		got, ok := lowerSpecial(cp)
+		assert.True(t, ok)
+		assert.Equal(t, to, got)
+		assert.NotEqual(t, string(unicode.ToLower(cp)), to, "%U", cp)
+	}
+	_, ok := lowerSpecial('A')
+	assert.False(t, ok)
+	_, ok = lowerSpecial(unicode.MaxRune)
+	assert.False(t, ok)
+}
+
+func BenchmarkToLower(b *testing.B) {
+	for _, s := range []string{"docker-linux-x64", "Docker-LINUX", "İSTANBUL ΟΔΟΣ \U00010D50"} {
+		b.Run(s, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = ToLower(s)
+			}
+		})
+	}
 }

@@ -58,6 +58,15 @@ func TestToNumber(t *testing.T) {
 		{"--1", "NaN"},
 		{"+-1", "NaN"},
 		{"1 2", "NaN"},
+		{"5.", "5"},
+		{"-.5", "-0.5"},
+		{"0.0.1", "NaN"},
+		{"+1", "1"},
+		{"1.5e+3", "1500"},
+		{"1e3", "1000"},
+		{"+0x1", "NaN"},
+		{" 0b1 ", "1"},
+		{"\u180e1", "NaN"},
 	} {
 		t.Run(strconv.Quote(tc.in), func(t *testing.T) {
 			got := ToNumber(tc.in)

@@ -1,6 +1,3 @@
-// Package jsstr holds the JavaScript string rules that the orchestrator's
-// code relies on and kicikit must match: what String.prototype.trim removes
-// and what a regular expression's \s matches, which are one set.
 package jsstr
 
 import "unicode/utf8"

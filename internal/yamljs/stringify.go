@@ -2,7 +2,6 @@ package yamljs
 
 import (
 	"strings"
-	"unicode/utf16"
 
 	"github.com/kicikit/kicikit/internal/jsstr"
 )
@@ -76,57 +75,7 @@ func anchorIsValid(name string) bool {
 }
 
 // jsonString is JSON.stringify of a string.
-func jsonString(s string) string {
-	u := toUnits(s)
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(u); i++ {
-		c := u[i]
-		switch c {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			i += writeJSONUnit(&b, u, i)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
-// writeJSONUnit writes the code unit at u[i] as JSON.stringify does (a
-// control character or a lone surrogate as \uXXXX) and returns how many
-// more units it took: 1 for a surrogate pair.
-func writeJSONUnit(b *strings.Builder, u []uint16, i int) int {
-	c := u[i]
-	pair := c >= 0xd800 && c < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] < 0xe000
-	switch {
-	case pair:
-		b.WriteString(fromUnits(u[i : i+2]))
-		return 1
-	case c < 0x20 || utf16.IsSurrogate(rune(c)):
-		const hexDigits = "0123456789abcdef"
-		b.WriteString(`\u`)
-		b.WriteByte(hexDigits[c>>12])
-		b.WriteByte(hexDigits[c>>8&0xf])
-		b.WriteByte(hexDigits[c>>4&0xf])
-		b.WriteByte(hexDigits[c&0xf])
-	default:
-		b.WriteString(fromUnits(u[i : i+1]))
-	}
-	return 0
-}
+func jsonString(s string) string { return jsstr.Stringify(s) }
 
 func jsonQuote(s string) string { return jsonString(s) }
 

@@ -3,7 +3,6 @@ package yamljs
 import (
 	"encoding/base64"
 	"math"
-	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -320,52 +319,4 @@ func stringifyBinary(cv *converter, n *ynode, ctx *strCtx) string {
 }
 
 // jsNumber is JavaScript's Number() of a string.
-func jsNumber(s string) float64 {
-	s = jsstr.Trim(s)
-	switch s {
-	case "":
-		return 0
-	case "Infinity", "+Infinity":
-		return math.Inf(1)
-	case "-Infinity":
-		return math.Inf(-1)
-	}
-	if len(s) > 2 && s[0] == '0' {
-		radix := map[byte]int{'x': 16, 'X': 16, 'o': 8, 'O': 8, 'b': 2, 'B': 2}[s[1]]
-		if radix != 0 {
-			var n big.Int
-			if _, ok := n.SetString(s[2:], radix); !ok || strings.ContainsAny(s[2:], "_+-") {
-				return math.NaN()
-			}
-			f, _ := new(big.Float).SetInt(&n).Float64()
-			return f
-		}
-	}
-	if !isDecimalLiteral(s) {
-		return math.NaN()
-	}
-	return parseFloatJS(s)
-}
-
-// isDecimalLiteral matches JavaScript's StrDecimalLiteral (without
-// Infinity): [+-] digits [. digits] [e [+-] digits], or [+-] . digits ...
-func isDecimalLiteral(s string) bool {
-	s = trimSign(s)
-	e := strings.IndexAny(s, "eE")
-	mant := s
-	if e >= 0 {
-		if !isDigits(trimSign(s[e+1:]), isDec) {
-			return false
-		}
-		mant = s[:e]
-	}
-	dot := strings.IndexByte(mant, '.')
-	if dot < 0 {
-		return isDigits(mant, isDec)
-	}
-	ip, fp := mant[:dot], mant[dot+1:]
-	if ip == "" && fp == "" {
-		return false
-	}
-	return (ip == "" || isDigits(ip, isDec)) && (fp == "" || isDigits(fp, isDec))
-}
+func jsNumber(s string) float64 { return jsstr.ToNumber(s) }

@@ -2,7 +2,6 @@ package scalerconfig
 
 import (
 	"errors"
-	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -10,39 +9,10 @@ import (
 	"github.com/kicikit/kicikit/internal/jsstr"
 )
 
-// The value rules the orchestrator's refinements and transforms apply: a
-// memory size, a firecracker extraHosts entry, a hostAccess entry. The
-// error texts are the orchestrator's, which its messages carry.
-
-// memoryBytes reads a resource cap's maxMemory: digits, an optional
-// fraction, optional white space and a unit k, m or g (either case), as
-// bytes rounded down.
-func memoryBytes(s string) (float64, error) {
-	i := digits(s, 0)
-	if i > 0 && i < len(s) && s[i] == '.' {
-		if j := digits(s, i+1); j > i+1 {
-			i = j
-		}
-	}
-	number := s[:i]
-	rest := s[i:]
-	for n := jsstr.SpaceLen(rest); n > 0; n = jsstr.SpaceLen(rest) {
-		rest = rest[n:]
-	}
-	if number == "" || len(rest) != 1 {
-		return 0, errors.New(`Invalid memory format: "` + s + `". Expected format like "512m", "2g", or "1024k".`)
-	}
-	v, _ := strconv.ParseFloat(number, 64) // digits[.digits]: only overflow fails, to +Inf as parseFloat
-	switch rest[0] {
-	case 'k', 'K':
-		return math.Floor(v * 1024), nil
-	case 'm', 'M':
-		return math.Floor(v * 1024 * 1024), nil
-	case 'g', 'G':
-		return math.Floor(v * 1024 * 1024 * 1024), nil
-	}
-	return 0, errors.New(`Invalid memory format: "` + s + `". Expected format like "512m", "2g", or "1024k".`)
-}
+// The orchestrator's rules for the network entries of a scaler config: a
+// firecracker scaler's extraHosts entry (firecracker-extra-hosts.ts) and a
+// network policy's hostAccess entry (packages/shared's net). The error
+// texts are the orchestrator's, which its messages carry.
 
 // digits returns the end of the ASCII digits of s from i.
 func digits(s string, i int) int {

@@ -1,0 +1,16 @@
+// Package jsstr holds the JavaScript string rules that the orchestrator's
+// code relies on and kicikit must match, each in one place, as node 20
+// applies them:
+//
+//   - white space, what String.prototype.trim removes and a regular
+//     expression's \s matches (one set): [IsSpace], [SpaceLen], [Trim],
+//     [TrimLeft];
+//   - String.prototype.toLowerCase: [ToLower];
+//   - Number() of a string: [ToNumber];
+//   - JSON.stringify of a string: [Stringify];
+//   - the default sort order of strings, by UTF-16 code units: [Compare].
+//
+// The tests hold each to node's own answers, kept in testdata/ with the
+// node scripts that wrote them (testdata/gen/), so that go test never
+// needs node.
+package jsstr

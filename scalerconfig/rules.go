@@ -1,0 +1,314 @@
+package scalerconfig
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kicikit/kicikit/internal/jsstr"
+	"github.com/kicikit/kicikit/internal/memstr"
+	"github.com/kicikit/kicikit/internal/yamljs"
+)
+
+// The refinements and transforms of the orchestrator's schema (config.ts
+// at 0b46a9a5a27836be8b5af7a5e0c806592d3b5d6d), which the tables of
+// schema.go name: what it makes of labels, roles, resources and a cap's
+// memory, and the rules across keys that a key's own schema cannot state.
+// Their messages are the orchestrator's words.
+
+// canonical is a label as the orchestrator holds it: JavaScript's trim()
+// then toLowerCase().
+func canonical(label string) string { return jsstr.ToLower(jsstr.Trim(label)) }
+
+// canonicalLabels is the labels' transform: each label canonical, in order,
+// duplicates kept.
+//
+// Its input is the array schema's own output, a new array: the labels are
+// replaced in it.
+func canonicalLabels(p *payload) {
+	for i, l := range p.value.Items {
+		if c := canonical(l.Str); c != l.Str {
+			n := *l
+			n.Str = c
+			p.value.Items[i] = &n
+		}
+	}
+}
+
+// noReserved reports whether no label starts with "kici:" once lower-cased:
+// the raw label, before any trimming.
+func noReserved(labels *yamljs.Node) bool {
+	for _, l := range labels.Items {
+		if reserved(l.Str) {
+			return false
+		}
+	}
+	return true
+}
+
+// reserved reports whether label, lower-cased, starts with "kici:". The
+// full mapping matters: the Kelvin sign lower-cases to k.
+func reserved(label string) bool { return strings.HasPrefix(jsstr.ToLower(label), "kici:") }
+
+// normalizeRoles is the roles' transform: a list with "all" is every role
+// (undefined, as is no list at all); an empty list none; else the list as
+// written. It runs on a list the file gives: the key is optional.
+func normalizeRoles(p *payload) {
+	for _, r := range p.value.Items {
+		if r.Str == "all" {
+			p.value = nil
+			return
+		}
+	}
+}
+
+// flatResources is the resources' transform: the flat form {cpus, memory}
+// is the limits, and the requests too.
+func flatResources(p *payload) {
+	v := p.value
+	if lookup(v, "cpus") == nil && lookup(v, "memory") == nil {
+		return
+	}
+	copyOf := func() *yamljs.Node {
+		c := *v
+		c.Pairs = append([]yamljs.Pair(nil), v.Pairs...)
+		return &c
+	}
+	p.value = &yamljs.Node{Kind: yamljs.Map, Pos: v.Pos, End: v.End, Pairs: []yamljs.Pair{
+		{Key: "requests", Value: copyOf()},
+		{Key: "limits", Value: copyOf()},
+	}}
+}
+
+// memoryCap is a resource cap's transform: maxMemory is read as bytes.
+func memoryCap(p *payload) {
+	v := p.value
+	out := &yamljs.Node{Kind: yamljs.Map, Pos: v.Pos, End: v.End}
+	if c := lookup(v, "maxCpu"); c != nil {
+		out.Pairs = append(out.Pairs, yamljs.Pair{Key: "maxCpu", Value: c})
+	}
+	if m := lookup(v, "maxMemory"); m != nil {
+		n, err := memoryBytes(m.Str)
+		if err != nil {
+			// An issue of a transform aborts: nothing after it is checked.
+			p.addIssue(&issue{code: "custom", message: err.Error()}, seg{key: "maxMemory", index: -1})
+			p.value = nil
+			return
+		}
+		out.Pairs = append(out.Pairs, yamljs.Pair{Key: "maxMemoryBytes", Value: &yamljs.Node{Kind: yamljs.Number, Num: n, Pos: m.Pos, End: m.End}})
+	}
+	p.value = out
+}
+
+// memoryBytes reads a resource cap's maxMemory as the orchestrator's
+// parseMemoryString does: the grammar of [hostconfig.ParseMemory], in
+// float64 arithmetic, floor(parseFloat(number) × unit). Unlike ParseMemory
+// it rounds a long fraction first ("1.9999999999999999999k" is 2048 bytes,
+// not 2047) and has no upper bound: the bytes may exceed int64, or be +Inf
+// for a number too long for a float64.
+func memoryBytes(s string) (float64, error) {
+	m, fault := memstr.Split(s)
+	if fault != memstr.OK {
+		return 0, errors.New(`Invalid memory format: "` + s + `". Expected format like "512m", "2g", or "1024k".`)
+	}
+	v, _ := strconv.ParseFloat(m.Number, 64) // digits[.digits]: only overflow fails, to +Inf as parseFloat
+	return math.Floor(v * float64(uint64(1)<<m.Shift)), nil
+}
+
+// checkHostAccessList is a network policy's hostAccess refinement: an issue
+// for each entry the orchestrator cannot turn into a firewall rule. It runs
+// on a list the file gives: the key is optional.
+func checkHostAccessList(p *payload) {
+	for i, e := range p.value.Items {
+		if err := checkHostAccess(e.Str); err != nil {
+			iss := custom(err.Error())
+			iss.at = i + 1
+			p.addIssue(iss)
+		}
+	}
+}
+
+// checkPools is the top level's refinement: every machinePool a scaler
+// names is defined, and no two pools share a name.
+func checkPools(p *payload) {
+	pools := lookup(p.value, "machinePools")
+	names := map[string]bool{}
+	if pools != nil {
+		for _, pool := range pools.Items {
+			names[lookup(pool, "name").Str] = true
+		}
+	}
+	for i, s := range lookup(p.value, "scalers").Items {
+		if ref := lookup(s, "machinePool"); ref != nil && !names[ref.Str] {
+			p.addIssue(custom(`Scaler "`+lookup(s, "name").Str+`" references unknown machinePool "`+ref.Str+
+				`". Define it under top-level machinePools[].`),
+				seg{key: "scalers", index: -1}, seg{index: i}, seg{key: "machinePool", index: -1})
+		}
+	}
+	if pools == nil {
+		return
+	}
+	seen := map[string]bool{}
+	for i, pool := range pools.Items {
+		name := lookup(pool, "name").Str
+		if seen[name] {
+			p.addIssue(custom(`Duplicate machinePool name "`+name+`".`),
+				seg{key: "machinePools", index: -1}, seg{index: i}, seg{key: "name", index: -1})
+		}
+		seen[name] = true
+	}
+}
+
+// truthy reports whether JavaScript reads an optional string as true: set
+// and not empty.
+func truthy(n *yamljs.Node) bool { return n != nil && n.Str != "" }
+
+// checkScaler is a scaler's refinement: the rules of its type, and every
+// label set's gate reachable.
+func checkScaler(p *payload, hostPatterns func() *patterns) {
+	s := p.value
+	name := lookup(s, "name").Str
+	sets := lookup(s, "labelSets").Items
+	at := func(i int, key string) []seg {
+		return []seg{{key: "labelSets", index: -1}, {index: i}, {key: key, index: -1}}
+	}
+	switch ScalerType(lookup(s, "type").Str) {
+	case TypeEvent:
+		if t := lookup(s, "provisioningTargets"); t == nil || len(t.Items) == 0 {
+			p.addIssue(custom(`Event scaler "`+name+`" requires a non-empty 'provisioningTargets' array (workflow refs the scale-up/scale-down events are delivered to)`),
+				seg{key: "provisioningTargets", index: -1})
+		}
+	case TypeContainer:
+		for i, ls := range sets {
+			if !truthy(lookup(ls, "image")) {
+				p.addIssue(custom(`Container scaler "`+name+`" label set [`+strconv.Itoa(i)+`] requires an 'image' field`), at(i, "image")...)
+			}
+		}
+	case TypeBareMetal:
+		for i, ls := range sets {
+			if !truthy(lookup(ls, "binaryPath")) && !truthy(lookup(ls, "image")) {
+				p.addIssue(custom(`Bare-metal scaler "`+name+`" label set [`+strconv.Itoa(i)+`] requires a 'binaryPath' (spawn a local agent process) or an 'image' (run the job's own container image as the agent, with the KiCI runtime injected)`), at(i, "binaryPath")...)
+			}
+		}
+	}
+	checkGates(p, name, sets)
+	if ScalerType(lookup(s, "type").Str) == TypeFirecracker {
+		checkFirecracker(p, name, sets, hostPatterns)
+	}
+}
+
+// checkGates adds an issue for each label of a label set's gate (the
+// mandatory labels, the platform's taints and the taints its own labels
+// carry) that a job cannot request on that label set.
+func checkGates(p *payload, name string, sets []*yamljs.Node) {
+	var structured []string
+	if pl := lookup(p.value, "platform"); pl != nil {
+		structured = platformTaints(lookup(pl, "os").Str, lookup(pl, "arch").Str)
+	}
+	var mandatory []string
+	for _, l := range lookup(p.value, "mandatoryLabels").Items {
+		mandatory = append(mandatory, jsstr.ToLower(l.Str))
+	}
+	if len(mandatory) == 0 {
+		// The platform's taints are injected into every label set, and a
+		// label set's own taints come from its labels: only a mandatory
+		// label can be out of reach.
+		return
+	}
+	for i, ls := range sets {
+		gate, reach := gateOf(mandatory, structured, lookup(ls, "labels").Items)
+		for _, g := range gate {
+			if !reach[g] {
+				p.addIssue(custom(`Scaler "`+name+`" gate label "`+g+`" is missing from labelSets[`+strconv.Itoa(i)+
+					`].labels — every label in a label set's gate must be requestable on that label set, otherwise no job can route to it`),
+					seg{key: "labelSets", index: -1}, seg{index: i}, seg{key: "labels", index: -1})
+			}
+		}
+	}
+}
+
+// gateOf returns a label set's gate, in order without duplicates, and the
+// labels a job can request on it: its own and the platform's.
+func gateOf(mandatory, structured []string, labels []*yamljs.Node) ([]string, map[string]bool) {
+	reach := map[string]bool{}
+	var gate []string
+	add := func(l string) {
+		if !slices.Contains(gate, l) {
+			gate = append(gate, l)
+		}
+	}
+	for _, l := range labels {
+		reach[jsstr.ToLower(l.Str)] = true
+	}
+	for _, l := range mandatory {
+		add(l)
+	}
+	for _, l := range structured {
+		add(l)
+		reach[l] = true
+	}
+	for _, l := range labels {
+		if lower := jsstr.ToLower(l.Str); isPlatformTaint(lower) {
+			add(lower)
+		}
+	}
+	return gate, reach
+}
+
+// isPlatformTaint reports whether a plain label, in a label set, taints it:
+// a job must request it to run there.
+func isPlatformTaint(label string) bool {
+	switch label {
+	case "windows", "win32", "macos", "darwin", "arm64", "aarch64", "arm":
+		return true
+	}
+	return false
+}
+
+// platformTaints are the labels a structured platform taints its pool with.
+func platformTaints(os, arch string) []string {
+	var t []string
+	switch os {
+	case "macos", "windows":
+		t = append(t, os)
+	}
+	if arch == "arm64" {
+		t = append(t, arch)
+	}
+	return t
+}
+
+// checkFirecracker adds the issues of a firecracker scaler's required
+// fields and extraHosts entries.
+func checkFirecracker(p *payload, name string, sets []*yamljs.Node, hostPatterns func() *patterns) {
+	s := p.value
+	requires := func(key string) {
+		p.addIssue(custom(`Firecracker scaler "`+name+`" requires a '`+key+`' field`), seg{key: key, index: -1})
+	}
+	for _, key := range []string{"firecrackerPath", "jailerPath", "kernelPath"} {
+		if !truthy(lookup(s, key)) {
+			requires(key)
+		}
+	}
+	for _, key := range []string{"uid", "gid"} {
+		if lookup(s, key) == nil {
+			requires(key)
+		}
+	}
+	if hosts := lookup(s, "extraHosts"); hosts != nil {
+		for i, e := range hosts.Items {
+			if err := hostPatterns().checkExtraHost(e.Str); err != nil {
+				p.addIssue(custom(`Firecracker scaler "`+name+`" extraHosts[`+strconv.Itoa(i)+`]: `+err.Error()),
+					seg{key: "extraHosts", index: -1}, seg{index: i})
+			}
+		}
+	}
+	for i, ls := range sets {
+		if !truthy(lookup(ls, "rootfsPath")) {
+			p.addIssue(custom(`Firecracker scaler "`+name+`" label set [`+strconv.Itoa(i)+`] requires a 'rootfsPath' field`),
+				seg{key: "labelSets", index: -1}, seg{index: i}, seg{key: "rootfsPath", index: -1})
+		}
+	}
+}
