@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The stringifier's helpers on inputs a parsed document rarely reaches;
@@ -108,11 +109,20 @@ func TestJSValues(t *testing.T) {
 	assert.True(t, sameValueZero(&Node{Kind: Bool, Bool: true}, &Node{Kind: Bool, Bool: true}))
 	assert.False(t, sameValueZero(&Node{Kind: Seq}, &Node{Kind: Seq}))
 
+	key := func(n *Node) string {
+		s, ok := propertyKey(n)
+		require.True(t, ok)
+		return s
+	}
 	cyc := &Node{Kind: Seq}
-	cyc.Items = []*Node{{Kind: Number, Num: 1}, {Kind: Null}, cyc, {Kind: Map}, {Kind: Set}, {Kind: OrderedMap}, {Kind: Symbol, Str: "<<"}}
-	assert.Equal(t, "1,,,[object Object],[object Set],[object Map],Symbol(<<)", propertyKey(cyc))
-	assert.Equal(t, "Fri Dec 14 2001 00:00:00 GMT+0000 (Coordinated Universal Time)", propertyKey(&Node{Kind: Date, Num: 1008288000000}))
-	assert.Equal(t, "hi\ufffd", propertyKey(&Node{Kind: Bytes, Str: "hi\xff"}))
+	cyc.Items = []*Node{{Kind: Number, Num: 1}, {Kind: Null}, cyc, {Kind: Map}, {Kind: Set}, {Kind: OrderedMap}, {Kind: Undefined}, {Kind: Symbol, Str: "<<"}}
+	assert.Equal(t, "Symbol(<<)", key(cyc.Items[7]))
+	_, ok := propertyKey(cyc)
+	assert.False(t, ok, "join throws on a Symbol")
+	cyc.Items = cyc.Items[:7]
+	assert.Equal(t, "1,,,[object Object],[object Set],[object Map],", key(cyc))
+	assert.Equal(t, "Fri Dec 14 2001 00:00:00 GMT+0000 (Coordinated Universal Time)", key(&Node{Kind: Date, Num: 1008288000000}))
+	assert.Equal(t, "hi\ufffd", key(&Node{Kind: Bytes, Str: "hi\xff"}))
 
 	for v, want := range map[scalarValue]bool{
 		{kind: Null}: false, {kind: Number}: false, {kind: Number, num: 2}: true, {kind: String}: false,

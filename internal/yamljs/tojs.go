@@ -258,7 +258,7 @@ func (cv *converter) object(n *ynode) (*Node, *jsError) {
 // addPair is yaml's addPairToJSMap for a plain object.
 func (cv *converter) addPair(b *propBuilder, p ypair) *jsError {
 	if cv.isMergeKey(p.key) {
-		return cv.merge(b, p)
+		return cv.addMerge(mergeTarget{obj: b}, p)
 	}
 	jsKey, err := cv.toJS(p.key)
 	if err != nil {
@@ -339,6 +339,20 @@ func (b *propBuilder) find(name string) int {
 }
 
 func (b *propBuilder) has(name string) bool { return b.find(name) >= 0 }
+
+// grow makes room for n more properties, as a merge is about to add them.
+func (b *propBuilder) grow(n int) {
+	if len(b.pairs)+n <= cap(b.pairs) {
+		return
+	}
+	b.pairs = append(make([]Pair, 0, len(b.pairs)+n), b.pairs...)
+	if b.index == nil && len(b.pairs)+n >= propScan {
+		b.index = make(map[string]int, len(b.pairs)+n)
+		for i := range b.pairs {
+			b.index[b.pairs[i].Key] = i
+		}
+	}
+}
 
 func (b *propBuilder) set(name string, keyPos Pos, v, keyNode *Node) {
 	if i := b.find(name); i >= 0 {
