@@ -226,10 +226,7 @@ type jsMap struct {
 // find returns the index of key k's entry, -1 for none.
 func (m *jsMap) find(k valueKey) int {
 	if m.index != nil {
-		if i, ok := m.index[k]; ok {
-			return i
-		}
-		return -1
+		return lookup(m.index, k)
 	}
 	for i := range m.entries {
 		if keyOfValue(m.entries[i].key) == k {
@@ -237,10 +234,7 @@ func (m *jsMap) find(k valueKey) int {
 		}
 	}
 	if len(m.entries) >= propScan {
-		m.index = make(map[valueKey]int, max(2*len(m.entries), cap(m.entries)))
-		for i := range m.entries {
-			m.index[keyOfValue(m.entries[i].key)] = i
-		}
+		m.index = buildIndex(len(m.entries), cap(m.entries), func(i int) valueKey { return keyOfValue(m.entries[i].key) })
 	}
 	return -1
 }

@@ -315,14 +315,31 @@ func newPropBuilder(n int) *propBuilder {
 	return &propBuilder{pairs: make([]Pair, 0, n)}
 }
 
+// propScan is how many keys a map is scanned for before it builds an
+// index of them.
 const propScan = 16
+
+// lookup returns k's index in an index, -1 for none.
+func lookup[K comparable](index map[K]int, k K) int {
+	if i, ok := index[k]; ok {
+		return i
+	}
+	return -1
+}
+
+// buildIndex returns an index of n keys, keyAt(i) the i-th, with room for
+// at least size.
+func buildIndex[K comparable](n, size int, keyAt func(int) K) map[K]int {
+	index := make(map[K]int, max(2*n, size))
+	for i := range n {
+		index[keyAt(i)] = i
+	}
+	return index
+}
 
 func (b *propBuilder) find(name string) int {
 	if b.index != nil {
-		if i, ok := b.index[name]; ok {
-			return i
-		}
-		return -1
+		return lookup(b.index, name)
 	}
 	for i := range b.pairs {
 		if b.pairs[i].Key == name {
@@ -330,13 +347,12 @@ func (b *propBuilder) find(name string) int {
 		}
 	}
 	if len(b.pairs) >= propScan {
-		b.index = make(map[string]int, 2*len(b.pairs))
-		for i := range b.pairs {
-			b.index[b.pairs[i].Key] = i
-		}
+		b.index = buildIndex(len(b.pairs), 0, b.keyAt)
 	}
 	return -1
 }
+
+func (b *propBuilder) keyAt(i int) string { return b.pairs[i].Key }
 
 func (b *propBuilder) has(name string) bool { return b.find(name) >= 0 }
 
@@ -347,10 +363,7 @@ func (b *propBuilder) grow(n int) {
 	}
 	b.pairs = append(make([]Pair, 0, len(b.pairs)+n), b.pairs...)
 	if b.index == nil && len(b.pairs)+n >= propScan {
-		b.index = make(map[string]int, len(b.pairs)+n)
-		for i := range b.pairs {
-			b.index[b.pairs[i].Key] = i
-		}
+		b.index = buildIndex(len(b.pairs), len(b.pairs)+n, b.keyAt)
 	}
 }
 

@@ -2,6 +2,8 @@
 // (a string is written as UTF-8; a Buffer as it is).
 'use strict';
 
+const { prng } = require('./random.js');
+
 const B = (...parts) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
 
 const scalerConfig = `version: 1
@@ -697,15 +699,6 @@ function randomCases(n, seed) {
   return out;
 }
 
-// prng is mulberry32: the same numbers from the same seed.
-function prng(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const scalars = ['a', 'hello world', '1', '-0', '0x1F', '0o17', '017', '1.50', '1e3', '.inf', '.nan', 'true', 'False', '~', 'null', '',
   '"dq"', '"esc\\t\\u00e9\\x41"', "'sq''s'", '"multi\n  line"', 'plain\n  multi', 'yes', '<<', 'é✓', '😀', '"\\ud83d\\ude00"',
