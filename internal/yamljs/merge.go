@@ -2,6 +2,7 @@ package yamljs
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -29,10 +30,27 @@ func (cv *converter) isMergeKey(key *ynode) bool {
 // mergeTarget is what a merge adds to: a plain object (obj), a JavaScript
 // Map (m) or a Set (set), the three kinds of map yaml's mergeValue knows.
 type mergeTarget struct {
-	obj *propBuilder
+	obj *mergedProps
 	m   *jsMap
 	set *jsSet
 	at  *ynode // the merge key, where a TypeError is placed
+}
+
+// mergedProps are the properties a merge gives a plain object, in the
+// order it defines them, each defined unless the object has it by then.
+// They are collected, then defined (mergeInto), so that the object's own
+// builder stays on the stack where no merge is made: nothing yaml does
+// while it merges reads what the object holds.
+type mergedProps []Pair
+
+// mergeInto defines the merged properties the object lacks.
+func (ps mergedProps) mergeInto(b *propBuilder) {
+	b.grow(len(ps))
+	for _, p := range ps {
+		if !b.has(p.Key) {
+			b.set(p.Key, p.KeyPos, p.Value, nil)
+		}
+	}
 }
 
 // add is mergeValue's step for one entry of a source: a Map or an object
@@ -52,9 +70,7 @@ func (t mergeTarget) add(key *Node, keyPos Pos, value *Node) *jsError {
 		if !ok {
 			return &jsError{at: t.at, code: ErrTypeError, message: "Cannot convert a Symbol value to a string"}
 		}
-		if !t.obj.has(name) {
-			t.obj.set(name, keyPos, value, nil)
-		}
+		*t.obj = append(*t.obj, Pair{Key: name, KeyPos: keyPos, Value: value})
 	}
 	return nil
 }
@@ -114,7 +130,7 @@ func (cv *converter) mergeValue(t mergeTarget, value *ynode, p ypair) *jsError {
 		return err
 	}
 	if t.obj != nil {
-		t.obj.grow(len(src.entries))
+		*t.obj = slices.Grow(*t.obj, len(src.entries))
 	}
 	for _, e := range src.entries {
 		if err := t.add(e.key, e.keyPos, e.value); err != nil {

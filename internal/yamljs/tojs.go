@@ -258,7 +258,12 @@ func (cv *converter) object(n *ynode) (*Node, *jsError) {
 // addPair is yaml's addPairToJSMap for a plain object.
 func (cv *converter) addPair(b *propBuilder, p ypair) *jsError {
 	if cv.isMergeKey(p.key) {
-		return cv.addMerge(mergeTarget{obj: b}, p)
+		merged := &mergedProps{}
+		if err := cv.addMerge(mergeTarget{obj: merged}, p); err != nil {
+			return err
+		}
+		merged.mergeInto(b)
+		return nil
 	}
 	jsKey, err := cv.toJS(p.key)
 	if err != nil {
