@@ -55,7 +55,7 @@
 //	                                    2523     355       47      123    185
 //	this package                        2523       0        0        0      0
 //
-// Today the corpus (testdata/corpus.json, 2,562 cases) is joined by a random
+// Today the corpus (testdata/corpus.json, 2,563 cases) is joined by a random
 // one (testdata/random.jsonl.gz: 60,000 cases, documents in every style
 // yaml reads and mutants of them, from one seed of testdata/gen/random.js),
 // and this package reads every case of both as yaml does.

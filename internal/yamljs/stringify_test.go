@@ -137,3 +137,32 @@ func TestJSValues(t *testing.T) {
 	}
 	assert.True(t, math.IsNaN(numberOf(scalarValue{kind: Symbol})))
 }
+
+// TestUnitArithmetic holds the offset arithmetic in UTF-16 code units to
+// JavaScript's indices into the same text: advancing, retreating and
+// counting from any index, one between the two code units of a character
+// included (the byte offset two into its four).
+func TestUnitArithmetic(t *testing.T) {
+	text := "a😀é\u4e2d😀😀x\n𝄞"
+	// byteOf[u] is the offset of code unit u.
+	var byteOf []int
+	for i, r := range text {
+		byteOf = append(byteOf, i)
+		if r >= 0x10000 {
+			byteOf = append(byteOf, i+2)
+		}
+	}
+	byteOf = append(byteOf, len(text))
+	units := len(byteOf) - 1
+	for u := 0; u <= units; u++ {
+		for n := 0; u+n <= units; n++ {
+			assert.Equal(t, byteOf[u+n], advanceUnits(text, byteOf[u], n), "advance %d from %d", n, u)
+			assert.Equal(t, byteOf[u], retreatUnits(text, byteOf[u+n], n), "retreat %d from %d", n, u+n)
+			assert.Equal(t, n, unitsBetween(text, byteOf[u], byteOf[u+n]), "units from %d to %d", u, u+n)
+		}
+	}
+	assert.Equal(t, len(text), advanceUnits(text, 0, units+5), "past the end")
+	assert.Equal(t, 4, unitsBetween(text, len(text)-4, len(text)+2), "past the end a unit a byte")
+	s := newSource([]byte(text))
+	assert.Equal(t, s.pos(5), s.pos(3), "inside a character is at its end")
+}

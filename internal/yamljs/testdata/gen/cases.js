@@ -575,6 +575,7 @@ module.exports = function cases() {
   // I: a Set merged is read as [key, value] pairs of its members.
   add('issue 20 I merge of a set', '- &s !!set {x}\n- !!merge <<: *s\n');
   add('issue 20 I merge of a set of iterables', "- &s !!set {'', ab, '😀x', [], [a], [[b, c], d], !!binary aGk=, !!omap [k: v, k2: v2]}\n- !!merge <<: *s\n");
+  add('issue 20 I merge of a set of a lone surrogate', '- &s !!set {"\\ud800x", "\\udc00"}\n- !!merge <<: *s\n');
   add('issue 20 I merge of a set of a number', '- &s !!set {1}\n- !!merge <<: *s\n');
   add('issue 20 I merge of a set of a map', '- &s !!set {{a: 1}}\n- !!merge <<: *s\n');
   add('issue 20 I merge of a set then a key', '{!!merge <<: !!set {ab}, a: 1}\n');
