@@ -203,9 +203,14 @@ func hasIndent(t *cst) bool {
 	return t.typ != tDocument && t.typ != tError && t.typ != tDocEnd
 }
 
+// joinComment joins two comments with a line break, or returns the one
+// that is not empty, as each of yaml's joins does.
 func joinComment(a, b string) string {
-	if a == "" {
+	switch {
+	case a == "":
 		return b
+	case b == "":
+		return a
 	}
 	return a + "\n" + b
 }
@@ -219,7 +224,7 @@ func (c *composer) longerThan(a, b, n int) bool {
 	if a < 0 {
 		a = 0
 	}
-	return utf16Len(c.text[a:b]) > n
+	return unitsBetween(c.text, a, b) > n
 }
 
 func (c *composer) resolveBlockSeq(ctx *composeCtx, bs *cst, tag *tagDef) *ynode {

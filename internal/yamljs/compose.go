@@ -167,11 +167,29 @@ func (c *composer) errAt(off int, code, msg string) {
 	c.errors = append(c.errors, problem{start: off, end: off + charLen(c.text, off), code: code, message: msg, oneUnit: true})
 }
 
-// advanceUnits returns the offset n UTF-16 code units after off; a
-// character that the count ends inside is passed.
+// yaml counts offsets in UTF-16 code units, this package in bytes. Where
+// yaml's arithmetic on offsets lands in the middle of a character's
+// surrogate pair (it adds a token's length to an offset the token does not
+// start at), the offset here is two bytes into the character's four: such
+// an offset is carried on as yaml carries its own, and reported as the
+// character's end, where a position inside a character is placed.
+
+// isMidPair reports whether off is in the middle of a character.
+func isMidPair(text string, off int) bool {
+	return off > 0 && off < len(text) && text[off]&0xc0 == 0x80
+}
+
+// advanceUnits returns the offset n UTF-16 code units after off.
 func advanceUnits(text string, off, n int) int {
+	if n > 0 && isMidPair(text, off) {
+		off += 2
+		n--
+	}
 	for n > 0 && off < len(text) {
 		r, size := utf8.DecodeRuneInString(text[off:])
+		if r >= 0x10000 && n == 1 {
+			return off + 2
+		}
 		off += size
 		n--
 		if r >= 0x10000 {
@@ -179,6 +197,50 @@ func advanceUnits(text string, off, n int) int {
 		}
 	}
 	return off
+}
+
+// retreatUnits returns the offset n UTF-16 code units before off.
+func retreatUnits(text string, off, n int) int {
+	if n > 0 && isMidPair(text, off) {
+		off -= 2
+		n--
+	}
+	for n > 0 && off > 0 {
+		r, size := utf8.DecodeLastRuneInString(text[:off])
+		if r >= 0x10000 && n == 1 {
+			return off - 2
+		}
+		off -= size
+		n--
+		if r >= 0x10000 {
+			n--
+		}
+	}
+	return off
+}
+
+// unitsBetween counts the code units from a to b, past the text's end
+// counting a unit a byte, as JavaScript counts past a string's end.
+func unitsBetween(text string, a, b int) int {
+	extra := 0
+	if b > len(text) {
+		extra, b = b-len(text), len(text)
+	}
+	if a > b {
+		return extra - (a - b)
+	}
+	if isMidPair(text, a) {
+		a += 2
+		extra++
+	}
+	if isMidPair(text, b) {
+		b -= 2
+		extra++
+	}
+	if a > b { // both in the middle of one character
+		return 0
+	}
+	return utf16Len(text[a:b]) + extra
 }
 
 // charLen is the length in bytes of the character at off, 1 past the end.
@@ -272,7 +334,9 @@ func (c *composer) parseError(tok *cst) {
 	if tok.source != "" {
 		msg += ": " + jsonQuote(tok.source)
 	}
-	e := problem{start: tok.offset, end: tok.offset + len(tok.source), code: "UNEXPECTED_TOKEN", message: msg}
+	// yaml's end is offset + source.length in code units: past the next
+	// character for a flow-error-end, whose "\x18" is not in the text.
+	e := problem{start: tok.offset, end: advanceUnits(c.text, tok.offset, utf16Len(tok.source)), code: "UNEXPECTED_TOKEN", message: msg}
 	if c.atDirectives || c.doc == nil {
 		c.errors = append(c.errors, e)
 	} else {
@@ -348,11 +412,17 @@ func (c *composer) composeDoc(tok *cst) *document {
 }
 
 // maxDepth bounds the nesting of collections. yaml recurses, and reports
-// the stack overflow JavaScript then throws; the depth at which that
-// happens depends on the engine and its stack (Node 20's default stack:
-// 802 flow levels, 897 block map levels, 953 block sequence levels), so
-// this reader refuses, with yaml's code and message, every collection
-// nested deeper than a fixed depth below all of them.
+// the stack overflow JavaScript then throws (RESOURCE_EXHAUSTION); where
+// that happens depends not on the document alone but on the stack the
+// caller of parse() has used already and on how far V8 has optimised
+// yaml's code. testdata/gen/depth.js measured it under Node v20.20.2's
+// default stack, yaml 2.9.1: the first parse of a fresh process reads at
+// most 802 flow levels (784 when called from an ES module), 897 block map
+// levels (878), 953 block sequence levels (933); after 200 parses, between
+// 1,561 and 2,123 levels. This reader refuses, with yaml's code and
+// message, every collection nested deeper than 800 levels, a fixed depth
+// in that range: it reads 785 to 800 flow levels, which node refuses
+// under an ES module, and refuses past 800 what node reads once warm.
 const maxDepth = 800
 
 //kicikit:long yaml's composeNode: one case per kind of syntax tree node, then the properties every kind shares
@@ -409,7 +479,7 @@ func (c *composer) composeNode(ctx *composeCtx, tok *cst, p props) *ynode {
 // composeEmptyNode is an empty scalar (null) placed after the tokens in
 // before (up to pos, -1 for all of them), or at offset.
 func (c *composer) composeEmptyNode(ctx *composeCtx, offset int, before []token, pos int, p props) *ynode {
-	tok := &cst{typ: tScalar, offset: emptyScalarPosition(offset, before, pos), indent: -1}
+	tok := &cst{typ: tScalar, offset: c.emptyScalarPosition(offset, before, pos), indent: -1}
 	n := c.composeScalar(ctx, tok, p.tag)
 	if p.anchor != nil {
 		n.ext().anchor = c.src(*p.anchor)[1:]
@@ -427,7 +497,10 @@ func (c *composer) composeEmptyNode(ctx *composeCtx, offset int, before []token,
 	return n
 }
 
-func emptyScalarPosition(offset int, before []token, pos int) int {
+// emptyScalarPosition is yaml's: offset moved back over the white space
+// and comments that end before, then on over the spaces after the last
+// node, by their lengths in code units.
+func (c *composer) emptyScalarPosition(offset int, before []token, pos int) int {
 	if before == nil {
 		return offset
 	}
@@ -435,15 +508,19 @@ func emptyScalarPosition(offset int, before []token, pos int) int {
 		pos = len(before)
 	}
 	for i := pos - 1; i >= 0; i-- {
-		switch before[i].typ {
+		switch t := before[i]; t.typ {
 		case tSpace, tComment, tNewline:
-			offset -= before[i].n
+			if offset == t.offset+t.n {
+				offset = t.offset
+			} else {
+				offset = retreatUnits(c.text, offset, utf16Len(c.src(t)))
+			}
 			continue
 		}
 		// An empty scalar is just after the last node, but yaml places it
 		// after any white space, which is more useful.
 		for i++; i < len(before) && before[i].typ == tSpace; i++ {
-			offset += before[i].n
+			offset = c.after(offset, before[i])
 		}
 		break
 	}

@@ -86,6 +86,8 @@ func (e *encoder) enc(n *Node) map[string]any {
 	switch n.Kind {
 	case Null:
 		return scalar("null", nil)
+	case Undefined:
+		return scalar("undefined", nil)
 	case Bool:
 		return scalar("bool", n.Bool)
 	case Number:

@@ -52,6 +52,10 @@ const (
 	// ErrBadAnchorName is a collection key holding an alias whose name
 	// yaml's stringifier refuses.
 	ErrBadAnchorName Code = "BAD_ANCHOR_NAME"
+	// ErrTypeError is a TypeError JavaScript throws inside yaml while it
+	// builds the value: a !!timestamp key whose value is no Date, a !!set
+	// merged whose member is not iterable.
+	ErrTypeError Code = "TYPE_ERROR"
 )
 
 // Error returns the code.

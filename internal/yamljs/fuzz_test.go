@@ -109,6 +109,8 @@ func (e *emitter) emit(n *Node) bool {
 	switch n.Kind {
 	case Null:
 		e.b.WriteString("null")
+	case Undefined:
+		return false // YAML has no undefined
 	case Bool:
 		e.b.WriteString(strconv.FormatBool(n.Bool))
 	case Number:
@@ -340,7 +342,7 @@ func rewritten(n *Node, off int, s string) *Node {
 			c.Pairs[i].Value = cp(p.Value)
 			if p.KeyNode != nil {
 				c.Pairs[i].KeyNode = cp(p.KeyNode)
-				c.Pairs[i].Key = propertyKey(c.Pairs[i].KeyNode)
+				c.Pairs[i].Key, _ = propertyKey(c.Pairs[i].KeyNode)
 			}
 		}
 		return &c

@@ -1,17 +1,22 @@
 package yamljs
 
 import (
+	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The conversions of the collections yaml's extra tags make, and of merge
-// keys.
+// keys: yaml's addMergeToJSMap and mergeValue (schema/yaml-1.1/merge.js),
+// YAMLSet's and YAMLOMap's toJSON.
 
 const tagMerge = "tag:yaml.org,2002:merge"
 
 // isMergeKey reports whether a key merges maps: one that the merge tag
-// resolved (a Symbol), or a plain "<<" where the schema has merge keys.
+// resolved (a Symbol, which has yaml's addToJSMap), or a plain "<<" where
+// the schema has merge keys by default.
 func (cv *converter) isMergeKey(key *ynode) bool {
 	if key.kind != yScalar {
 		return false
@@ -22,52 +27,194 @@ func (cv *converter) isMergeKey(key *ynode) bool {
 	return cv.doc.schema.merge && key.Style == Plain && key.Kind == String && key.Str == "<<"
 }
 
-// merge is yaml's addMergeToJSMap into a plain object: each map the value
-// names adds the properties the object lacks.
-func (cv *converter) merge(b *propBuilder, p ypair) *jsError {
-	var entries jsEntries
-	if err := cv.mergeEntries(&entries, p); err != nil {
+// mergeTarget is what a merge adds to: a plain object (obj), a JavaScript
+// Map (m) or a Set (set), the three kinds of map yaml's mergeValue knows.
+type mergeTarget struct {
+	obj *mergedProps
+	m   *jsMap
+	set *jsSet
+	at  *ynode // the merge key, where a TypeError is placed
+}
+
+// mergedProps are the properties a merge gives a plain object, in the
+// order it defines them, each defined unless the object has it by then.
+// They are collected, then defined (mergeInto), so that the object's own
+// builder stays on the stack where no merge is made: nothing yaml does
+// while it merges reads what the object holds.
+type mergedProps []Pair
+
+// mergeInto defines the merged properties the object lacks.
+func (ps mergedProps) mergeInto(b *propBuilder) {
+	b.grow(len(ps))
+	for _, p := range ps {
+		if !b.has(p.Key) {
+			b.set(p.Key, p.KeyPos, p.Value, nil)
+		}
+	}
+}
+
+// add is mergeValue's step for one entry of a source: a Map or an object
+// gets the key unless it has it, a Set gets the key.
+func (t mergeTarget) add(key *Node, keyPos Pos, value *Node) *jsError {
+	switch {
+	case t.m != nil:
+		if !t.m.has(key) {
+			t.m.set(key, keyPos, value)
+		}
+	case t.set != nil:
+		t.set.add(key)
+	case key.Kind == Symbol:
+		// A symbol property, which Object.keys leaves out.
+	default:
+		name, ok := propertyKey(key)
+		if !ok {
+			return &jsError{at: t.at, code: ErrTypeError, message: "Cannot convert a Symbol value to a string"}
+		}
+		*t.obj = append(*t.obj, Pair{Key: name, KeyPos: keyPos, Value: value})
+	}
+	return nil
+}
+
+// addMerge is yaml's addMergeToJSMap: the maps a merge pair's value names
+// (the value, or each item of a sequence, aliases resolved) merged in
+// turn, each one converted when its turn comes.
+func (cv *converter) addMerge(t mergeTarget, p ypair) *jsError {
+	t.at = p.key
+	source, err := cv.resolveValue(p.value)
+	if err != nil {
 		return err
 	}
-	for _, e := range entries {
-		if e.key.Kind == Symbol {
-			continue // a symbol property, which Object.keys leaves out
+	if source == nil || source.kind != ySeq {
+		return cv.mergeValue(t, source, p)
+	}
+	if source.coll == collOMap || source.coll == collPairs {
+		// Their items are pairs, which are no maps.
+		if len(source.pairs) > 0 {
+			return mergeSourceError(source)
 		}
-		if name := propertyKey(e.key); !b.has(name) {
-			b.set(name, e.keyPos, e.value, nil)
+		return nil
+	}
+	for _, it := range source.items {
+		if err := cv.mergeValue(t, it, p); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// mergeSources returns the maps a merge key's value names: the value, or
-// each item of a sequence, aliases resolved.
-func (cv *converter) mergeSources(p ypair) ([]*ynode, *jsError) {
-	value := p.value
-	src, err := cv.resolveValue(value)
+func mergeSourceError(at *ynode) *jsError {
+	return &jsError{at: at, code: ErrMergeSource, message: "Merge sources must be maps or map aliases"}
+}
+
+// mergeValue is yaml's mergeValue: the source read into a JavaScript Map,
+// as its toJSON(null, ctx, Map) reads it, and each entry added to the
+// target. A !!set's toJSON makes a Set all the same, whose members are
+// read as [key, value] pairs.
+func (cv *converter) mergeValue(t mergeTarget, value *ynode, p ypair) *jsError {
+	source, err := cv.resolveValue(value)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	list := []*ynode{src}
-	if src != nil && src.kind == ySeq {
-		list = src.items
-	}
-	out := make([]*ynode, 0, len(list))
-	for _, it := range list {
-		m, err := cv.resolveValue(it)
-		if err != nil {
-			return nil, err
+	if source == nil || source.kind != yMap {
+		at := value
+		if at == nil {
+			at = p.key
 		}
-		if m == nil || m.kind != yMap {
-			at := value
-			if at == nil {
-				at = p.key
-			}
-			return nil, &jsError{at: at, code: ErrMergeSource, message: "Merge sources must be maps or map aliases"}
-		}
-		out = append(out, m)
+		return mergeSourceError(at)
 	}
-	return out, nil
+	if source.coll == collSet {
+		return cv.mergeSet(t, source)
+	}
+	src, err := cv.mapEntries(source)
+	if err != nil {
+		return err
+	}
+	if t.obj != nil {
+		*t.obj = slices.Grow(*t.obj, len(src.entries))
+	}
+	for _, e := range src.entries {
+		if err := t.add(e.key, e.keyPos, e.value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mergeSet merges a Set's members, each destructured as a [key, value]
+// pair.
+func (cv *converter) mergeSet(t mergeTarget, source *ynode) *jsError {
+	set, err := cv.set(source)
+	if err != nil {
+		return err
+	}
+	for _, m := range set.Items {
+		key, value, ok := destructurePair(m)
+		if !ok {
+			// V8's message for `const [key, value] of srcMap` in yaml's
+			// merge.js.
+			return &jsError{at: t.at, code: ErrTypeError, message: ".for is not iterable"}
+		}
+		if err := t.add(key, m.Pos, value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// destructurePair is JavaScript's `const [key, value] = v`: the first two
+// values v's iterator gives (undefined past its end), or false when v is
+// not iterable. A value made here is placed where v is.
+func destructurePair(v *Node) (key, value *Node, ok bool) {
+	made := func(n Node) *Node {
+		n.Pos, n.End = v.Pos, v.End
+		return &n
+	}
+	undefined := made(Node{Kind: Undefined})
+	two := func(items []*Node) (*Node, *Node) {
+		k, val := undefined, undefined
+		if len(items) > 0 {
+			k = items[0]
+		}
+		if len(items) > 1 {
+			val = items[1]
+		}
+		return k, val
+	}
+	switch v.Kind {
+	case String:
+		var cps []*Node
+		for s := v.Str; s != "" && len(cps) < 2; s = s[codePointLen(s):] {
+			cps = append(cps, made(Node{Kind: String, Str: s[:codePointLen(s)]}))
+		}
+		key, value = two(cps)
+	case Seq, Set:
+		key, value = two(v.Items)
+	case Bytes:
+		var bs []*Node
+		for i := 0; i < len(v.Str) && i < 2; i++ {
+			bs = append(bs, made(Node{Kind: Number, Num: float64(v.Str[i])}))
+		}
+		key, value = two(bs)
+	case OrderedMap:
+		var es []*Node
+		for i := 0; i < len(v.Pairs) && i < 2; i++ {
+			es = append(es, made(Node{Kind: Seq, Items: []*Node{v.Pairs[i].KeyNode, v.Pairs[i].Value}}))
+		}
+		key, value = two(es)
+	default:
+		return nil, nil, false
+	}
+	return key, value, true
+}
+
+// codePointLen is the length in bytes of the code point s starts with, a
+// lone surrogate's three WTF-8 bytes included.
+func codePointLen(s string) int {
+	if len(s) >= 3 && s[0] == 0xed && s[1] >= 0xa0 && s[1] <= 0xbf {
+		return 3
+	}
+	_, n := utf8.DecodeRuneInString(s)
+	return n
 }
 
 func (cv *converter) resolveValue(n *ynode) (*ynode, *jsError) {
@@ -84,13 +231,114 @@ type jsEntry struct {
 	value  *Node
 }
 
+// jsMap is a JavaScript Map: entries in insertion order, found by
+// SameValueZero of their keys, through an index once there are more than
+// a few (so that a merge of a large map is linear in its size).
+type jsMap struct {
+	entries []jsEntry
+	index   map[valueKey]int
+}
+
+// find returns the index of key k's entry, -1 for none.
+func (m *jsMap) find(k valueKey) int {
+	if m.index != nil {
+		return lookup(m.index, k)
+	}
+	for i := range m.entries {
+		if keyOfValue(m.entries[i].key) == k {
+			return i
+		}
+	}
+	if len(m.entries) >= propScan {
+		m.index = buildIndex(len(m.entries), cap(m.entries), func(i int) valueKey { return keyOfValue(m.entries[i].key) })
+	}
+	return -1
+}
+
+func (m *jsMap) has(k *Node) bool { return m.find(keyOfValue(k)) >= 0 }
+
+// set is Map.prototype.set: a new key is added at the end, an old one
+// keeps its place and takes the value.
+func (m *jsMap) set(k *Node, keyPos Pos, v *Node) {
+	vk := keyOfValue(k)
+	if i := m.find(vk); i >= 0 {
+		m.entries[i].value = v
+		return
+	}
+	if m.index != nil {
+		m.index[vk] = len(m.entries)
+	}
+	m.entries = append(m.entries, jsEntry{key: k, keyPos: keyPos, value: v})
+}
+
+// jsSet is a JavaScript Set: members in insertion order, found by
+// SameValueZero.
+type jsSet struct {
+	node  *Node // the Set, whose Items are the members
+	index map[valueKey]struct{}
+}
+
+// add is Set.prototype.add; a -0 is stored as +0.
+func (s *jsSet) add(k *Node) {
+	vk := keyOfValue(k)
+	if _, ok := s.index[vk]; ok {
+		return
+	}
+	if s.index == nil {
+		s.index = map[valueKey]struct{}{}
+	}
+	s.index[vk] = struct{}{}
+	s.node.Items = append(s.node.Items, positiveZero(k))
+}
+
+// positiveZero is k, or a copy of k holding +0 when k is -0: a Map's
+// keys and a Set's members hold -0 as +0.
+func positiveZero(k *Node) *Node {
+	if k.Kind == Number && k.Num == 0 && math.Signbit(k.Num) {
+		c := *k
+		c.Num = 0
+		return &c
+	}
+	return k
+}
+
+// valueKey is what SameValueZero compares: a primitive by its value (NaN
+// equal to itself, -0 to +0), an object or a Symbol by its identity.
+type valueKey struct {
+	kind Kind
+	b    bool
+	num  float64
+	str  string
+	obj  *Node
+}
+
+func keyOfValue(n *Node) valueKey {
+	switch n.Kind {
+	case Null, Undefined:
+		return valueKey{kind: n.Kind}
+	case Bool:
+		return valueKey{kind: Bool, b: n.Bool}
+	case Number:
+		switch {
+		case math.IsNaN(n.Num):
+			return valueKey{kind: Number, b: true}
+		case n.Num == 0:
+			return valueKey{kind: Number}
+		}
+		return valueKey{kind: Number, num: n.Num}
+	case String:
+		return valueKey{kind: String, str: n.Str}
+	}
+	return valueKey{kind: n.Kind, obj: n}
+}
+
 // mapEntries is yaml's YAMLMap.toJSON into a JavaScript Map, which a merge
 // reads its sources into: keys stay values.
-func (cv *converter) mapEntries(n *ynode) ([]jsEntry, *jsError) {
-	var entries jsEntries
+func (cv *converter) mapEntries(n *ynode) (*jsMap, *jsError) {
+	m := &jsMap{entries: make([]jsEntry, 0, len(n.pairs))}
 	for _, p := range n.pairs {
 		if cv.isMergeKey(p.key) {
-			if err := cv.mergeEntries(&entries, p); err != nil {
+			if err := cv.addMerge(mergeTarget{m: m}, p); err != nil {
 				return nil, err
 			}
 			continue
@@ -103,103 +351,76 @@ func (cv *converter) mapEntries(n *ynode) ([]jsEntry, *jsError) {
 		if err != nil {
 			return nil, err
 		}
-		if i := entries.find(k); i >= 0 {
-			entries[i].value = v
-		} else {
-			entries = append(entries, jsEntry{key: k, keyPos: cv.pos(p.key.rng[0]), value: v})
-		}
+		m.set(positiveZero(k), cv.pos(p.key.rng[0]), v)
 	}
-	return entries, nil
-}
-
-// jsEntries are the entries of a JavaScript Map, in insertion order.
-type jsEntries []jsEntry
-
-// find returns the index of the entry for key k, -1 for none.
-func (es jsEntries) find(k *Node) int {
-	for i := range es {
-		if sameValueZero(es[i].key, k) {
-			return i
-		}
-	}
-	return -1
-}
-
-// mergeEntries adds the entries of the maps a merge pair names that the
-// Map lacks.
-func (cv *converter) mergeEntries(entries *jsEntries, p ypair) *jsError {
-	sources, err := cv.mergeSources(p)
-	if err != nil {
-		return err
-	}
-	for _, src := range sources {
-		sub, err := cv.mapEntries(src)
-		if err != nil {
-			return err
-		}
-		for _, e := range sub {
-			if entries.find(e.key) < 0 {
-				*entries = append(*entries, e)
-			}
-		}
-	}
-	return nil
+	return m, nil
 }
 
 // sameValueZero is JavaScript's SameValueZero, by which a Map finds keys:
 // primitives by value (NaN equal to itself), objects by identity.
 func sameValueZero(a, b *Node) bool {
-	if a == b {
-		return true
-	}
-	va := scalarValue{kind: a.Kind, b: a.Bool, num: a.Num, str: a.Str}
-	vb := scalarValue{kind: b.Kind, b: b.Bool, num: b.Num, str: b.Str}
-	return sameValueZeroScalar(va, vb)
+	return keyOfValue(a) == keyOfValue(b)
 }
 
 // propertyKey is JavaScript's ToPropertyKey of a value that is not a
-// symbol: String() of it.
-func propertyKey(n *Node) string {
+// symbol: String() of it. It is false where that throws: an array holding
+// a Symbol, which join cannot write.
+func propertyKey(n *Node) (string, bool) {
 	return jsString(n, map[*Node]bool{})
 }
 
-// jsString is String(value) in JavaScript.
-func jsString(n *Node, seen map[*Node]bool) string {
+// jsString is String(value) in JavaScript, false where it throws.
+func jsString(n *Node, seen map[*Node]bool) (string, bool) {
 	switch n.Kind {
 	case Null:
-		return "null"
+		return "null", true
+	case Undefined:
+		return "undefined", true
 	case Bool:
-		return strconv.FormatBool(n.Bool)
+		return strconv.FormatBool(n.Bool), true
 	case Number:
-		return NumberString(n.Num)
+		return NumberString(n.Num), true
 	case String:
-		return n.Str
+		return n.Str, true
 	case Symbol:
-		return "Symbol(" + n.Str + ")"
+		return "Symbol(" + n.Str + ")", true
 	case Seq:
-		// Array.prototype.join: null items are empty, a cycle is empty.
-		if seen[n] {
-			return ""
-		}
-		seen[n] = true
-		parts := make([]string, len(n.Items))
-		for i, it := range n.Items {
-			if it.Kind != Null {
-				parts[i] = jsString(it, seen)
-			}
-		}
-		delete(seen, n)
-		return strings.Join(parts, ",")
+		return joinString(n, seen)
 	case Bytes:
-		return bufferString(n.Str)
+		return bufferString(n.Str), true
 	case Date:
-		return dateString(n.Num)
+		return dateString(n.Num), true
 	case Set:
-		return "[object Set]"
+		return "[object Set]", true
 	case OrderedMap:
-		return "[object Map]"
+		return "[object Map]", true
 	}
-	return "[object Object]"
+	return "[object Object]", true
+}
+
+// joinString is Array.prototype.join: null and undefined items are empty,
+// an array being joined is empty (a cycle), a Symbol throws.
+func joinString(n *Node, seen map[*Node]bool) (string, bool) {
+	if seen[n] {
+		return "", true
+	}
+	seen[n] = true
+	defer delete(seen, n)
+	parts := make([]string, len(n.Items))
+	for i, it := range n.Items {
+		switch it.Kind {
+		case Null, Undefined:
+			continue
+		case Symbol:
+			return "", false
+		}
+		s, ok := jsString(it, seen)
+		if !ok {
+			return "", false
+		}
+		parts[i] = s
+	}
+	return strings.Join(parts, ","), true
 }
 
 // bufferString is Node's Buffer.prototype.toString(): the bytes decoded
@@ -213,10 +434,11 @@ func bufferString(b string) string {
 func (cv *converter) set(n *ynode) (*Node, *jsError) {
 	js := cv.fresh(n, Set)
 	cv.created(js)
+	set := &jsSet{node: js}
 	for _, p := range n.pairs {
 		if cv.isMergeKey(p.key) {
 			// Merging into a Set adds each source's keys.
-			if err := cv.mergeIntoSet(js, p); err != nil {
+			if err := cv.addMerge(mergeTarget{set: set}, p); err != nil {
 				return nil, err
 			}
 			continue
@@ -225,35 +447,16 @@ func (cv *converter) set(n *ynode) (*Node, *jsError) {
 		if err != nil {
 			return nil, err
 		}
-		addToSet(js, k)
+		set.add(k)
 	}
 	return js, nil
-}
-
-func addToSet(set, k *Node) {
-	for _, m := range set.Items {
-		if sameValueZero(m, k) {
-			return
-		}
-	}
-	set.Items = append(set.Items, k)
-}
-
-func (cv *converter) mergeIntoSet(set *Node, p ypair) *jsError {
-	var entries jsEntries
-	if err := cv.mergeEntries(&entries, p); err != nil {
-		return err
-	}
-	for _, e := range entries {
-		addToSet(set, e.key)
-	}
-	return nil
 }
 
 // omap is yaml's YAMLOMap.toJSON: a JavaScript Map of the pairs.
 func (cv *converter) omap(n *ynode) (*Node, *jsError) {
 	js := cv.fresh(n, OrderedMap)
 	cv.created(js)
+	seen := map[valueKey]struct{}{}
 	for _, p := range n.pairs {
 		k, err := cv.toJS(p.key)
 		if err != nil {
@@ -265,16 +468,18 @@ func (cv *converter) omap(n *ynode) (*Node, *jsError) {
 				return nil, err
 			}
 		}
-		for _, e := range js.Pairs {
-			if sameValueZero(e.KeyNode, k) {
-				return nil, &jsError{at: p.key, code: ErrOMapDuplicate, message: "Ordered maps must not include duplicate keys"}
-			}
+		vk := keyOfValue(k)
+		if _, dup := seen[vk]; dup {
+			return nil, &jsError{at: p.key, code: ErrOMapDuplicate, message: "Ordered maps must not include duplicate keys"}
 		}
+		seen[vk] = struct{}{}
 		if v == nil {
 			at := cv.pos(p.key.rng[1])
 			v = &Node{Kind: Null, Pos: at, End: at}
 		}
-		js.Pairs = append(js.Pairs, Pair{Key: propertyKey(k), KeyPos: cv.pos(p.key.rng[0]), Value: v, KeyNode: k})
+		k = positiveZero(k)
+		name, _ := propertyKey(k)
+		js.Pairs = append(js.Pairs, Pair{Key: name, KeyPos: cv.pos(p.key.rng[0]), Value: v, KeyNode: k})
 	}
 	return js, nil
 }

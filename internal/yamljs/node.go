@@ -23,6 +23,10 @@ const (
 	Set        // a Set (!!set): Items holds its members
 	OrderedMap // a Map (!!omap): Pairs, each with its key as a value in KeyNode
 	Symbol     // a Symbol (!!merge used as a value): Str holds its description
+	// Undefined is JavaScript's undefined, which only a merge of a !!set
+	// makes: merging reads each member of the Set as a [key, value] pair,
+	// and a string of one character has no second.
+	Undefined
 )
 
 // String returns the kind's name: "null", "bool", "number", "string",
@@ -51,6 +55,8 @@ func (k Kind) String() string {
 		return "Map"
 	case Symbol:
 		return "symbol"
+	case Undefined:
+		return "undefined"
 	}
 	return "Kind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -72,6 +78,10 @@ const (
 	DoubleQuoted
 	Literal // "|"
 	Folded  // ">"
+
+	// noStyle is the type of a node that is not a scalar, which yaml's
+	// string writer reads as plain.
+	noStyle Style = 255
 )
 
 // Node is one value of the document, as JavaScript holds it.

@@ -65,19 +65,6 @@ func linePos(text string, lines []int, off int) (int, int) {
 	return low, unitsBetween(text, start, off) + 1
 }
 
-// unitsBetween counts the code units from a to b, past the text's end
-// counting a unit a byte, as JavaScript counts past a string's end.
-func unitsBetween(text string, a, b int) int {
-	extra := 0
-	if b > len(text) {
-		extra, b = b-len(text), len(text)
-	}
-	if a > b {
-		return extra - (a - b)
-	}
-	return utf16Len(text[a:b]) + extra
-}
-
 // units is the text from line start i to line start j (the end when there
 // is none), as code units.
 func units(text string, lines []int, i, j int) []uint16 {

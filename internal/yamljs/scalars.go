@@ -76,7 +76,7 @@ func (c *composer) scalarTagByName(sch *schema, value, tagName string, tagTok to
 	var withTest []*tagDef
 	for _, t := range sch.tags {
 		if t.collection == "" && t.tag == tagName {
-			if t.def == defTrue && t.test != nil {
+			if t.def != defFalse && t.test != nil { // yaml's `tag.default && tag.test`: "key" too
 				withTest = append(withTest, t)
 			} else {
 				return t

@@ -30,9 +30,20 @@ type tagDef struct {
 	resolveColl func(*ynode, func(string))
 	collClass   collKind
 	// identify tells whether a value is of this tag, stringify writes a
-	// scalar of it; nil stringify writes it as a string.
+	// node of it (the error is what yaml's throws); nil stringify writes a
+	// scalar as a string.
 	identify  func(scalarValue) bool
-	stringify func(cv *converter, n *ynode, ctx *strCtx) string
+	stringify stringifier
+}
+
+// stringifier is a tag's stringify.
+type stringifier func(cv *converter, n *ynode, ctx *strCtx) (string, *jsError)
+
+// noThrow is a tag's stringify that never throws.
+func noThrow(f func(cv *converter, n *ynode, ctx *strCtx) string) stringifier {
+	return func(cv *converter, n *ynode, ctx *strCtx) (string, *jsError) {
+		return f(cv, n, ctx), nil
+	}
 }
 
 // schema is a set of tags: the core schema of YAML 1.2, or yaml's 1.1
@@ -81,11 +92,11 @@ func strTag() *tagDef {
 			return scalarValue{kind: String, str: s}, 0, ""
 		},
 		identify: func(v scalarValue) bool { return v.kind == String },
-		stringify: func(cv *converter, n *ynode, ctx *strCtx) string {
+		stringify: noThrow(func(cv *converter, n *ynode, ctx *strCtx) string {
 			c := *ctx
 			c.actualString = true
 			return cv.stringifyString(scalarString(n.val()), n.Style, &c)
-		},
+		}),
 	}
 }
 
@@ -93,12 +104,13 @@ func nullTag() *tagDef {
 	return &tagDef{tag: "tag:yaml.org,2002:null", def: defTrue, test: isNullString,
 		resolve:  func(string) (scalarValue, int, string) { return scalarValue{kind: Null}, 0, "" },
 		identify: func(v scalarValue) bool { return v.kind == Null },
-		stringify: func(_ *converter, n *ynode, _ *strCtx) string {
-			if isNullString(n.text()) {
+		stringify: noThrow(func(_ *converter, n *ynode, _ *strCtx) string {
+			// A collection has no source.
+			if n.Kind != Undefined && isNullString(n.text()) {
 				return n.text()
 			}
 			return "null"
-		},
+		}),
 	}
 }
 
@@ -126,20 +138,20 @@ func coreSchema() *schema {
 				return scalarValue{kind: Bool, b: s[0] == 't' || s[0] == 'T'}, 0, ""
 			},
 			identify:  isBoolValue,
-			stringify: coreBoolStringify,
+			stringify: noThrow(coreBoolStringify),
 		},
 		&tagDef{tag: tagInt, def: defTrue, format: "OCT", test: isCoreOct, resolve: intRes(2, 8),
-			identify: isNonNegInt, stringify: intStringify(8, "0o", false)},
+			identify: isNonNegInt, stringify: noThrow(intStringify(8, "0o", false))},
 		&tagDef{tag: tagInt, def: defTrue, test: isCoreInt, resolve: intRes(0, 10),
-			identify: isIntValue, stringify: stringifyNumber},
+			identify: isIntValue, stringify: noThrow(stringifyNumber)},
 		&tagDef{tag: tagInt, def: defTrue, format: "HEX", test: isCoreHex, resolve: intRes(2, 16),
-			identify: isNonNegInt, stringify: intStringify(16, "0x", false)},
+			identify: isNonNegInt, stringify: noThrow(intStringify(16, "0x", false))},
 		&tagDef{tag: tagFloat, def: defTrue, test: isNaNInf, resolve: resolveNaNInf,
-			identify: isNumberValue, stringify: stringifyNumber},
+			identify: isNumberValue, stringify: noThrow(stringifyNumber)},
 		&tagDef{tag: tagFloat, def: defTrue, format: "EXP", test: isCoreExp, resolve: resolveFloat(false),
-			identify: isNumberValue, stringify: stringifyExp},
+			identify: isNumberValue, stringify: noThrow(stringifyExp)},
 		&tagDef{tag: tagFloat, def: defTrue, test: isCoreFloat, resolve: resolveFloat(true),
-			identify: isNumberValue, stringify: stringifyNumber},
+			identify: isNumberValue, stringify: noThrow(stringifyNumber)},
 	)
 	return &schema{core: true, tags: tags, str: str, knownTags: knownTags()}
 }

@@ -37,7 +37,8 @@ func (cv *converter) stringifyObjectKey(key *ynode, jsKey *Node) (string, *jsErr
 	switch key.kind {
 	case yScalar:
 		// Scalar.toString(): String() of its value.
-		return jsString(jsKey, map[*Node]bool{}), nil
+		s, _ := jsString(jsKey, map[*Node]bool{})
+		return s, nil
 	}
 	ctx := &strCtx{anchors: map[string]bool{}, doc: cv.doc}
 	for _, n := range cv.order {
@@ -99,12 +100,14 @@ func (cv *converter) stringify(n *ynode, ctx *strCtx) (string, *jsError) {
 	}
 	var str string
 	if n.kind == yScalar {
-		str = cv.stringifyScalar(n, ctx)
+		str, err = cv.stringifyScalar(n, ctx)
+	} else if s, ok, terr := cv.stringifyTaggedCollection(n, ctx); ok {
+		str, err = s, terr
 	} else {
 		str, err = cv.collectionString(n, ctx)
-		if err != nil {
-			return "", err
-		}
+	}
+	if err != nil {
+		return "", err
 	}
 	if props == "" {
 		return str, nil
@@ -155,7 +158,9 @@ func (cv *converter) collectionString(n *ynode, ctx *strCtx) (string, *jsError) 
 	start, end := "[", "]"
 	if n.kind == yMap {
 		start, end = "{", "}"
-		if !ctx.allNullValues && allNullValues(n) {
+		// YAMLSet's toString writes its items as all null, which a set's
+		// are or it would be no set; YAMLMap's when they are.
+		if !ctx.allNullValues && (n.coll == collSet || allNullValues(n)) {
 			c := *ctx
 			c.allNullValues = true
 			ctx = &c
@@ -369,17 +374,15 @@ func hasPropsLine(s string) bool {
 // commentString is yaml's stringifyComment: "#" before each line but empty
 // ones, a line of one space made "#".
 func commentString(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
+	return mapJSLines(s, func(l string) string {
 		switch l {
 		case "":
+			return l
 		case " ":
-			lines[i] = "#"
-		default:
-			lines[i] = "#" + l
+			return "#"
 		}
-	}
-	return strings.Join(lines, "\n")
+		return "#" + l
+	})
 }
 
 func indentComment(comment, indent string) string {
@@ -389,13 +392,41 @@ func indentComment(comment, indent string) string {
 	if indent == "" {
 		return comment
 	}
-	lines := strings.Split(comment, "\n")
-	for i, l := range lines {
+	return mapJSLines(comment, func(l string) string {
 		if strings.Trim(l, " ") != "" {
-			lines[i] = indent + l
+			return indent + l
+		}
+		return l
+	})
+}
+
+// mapJSLines replaces each line of s as a JavaScript regular expression
+// with the m flag sees lines: \n, \r, U+2028 and U+2029 each end one.
+func mapJSLines(s string, f func(string) string) string {
+	var b strings.Builder
+	for {
+		i, n := jsLineEnd(s)
+		b.WriteString(f(s[:i]))
+		if n == 0 {
+			return b.String()
+		}
+		b.WriteString(s[i : i+n])
+		s = s[i+n:]
+	}
+}
+
+// jsLineEnd returns where the first JavaScript line terminator of s is and
+// its length, or len(s) and 0.
+func jsLineEnd(s string) (int, int) {
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\n' || s[i] == '\r':
+			return i, 1
+		case strings.HasPrefix(s[i:], "\u2028") || strings.HasPrefix(s[i:], "\u2029"):
+			return i, 3
 		}
 	}
-	return strings.Join(lines, "\n")
+	return len(s), 0
 }
 
 func lineComment(str, indent, comment string) string {

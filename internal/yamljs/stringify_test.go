@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The stringifier's helpers on inputs a parsed document rarely reaches;
@@ -108,11 +109,20 @@ func TestJSValues(t *testing.T) {
 	assert.True(t, sameValueZero(&Node{Kind: Bool, Bool: true}, &Node{Kind: Bool, Bool: true}))
 	assert.False(t, sameValueZero(&Node{Kind: Seq}, &Node{Kind: Seq}))
 
+	key := func(n *Node) string {
+		s, ok := propertyKey(n)
+		require.True(t, ok)
+		return s
+	}
 	cyc := &Node{Kind: Seq}
-	cyc.Items = []*Node{{Kind: Number, Num: 1}, {Kind: Null}, cyc, {Kind: Map}, {Kind: Set}, {Kind: OrderedMap}, {Kind: Symbol, Str: "<<"}}
-	assert.Equal(t, "1,,,[object Object],[object Set],[object Map],Symbol(<<)", propertyKey(cyc))
-	assert.Equal(t, "Fri Dec 14 2001 00:00:00 GMT+0000 (Coordinated Universal Time)", propertyKey(&Node{Kind: Date, Num: 1008288000000}))
-	assert.Equal(t, "hi\ufffd", propertyKey(&Node{Kind: Bytes, Str: "hi\xff"}))
+	cyc.Items = []*Node{{Kind: Number, Num: 1}, {Kind: Null}, cyc, {Kind: Map}, {Kind: Set}, {Kind: OrderedMap}, {Kind: Undefined}, {Kind: Symbol, Str: "<<"}}
+	assert.Equal(t, "Symbol(<<)", key(cyc.Items[7]))
+	_, ok := propertyKey(cyc)
+	assert.False(t, ok, "join throws on a Symbol")
+	cyc.Items = cyc.Items[:7]
+	assert.Equal(t, "1,,,[object Object],[object Set],[object Map],", key(cyc))
+	assert.Equal(t, "Fri Dec 14 2001 00:00:00 GMT+0000 (Coordinated Universal Time)", key(&Node{Kind: Date, Num: 1008288000000}))
+	assert.Equal(t, "hi\ufffd", key(&Node{Kind: Bytes, Str: "hi\xff"}))
 
 	for v, want := range map[scalarValue]bool{
 		{kind: Null}: false, {kind: Number}: false, {kind: Number, num: 2}: true, {kind: String}: false,
@@ -126,4 +136,33 @@ func TestJSValues(t *testing.T) {
 		assert.Equal(t, want, numberOf(v), "%+v", v)
 	}
 	assert.True(t, math.IsNaN(numberOf(scalarValue{kind: Symbol})))
+}
+
+// TestUnitArithmetic holds the offset arithmetic in UTF-16 code units to
+// JavaScript's indices into the same text: advancing, retreating and
+// counting from any index, one between the two code units of a character
+// included (the byte offset two into its four).
+func TestUnitArithmetic(t *testing.T) {
+	text := "a😀é\u4e2d😀😀x\n𝄞"
+	// byteOf[u] is the offset of code unit u.
+	var byteOf []int
+	for i, r := range text {
+		byteOf = append(byteOf, i)
+		if r >= 0x10000 {
+			byteOf = append(byteOf, i+2)
+		}
+	}
+	byteOf = append(byteOf, len(text))
+	units := len(byteOf) - 1
+	for u := 0; u <= units; u++ {
+		for n := 0; u+n <= units; n++ {
+			assert.Equal(t, byteOf[u+n], advanceUnits(text, byteOf[u], n), "advance %d from %d", n, u)
+			assert.Equal(t, byteOf[u], retreatUnits(text, byteOf[u+n], n), "retreat %d from %d", n, u+n)
+			assert.Equal(t, n, unitsBetween(text, byteOf[u], byteOf[u+n]), "units from %d to %d", u, u+n)
+		}
+	}
+	assert.Equal(t, len(text), advanceUnits(text, 0, units+5), "past the end")
+	assert.Equal(t, 4, unitsBetween(text, len(text)-4, len(text)+2), "past the end a unit a byte")
+	s := newSource([]byte(text))
+	assert.Equal(t, s.pos(5), s.pos(3), "inside a character is at its end")
 }

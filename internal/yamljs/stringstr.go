@@ -19,7 +19,7 @@ func (cv *converter) stringifyString(s string, style Style, ctx *strCtx) string 
 		return doubleQuotedString(s, ctx)
 	case SingleQuoted:
 		return singleQuotedString(s, ctx)
-	case Plain:
+	case Plain, noStyle:
 		return cv.plainString(s, ctx)
 	}
 	return quotedString(s, ctx) // block scalars are not valid in flow collections
@@ -40,12 +40,13 @@ func needsDoubleQuotes(s string) bool {
 }
 
 func containsDocumentMarker(s string) bool {
-	for _, l := range strings.Split(s, "\n") {
-		if strings.HasPrefix(l, "%") || strings.HasPrefix(l, "---") || strings.HasPrefix(l, "...") {
-			return true
-		}
-	}
-	return false
+	// /^(%|---|\.\.\.)/m: at the start of any line.
+	found := false
+	mapJSLines(s, func(l string) string {
+		found = found || strings.HasPrefix(l, "%") || strings.HasPrefix(l, "---") || strings.HasPrefix(l, "...")
+		return l
+	})
+	return found
 }
 
 func quotedString(s string, ctx *strCtx) string {

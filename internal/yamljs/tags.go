@@ -2,8 +2,8 @@ package yamljs
 
 import (
 	"encoding/base64"
+	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -47,17 +47,19 @@ func binaryTag() *tagDef {
 		resolve: func(s string) (scalarValue, int, string) {
 			return scalarValue{kind: Bytes, str: string(decodeBase64Node(s))}, 0, ""
 		},
-		stringify: stringifyBinary,
+		stringify: noThrow(stringifyBinary),
 	}
 }
 
-// decodeBase64Node is Node's Buffer.from(s, 'base64'): characters outside
-// the base64 and base64url alphabets are skipped, "=" ends the data, and a
+// decodeBase64Node is Node's Buffer.from(s, 'base64'): it reads the low
+// byte of each UTF-16 code unit (so "Ľ", U+013D, reads as "="), skips the
+// bytes outside the base64 and base64url alphabets, ends at "=", and a
 // trailing partial group gives the bytes it holds.
 func decodeBase64Node(s string) []byte {
 	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
+	units := toUnits(s)
+	for i := 0; i < len(units); i++ {
+		c := byte(units[i])
 		switch {
 		case c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '+', c == '/':
 			b.WriteByte(c)
@@ -66,7 +68,7 @@ func decodeBase64Node(s string) []byte {
 		case c == '_':
 			b.WriteByte('/')
 		case c == '=':
-			i = len(s)
+			i = len(units)
 		}
 	}
 	clean := b.String()
@@ -85,7 +87,7 @@ func mergeTag() *tagDef {
 		resolve: func(string) (scalarValue, int, string) {
 			return scalarValue{kind: Symbol, str: "<<"}, 0, ""
 		},
-		stringify: func(*converter, *ynode, *strCtx) string { return "<<" },
+		stringify: noThrow(func(*converter, *ynode, *strCtx) string { return "<<" }),
 	}
 }
 
@@ -159,7 +161,8 @@ func sameValueZeroScalar(a, b scalarValue) bool {
 
 // scalarString is String() of a scalar's value.
 func scalarString(v scalarValue) string {
-	return jsString(&Node{Kind: v.kind, Bool: v.b, Num: v.num, Str: v.str}, nil)
+	s, _ := jsString(&Node{Kind: v.kind, Bool: v.b, Num: v.num, Str: v.str}, nil)
+	return s
 }
 
 // resolvePairs makes each item of a sequence a pair: a one-pair map its
@@ -197,19 +200,8 @@ func resolvePairs(n *ynode, onError func(string)) {
 	n.ext().items, n.pairs = nil, pairs
 }
 
-const timestampPattern = `^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})` +
-	`(?:(?:t|T|[ \t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\.[0-9]+)?)` +
-	`(?:[ \t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$`
-
 func timestampTag() *tagDef {
-	// Compiled when first used: most documents never name a timestamp.
-	var re *regexp.Regexp
-	match := func(s string) []string {
-		if re == nil {
-			re = regexp.MustCompile(timestampPattern)
-		}
-		return re.FindStringSubmatch(s)
-	}
+	match := matchTimestamp
 	return &tagDef{tag: "tag:yaml.org,2002:timestamp", def: defTrue, test: func(s string) bool { return match(s) != nil },
 		identify: func(v scalarValue) bool { return v.kind == Date },
 		resolve: func(s string) (scalarValue, int, string) {
@@ -219,10 +211,18 @@ func timestampTag() *tagDef {
 			}
 			return scalarValue{kind: Date, num: timestampValue(m)}, 0, ""
 		},
-		stringify: func(_ *converter, n *ynode, _ *strCtx) string {
-			s := isoString(n.Num)
-			s = strings.TrimSuffix(s, "T00:00:00.000Z")
-			return strings.TrimSuffix(s, ".000Z")
+		stringify: func(_ *converter, n *ynode, _ *strCtx) (string, *jsError) {
+			// yaml's `value?.toISOString().replace(…) ?? ''`.
+			switch n.Kind {
+			case Null, Undefined:
+				return "", nil
+			case Date:
+				s := isoString(n.Num)
+				s = strings.TrimSuffix(s, "T00:00:00.000Z")
+				return strings.TrimSuffix(s, ".000Z"), nil
+			}
+			// A tagged scalar that did not resolve, whose value is a string.
+			return "", &jsError{at: n, code: ErrTypeError, message: "value?.toISOString is not a function"}
 		},
 	}
 }
@@ -259,7 +259,7 @@ func dateUTC(year, month, day, hour, minute, second, ms float64) float64 {
 		year += 1900
 	}
 	ym := year + math.Floor(month/12)
-	mn := math.Mod(month, 12)
+	mn := month - 12*math.Floor(month/12) // 0 to 11, as MakeDay takes it
 	t := time.Date(int(ym), time.Month(int(mn)+1), 1, 0, 0, 0, 0, time.UTC)
 	days := float64(t.Unix()/86400) + day - 1
 	msOfDay := ((math.Trunc(hour)*60+math.Trunc(minute))*60+math.Trunc(second))*1000 + math.Trunc(ms)
@@ -282,10 +282,19 @@ func parseSexagesimal(s string) float64 {
 	return res
 }
 
-// isoString is Date.prototype.toISOString for a time value.
+// isoString is Date.prototype.toISOString for a time value: a year past
+// 9999 has six digits and a sign.
 func isoString(ms float64) string {
 	t := time.UnixMilli(int64(ms)).UTC()
-	return t.Format("2006-01-02T15:04:05.000Z")
+	s := t.Format("-01-02T15:04:05.000Z")
+	if y := t.Year(); y < 0 || y > 9999 {
+		sign := "+"
+		if y < 0 {
+			sign, y = "-", -y
+		}
+		return sign + fmt.Sprintf("%06d", y) + s
+	}
+	return fmt.Sprintf("%04d", t.Year()) + s
 }
 
 // dateString is Date.prototype.toString, in UTC (the orchestrator's time

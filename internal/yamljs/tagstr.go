@@ -23,7 +23,7 @@ func isNonNegInt(v scalarValue) bool { return isIntValue(v) && v.num >= 0 }
 // jsTruthy is a scalar value's truthiness in JavaScript.
 func jsTruthy(v scalarValue) bool {
 	switch v.kind {
-	case Null:
+	case Null, Undefined:
 		return false
 	case Bool:
 		return v.b
@@ -209,12 +209,32 @@ func pickFormat(tags []*tagDef, format string) *tagDef {
 }
 
 // stringifyScalar writes a scalar with the tag that writes it.
-func (cv *converter) stringifyScalar(n *ynode, ctx *strCtx) string {
+func (cv *converter) stringifyScalar(n *ynode, ctx *strCtx) (string, *jsError) {
 	t := cv.doc.schema.tagObject(n)
 	if t != nil && t.stringify != nil {
 		return t.stringify(cv, n, ctx)
 	}
-	return cv.stringifyString(scalarString(n.val()), n.Style, ctx)
+	return cv.stringifyString(scalarString(n.val()), n.Style, ctx), nil
+}
+
+// stringifyTaggedCollection writes a collection whose tag names a scalar
+// tag of the schema, as yaml's getTagObject finds it: with that tag's
+// stringify, given the collection, whose value is undefined. It is false
+// for a collection any other tag writes, or none.
+func (cv *converter) stringifyTaggedCollection(n *ynode, ctx *strCtx) (string, bool, *jsError) {
+	if n.tag == "" {
+		return "", false, nil
+	}
+	t := cv.doc.schema.tagNamed(n.tag, "")
+	if t == nil || t.stringify == nil {
+		return "", false, nil
+	}
+	item := &ynode{kind: yScalar, Node: Node{Kind: Undefined, Style: noStyle}, yext: &yext{tag: n.tag}}
+	str, err := t.stringify(cv, item, ctx)
+	if err != nil && err.at == item {
+		err.at = n
+	}
+	return str, true, err
 }
 
 // yaml11Schema is yaml's YAML 1.1 schema: more bools, ints in base 2, 8
@@ -223,9 +243,7 @@ func (cv *converter) stringifyScalar(n *ynode, ctx *strCtx) string {
 //kicikit:long a table of the schema's tags, one entry each
 func yaml11Schema() *schema {
 	str := strTag()
-	re := func(p string) func(string) bool { return regexp.MustCompile(p).MatchString }
-	isTrue := re(`^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$`)
-	isFalse := re(`^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$`)
+	isTrue, isFalse := isTrue11, isFalse11
 	boolStr := bool11Stringify(isTrue, isFalse)
 	intRes := func(off, radix int) func(string) (scalarValue, int, string) {
 		return func(s string) (scalarValue, int, string) {
@@ -238,31 +256,31 @@ func yaml11Schema() *schema {
 	ts := timestampTag()
 	tags := append(collectionTags(), str, nullTag(),
 		&tagDef{tag: tagBool, def: defTrue, test: isTrue, identify: func(v scalarValue) bool { return v.kind == Bool && v.b },
-			resolve: func(string) (scalarValue, int, string) { return scalarValue{kind: Bool, b: true}, 0, "" }, stringify: boolStr},
+			resolve: func(string) (scalarValue, int, string) { return scalarValue{kind: Bool, b: true}, 0, "" }, stringify: noThrow(boolStr)},
 		&tagDef{tag: tagBool, def: defTrue, test: isFalse, identify: func(v scalarValue) bool { return v.kind == Bool && !v.b },
-			resolve: func(string) (scalarValue, int, string) { return scalarValue{kind: Bool}, 0, "" }, stringify: boolStr},
-		&tagDef{tag: tagInt, def: defTrue, format: "BIN", test: re(`^[-+]?0b[0-1_]+$`), resolve: intRes(2, 2),
-			identify: isIntValue, stringify: intStringify(2, "0b", true)},
-		&tagDef{tag: tagInt, def: defTrue, format: "OCT", test: re(`^[-+]?0[0-7_]+$`), resolve: intRes(1, 8),
-			identify: isIntValue, stringify: intStringify(8, "0", true)},
-		&tagDef{tag: tagInt, def: defTrue, test: re(`^[-+]?[0-9][0-9_]*$`), resolve: intRes(0, 10),
-			identify: isIntValue, stringify: stringifyNumber},
-		&tagDef{tag: tagInt, def: defTrue, format: "HEX", test: re(`^[-+]?0x[0-9a-fA-F_]+$`), resolve: intRes(2, 16),
-			identify: isIntValue, stringify: intStringify(16, "0x", true)},
+			resolve: func(string) (scalarValue, int, string) { return scalarValue{kind: Bool}, 0, "" }, stringify: noThrow(boolStr)},
+		&tagDef{tag: tagInt, def: defTrue, format: "BIN", test: isBin11, resolve: intRes(2, 2),
+			identify: isIntValue, stringify: noThrow(intStringify(2, "0b", true))},
+		&tagDef{tag: tagInt, def: defTrue, format: "OCT", test: isOct11, resolve: intRes(1, 8),
+			identify: isIntValue, stringify: noThrow(intStringify(8, "0", true))},
+		&tagDef{tag: tagInt, def: defTrue, test: isInt11, resolve: intRes(0, 10),
+			identify: isIntValue, stringify: noThrow(stringifyNumber)},
+		&tagDef{tag: tagInt, def: defTrue, format: "HEX", test: isHex11, resolve: intRes(2, 16),
+			identify: isIntValue, stringify: noThrow(intStringify(16, "0x", true))},
 		&tagDef{tag: tagFloat, def: defTrue, test: isNaNInf, resolve: resolveNaNInf,
-			identify: isNumberValue, stringify: stringifyNumber},
-		&tagDef{tag: tagFloat, def: defTrue, format: "EXP", test: re(`^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$`),
+			identify: isNumberValue, stringify: noThrow(stringifyNumber)},
+		&tagDef{tag: tagFloat, def: defTrue, format: "EXP", test: isExp11,
 			resolve: func(s string) (scalarValue, int, string) {
 				return scalarValue{kind: Number, num: parseFloatPrefix(strings.ReplaceAll(s, "_", ""))}, 0, ""
 			},
-			identify: isNumberValue, stringify: stringifyExp},
-		&tagDef{tag: tagFloat, def: defTrue, test: re(`^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$`), resolve: resolveFloat11,
-			identify: isNumberValue, stringify: stringifyNumber},
+			identify: isNumberValue, stringify: noThrow(stringifyExp)},
+		&tagDef{tag: tagFloat, def: defTrue, test: isFloat11, resolve: resolveFloat11,
+			identify: isNumberValue, stringify: noThrow(stringifyNumber)},
 		binaryTag(), mergeTag(), omapTag(), pairsTag(), setTag(),
-		&tagDef{tag: tagInt, def: defTrue, format: "TIME", test: re(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$`),
-			resolve: sexagesimal, identify: isIntValue, stringify: stringifySexagesimal},
-		&tagDef{tag: tagFloat, def: defTrue, format: "TIME", test: re(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$`),
-			resolve: sexagesimal, identify: isNumberValue, stringify: stringifySexagesimal},
+		&tagDef{tag: tagInt, def: defTrue, format: "TIME", test: isTimeInt11,
+			resolve: sexagesimal, identify: isIntValue, stringify: noThrow(stringifySexagesimal)},
+		&tagDef{tag: tagFloat, def: defTrue, format: "TIME", test: isTimeFloat11,
+			resolve: sexagesimal, identify: isNumberValue, stringify: noThrow(stringifySexagesimal)},
 		ts,
 	)
 	return &schema{tags: tags, str: str, knownTags: map[string]*tagDef{}, merge: true}

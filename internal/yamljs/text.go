@@ -140,8 +140,12 @@ func (s *source) srcOffset(at int) int {
 	return f.srcAt + f.n + (at - f.at - 3)
 }
 
-// pos returns the position of a text offset.
+// pos returns the position of a text offset; an offset inside a character
+// is placed at its end.
 func (s *source) pos(at int) Pos {
+	for at > 0 && at < len(s.text) && s.text[at]&0xc0 == 0x80 {
+		at++
+	}
 	off := s.srcOffset(at)
 	if off > len(s.src) {
 		off = len(s.src)

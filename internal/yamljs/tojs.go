@@ -258,7 +258,12 @@ func (cv *converter) object(n *ynode) (*Node, *jsError) {
 // addPair is yaml's addPairToJSMap for a plain object.
 func (cv *converter) addPair(b *propBuilder, p ypair) *jsError {
 	if cv.isMergeKey(p.key) {
-		return cv.merge(b, p)
+		merged := &mergedProps{}
+		if err := cv.addMerge(mergeTarget{obj: merged}, p); err != nil {
+			return err
+		}
+		merged.mergeInto(b)
+		return nil
 	}
 	jsKey, err := cv.toJS(p.key)
 	if err != nil {
@@ -315,14 +320,31 @@ func newPropBuilder(n int) *propBuilder {
 	return &propBuilder{pairs: make([]Pair, 0, n)}
 }
 
+// propScan is how many keys a map is scanned for before it builds an
+// index of them.
 const propScan = 16
+
+// lookup returns k's index in an index, -1 for none.
+func lookup[K comparable](index map[K]int, k K) int {
+	if i, ok := index[k]; ok {
+		return i
+	}
+	return -1
+}
+
+// buildIndex returns an index of n keys, keyAt(i) the i-th, with room for
+// at least size.
+func buildIndex[K comparable](n, size int, keyAt func(int) K) map[K]int {
+	index := make(map[K]int, max(2*n, size))
+	for i := range n {
+		index[keyAt(i)] = i
+	}
+	return index
+}
 
 func (b *propBuilder) find(name string) int {
 	if b.index != nil {
-		if i, ok := b.index[name]; ok {
-			return i
-		}
-		return -1
+		return lookup(b.index, name)
 	}
 	for i := range b.pairs {
 		if b.pairs[i].Key == name {
@@ -330,15 +352,25 @@ func (b *propBuilder) find(name string) int {
 		}
 	}
 	if len(b.pairs) >= propScan {
-		b.index = make(map[string]int, 2*len(b.pairs))
-		for i := range b.pairs {
-			b.index[b.pairs[i].Key] = i
-		}
+		b.index = buildIndex(len(b.pairs), 0, b.keyAt)
 	}
 	return -1
 }
 
+func (b *propBuilder) keyAt(i int) string { return b.pairs[i].Key }
+
 func (b *propBuilder) has(name string) bool { return b.find(name) >= 0 }
+
+// grow makes room for n more properties, as a merge is about to add them.
+func (b *propBuilder) grow(n int) {
+	if len(b.pairs)+n <= cap(b.pairs) {
+		return
+	}
+	b.pairs = append(make([]Pair, 0, len(b.pairs)+n), b.pairs...)
+	if b.index == nil && len(b.pairs)+n >= propScan {
+		b.index = buildIndex(len(b.pairs), len(b.pairs)+n, b.keyAt)
+	}
+}
 
 func (b *propBuilder) set(name string, keyPos Pos, v, keyNode *Node) {
 	if i := b.find(name); i >= 0 {

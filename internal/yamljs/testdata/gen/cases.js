@@ -2,6 +2,8 @@
 // (a string is written as UTF-8; a Buffer as it is).
 'use strict';
 
+const { prng } = require('./random.js');
+
 const B = (...parts) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
 
 const scalerConfig = `version: 1
@@ -539,6 +541,71 @@ module.exports = function cases() {
   add('key explicit keys with comments', '? {? [a] # c\n  : b, ? {d: e} # f\n  }\n: x\n');
   add('key flow map with empty values', '? {a: , b: , : c}\n: x\n');
 
+  // Issue 20: each cause of a difference that the random corpus found.
+  // A: Node's base64 reads the low byte of each UTF-16 code unit.
+  add('issue 20 A binary U+013D reads as =', "!!binary 'abcdĽefgh'\n");
+  add('issue 20 A binary CJK reads as -', "!!binary 'ab中cdefgh'\n");
+  add('issue 20 A binary non-BMP reads as = and NUL', "!!binary 'ab😀cdefgh'\n");
+  add('issue 20 A binary Latin-1 skipped', "!!binary 'aGVsbG8éÿ='\n");
+  // B: a tag with a test (the 1.1 merge tag's default is "key") resolves
+  // a scalar by name only when its test matches.
+  add('issue 20 B 1.1 merge tag on a scalar', '%YAML 1.1\n---\n- !!merge x\n- !!merge <<\n');
+  add('issue 20 B 1.1 merge tag on an empty value', '%YAML 1.1\n---\na: !!merge\n');
+  add('issue 20 B 1.1 merge by an unknown tag on <<', '%YAML 1.1\n---\na: &a {x: 1}\nb: {!!mrege <<: *a, y: 2}\n');
+  // C: a tag's stringify may throw: !!timestamp of a string.
+  add('issue 20 C 1.1 timestamp of a string in a key', '%YAML 1.1\n---\n[!!timestamp 1]: 1\n');
+  add('issue 20 C 1.1 timestamp on a collection in a key', '%YAML 1.1\n---\n[!!timestamp [a]]: 1\n');
+  // D: a set as a key is written with its items all null.
+  add('issue 20 D set key with an empty value', '? !!set {a: }\n: 1\n');
+  add('issue 20 D set key block', '? !!set\n  ? a\n  ? b:\n: 1\n');
+  // E: a collection with a scalar tag is written by that tag, whose value
+  // is undefined.
+  add('issue 20 E str tag on a map in a key', '{[!!str {}]: 1}\n');
+  add('issue 20 E scalar tags on collections in a key', '[!!int [1], !!float {a: 1}, !!null [], !!bool {}, !!int 0x1F]: 1\n');
+  add('issue 20 E binary tag on a collection in a key', 'a: !!binary aGk=\n[!!binary [x], !!binary {}]: 1\n');
+  // F: a Set and a Map hold -0 as +0.
+  add('issue 20 F set of -0', '!!set {-0}\n');
+  add('issue 20 F omap of -0', '!!omap [-0]\n');
+  add('issue 20 F omap -0 then 0', '!!omap [-0: a, 0: b]\n');
+  // G: merge sources are read one after another.
+  add('issue 20 G merge of its own ancestor then a scalar', '%YAML 1.1\n---\nx: &b\n  - a: 1\n    <<: *b\n  - x\n');
+  // H: Date.UTC's month below 0 is in the year before.
+  add('issue 20 H timestamp month 0', 'a: !!timestamp 1970-0-01\n');
+  add('issue 20 H timestamp year past 9999 in a key', '[!!timestamp 9999-99-99 99:99:99]: 1\n!!timestamp 9999-99-99: 2\n');
+  // I: a Set merged is read as [key, value] pairs of its members.
+  add('issue 20 I merge of a set', '- &s !!set {x}\n- !!merge <<: *s\n');
+  add('issue 20 I merge of a set of iterables', "- &s !!set {'', ab, '😀x', [], [a], [[b, c], d], !!binary aGk=, !!omap [k: v, k2: v2]}\n- !!merge <<: *s\n");
+  add('issue 20 I merge of a set of a lone surrogate', '- &s !!set {"\\ud800x", "\\udc00"}\n- !!merge <<: *s\n');
+  add('issue 20 I merge of a set of a number', '- &s !!set {1}\n- !!merge <<: *s\n');
+  add('issue 20 I merge of a set of a map', '- &s !!set {{a: 1}}\n- !!merge <<: *s\n');
+  add('issue 20 I merge of a set then a key', '{!!merge <<: !!set {ab}, a: 1}\n');
+  // J: an omap or pairs merged is a sequence of pairs, no maps.
+  add('issue 20 J merge of an omap', '!!merge <<: !!omap [a: 1]\n');
+  add('issue 20 J merge of an empty omap', '!!merge <<: !!omap []\n');
+  add('issue 20 J merge of pairs', '!!merge <<: !!pairs [a: 1]\n');
+  // K: a comment before an omap's pair is the pair key's alone.
+  add('issue 20 K omap item comment in a key', '? !!omap\n  - # c\n    a: 1\n: x\n');
+  add('issue 20 K pairs item comments in a key', '? !!pairs\n  - # c\n    a: 1 # d\n  - b\n: x\n');
+  // L: an error's end is offset + source.length in code units, the
+  // flow-error-end's "\x18" included, which is not in the text.
+  add('issue 20 L flow error end before a wide character', "a:\n - [a,\n ÿÿ]: x\n");
+  // M: offsets that yaml computes may fall inside a surrogate pair, and go
+  // on from there.
+  add('issue 20 M flow end after a comment with a non-BMP character', '[{{}]\n# é 😀\n\n');
+  add('issue 20 M duplicate key inside a surrogate pair', 'root: : [1.2.3, {}: {y: *a0},\r\n  : [<<: ]}, 𝄞: ]\r\n');
+  // N: a comment's lines end at \r, U+2028 and U+2029 too, as a regular
+  // expression's m flag sees them.
+  add('issue 20 N comment with a carriage return in a key', '? - a #\rb\n  ');
+  add('issue 20 N comment with line separators in a key', '? - a # x\u2028y\u2029z\n  - b\n: 1\n');
+  add('issue 20 N document marker after a carriage return in a key', '["x\\r--- y", "x\\u2028...", "\\r%"]: 1\n');
+  // O: an empty map in an omap is a pair of a null key and no value.
+  add('issue 20 O omap of an empty map', '[!!omap [{}, "𝄞", a: {}]]\n');
+  // P: a key that is an alias of its own ancestor, merged, is named by what
+  // the ancestor holds so far.
+  add('issue 20 P merge source keyed by its ancestor', '&a0 [[{!!merge <<: {*a0 : x, b: y}}]]\n');
+  // Q: joining an array that holds a Symbol throws.
+  add('issue 20 Q merge source keyed by a list of a symbol', 'a: {!!merge <<: {[!!merge <<]: 1}}\n');
+
   // Errors thrown while building the value, from inside each construction.
   add('throw alias in seq', 'a: [1, *x]\n');
   add('throw alias in map value', 'a: {b: *x}\n');
@@ -633,15 +700,6 @@ function randomCases(n, seed) {
   return out;
 }
 
-// prng is mulberry32: the same numbers from the same seed.
-function prng(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const scalars = ['a', 'hello world', '1', '-0', '0x1F', '0o17', '017', '1.50', '1e3', '.inf', '.nan', 'true', 'False', '~', 'null', '',
   '"dq"', '"esc\\t\\u00e9\\x41"', "'sq''s'", '"multi\n  line"', 'plain\n  multi', 'yes', '<<', 'é✓', '😀', '"\\ud83d\\ude00"',

@@ -32,7 +32,36 @@ process.env.TZ = 'UTC';
 const fs = require('fs');
 const path = require('path');
 const YAML = require('yaml');
+
+// yaml's resolvePairs (!!omap, !!pairs) makes an item that is an empty map
+// a pair whose key is a new null Scalar, with no range. That key is placed
+// where the item is, as this package places it: resolvePairs is wrapped to
+// give it the item's range, which changes no value.
+{
+  const pairsModule = require(path.join(path.dirname(require.resolve('yaml')), 'schema', 'yaml-1.1', 'pairs.js'));
+  const resolvePairs = pairsModule.resolvePairs;
+  const placed = (seq, onError) => {
+    const ranges = YAML.isSeq(seq) ? seq.items.map((it) => it.range) : [];
+    const res = resolvePairs(seq, onError);
+    if (YAML.isSeq(res)) {
+      res.items.forEach((p, i) => {
+        if (YAML.isPair(p) && YAML.isScalar(p.key) && !p.key.range) p.key.range = ranges[i];
+      });
+    }
+    return res;
+  };
+  pairsModule.resolvePairs = placed;
+  pairsModule.pairs.resolve = placed;
+}
+const zlib = require('zlib');
 const cases = require('./cases.js');
+const random = require('./random.js');
+
+// The random corpus committed: its seed, how many documents, and how many
+// mutants of each.
+const randomSeed = 20;
+const randomDocs = 20000;
+const randomMutants = 2;
 
 // decodeUTF8 decodes buf as the WHATWG decoder (and so Node's Buffer) does,
 // returning the text and, for every UTF-16 index of it, its byte offset.
@@ -160,7 +189,23 @@ function encoder(doc, pos) {
     return out;
   };
   function enc(node, v) {
+    if (node.synthetic !== undefined || 'synthetic' in node) {
+      if (node.items) {
+        // A Map's entry: an array of its key and value.
+        if (!Array.isArray(v) || v.length !== 2 || v[0] !== node.synthetic[0]) throw new Error('a set merge entry differs');
+        ids.set(v, ids.size + 1);
+        const at = node.at.range;
+        const val = node.items[1] === null ? { t: 'null', s: 'plain', p: pos(node.items[0].range[1]), e: pos(node.items[0].range[1]) } : enc(node.items[1], v[1]);
+        return { t: 'seq', id: ids.get(v), p: pos(at[0]), e: pos(at[1]), items: [enc(node.items[0], v[0]), val] };
+      }
+      if (v !== node.synthetic || (v !== undefined && typeof v !== 'string' && typeof v !== 'number')) throw new Error('a set merge value differs');
+      const t = v === undefined ? 'undefined' : typeof v === 'string' ? 'str' : 'num';
+      const out = { t, s: 'plain', p: pos(node.at.range[0]), e: pos(node.at.range[1]) };
+      if (v !== undefined) out.v = t === 'num' ? numString(v) : v;
+      return out;
+    }
     node = resolve(node);
+    if (v === undefined) return scalar(node, { t: 'undefined' });
     if (v !== null && typeof v === 'object') {
       if (ids.has(v)) return { t: 'ref', id: ids.get(v) };
       ids.set(v, ids.size + 1);
@@ -210,10 +255,17 @@ function encoder(doc, pos) {
   }
   function scalar(node, out) {
     if (!YAML.isScalar(node)) throw new Error('scalar value from a ' + node.constructor.name);
-    out.s = styles[node.type];
+    // A Scalar yaml makes itself (an !!omap item that is an empty map) has
+    // no type: plain, as this package writes every node but a quoted or
+    // block scalar.
+    out.s = styles[node.type] ?? 'plain';
     return span(node, out);
   }
-  const isMerge = (k) => YAML.isScalar(k) && typeof k.addToJSMap === 'function';
+  // isMerge is yaml's test of a merge key: one the merge tag resolved, or a
+  // plain "<<" where the schema merges by default.
+  const mergesByDefault = doc.schema.tags.some((t) => t.tag === 'tag:yaml.org,2002:merge' && t.default);
+  const isMerge = (k) => YAML.isScalar(k) && (typeof k.addToJSMap === 'function' ||
+    (mergesByDefault && (!k.type || k.type === 'PLAIN') && (k.value === '<<' || (typeof k.value === 'symbol' && k.value.description === '<<'))));
   // mergeSources returns the maps a merge key's value names.
   const mergeSources = (value) => {
     const src = resolve(value);
@@ -242,6 +294,7 @@ function encoder(doc, pos) {
   // mapEntries is entries for a merge source, which parse() reads into a
   // JavaScript Map: keys are values, not property names.
   function mapEntries(node) {
+    if (node.constructor.name === 'YAMLSet') return setEntries(node);
     const res = new Map();
     for (const pair of node.items) {
       if (isMerge(pair.key)) {
@@ -256,6 +309,60 @@ function encoder(doc, pos) {
     }
     return res;
   }
+  // setEntries is mapEntries for a merge source that is a !!set: merging
+  // reads it as a Map, but it is a Set, whose members are destructured as
+  // [key, value] pairs: a string's first two characters, an array's first
+  // two items. A value that is no node's is placed where the member is.
+  function setEntries(node) {
+    const res = new Map();
+    const seen = new Set();
+    for (const pair of node.items) {
+      const m = jsKeyOf(doc, pair);
+      if (m === null || typeof m !== 'object') {
+        if (seen.has(m)) continue;
+        seen.add(m);
+      }
+      let key;
+      let value;
+      if (typeof m === 'string') {
+        const cps = [...m];
+        key = cps[0];
+        value = { synthetic: cps[1], at: resolve(pair.key) };
+      } else if (Array.isArray(m)) {
+        const seq = resolve(pair.key);
+        key = m[0];
+        value = seq.items.length > 1 ? seq.items[1] : { synthetic: undefined, at: seq };
+      } else if (m instanceof Uint8Array) {
+        key = m[0];
+        value = { synthetic: m[1], at: resolve(pair.key) };
+      } else if (m instanceof Map) {
+        // Its entries, each a new [key, value] array.
+        const omap = resolve(pair.key);
+        const es = [...m.entries()];
+        key = es[0];
+        value = es.length > 1 ? { synthetic: es[1], at: omap, items: [omap.items[1].key, omap.items[1].value] } : { synthetic: undefined, at: omap };
+      } else throw new Error('a set merge member of another kind');
+      if (!res.has(key)) res.set(key, { key: pair.key, value, valueKey: pair.key });
+    }
+    return res;
+  }
+  // renamed gives the entries the names parse() gave them where they
+  // differ: a key that is an alias of a collection still being built (its
+  // own ancestor) is named by what that collection holds so far, which
+  // keyOf, reading it anew, cannot see. Each name that differs must be
+  // the one left over, and the order must come out as parse()'s.
+  function renamed(props, keys) {
+    const missing = [...props.keys()].filter((k) => !keys.includes(k));
+    const extra = keys.filter((k) => !props.has(k));
+    if (missing.length === 0 && extra.length === 0 && keys.length === props.size) return props;
+    const differ = () => new Error('keys differ: ' + JSON.stringify(keys) + ' ' + JSON.stringify([...props.keys()]));
+    if (missing.length !== extra.length || keys.length !== props.size) throw differ();
+    const out = new Map();
+    for (const [k, e] of props) out.set(missing.includes(k) ? extra[missing.indexOf(k)] : k, e);
+    const order = Object.keys(Object.fromEntries([...out.keys()].map((k) => [k, 0])));
+    if (out.size !== props.size || order.some((k, i) => k !== keys[i])) throw differ();
+    return out;
+  }
   function map(node, v) {
     if (YAML.isPair(node)) {
       // !!pairs reads each item as a one-pair object.
@@ -265,11 +372,8 @@ function encoder(doc, pos) {
       node = m;
     }
     if (!YAML.isMap(node)) throw new Error('object from a ' + node.constructor.name);
-    const props = entries(node);
+    const props = renamed(entries(node), Object.keys(v));
     const keys = Object.keys(v);
-    if (keys.length !== props.size || keys.some((k) => !props.has(k))) {
-      throw new Error('keys differ: ' + JSON.stringify(keys) + ' ' + JSON.stringify([...props.keys()]));
-    }
     const pairs = keys.map((k) => {
       const { key, value, valueKey } = props.get(k);
       // A key without a value (`? a`) has no value node: its null is placed
@@ -319,10 +423,81 @@ function run(name, buf) {
   return out;
 }
 
+// compact writes run()'s answer for the random corpus in a shorter form,
+// a JSON array, where a position is its byte offset only (the line and
+// column follow from it):
+//
+//	["v", node]                  the value, node as below
+//	["t", message, [[code, message, p, e], ...]]  what parse() throws and
+//	                             the document's errors (none when it throws
+//	                             while building the value)
+//
+// A node is [type, style, p, e, value] for a scalar (type n null, b bool,
+// f number, s string, y symbol, x bytes, d date, u undefined; style p
+// plain, s single, d double, l literal, f folded), [type, id, p, e, items]
+// for a collection (a array, S set; m map, whose items are [key, keyOffset,
+// node]; M ordered map, whose items are [node, node]), or ["r", id].
+const typeCodes = { null: 'n', bool: 'b', num: 'f', str: 's', symbol: 'y', bytes: 'x', date: 'd', undefined: 'u' };
+const styleCodes = { plain: 'p', single: 's', double: 'd', literal: 'l', folded: 'f' };
+
+function compactNode(n) {
+  switch (n.t) {
+    case 'ref':
+      return ['r', n.id];
+    case 'seq':
+    case 'set':
+      return [n.t === 'seq' ? 'a' : 'S', n.id, n.p[0], n.e[0], n.items.map(compactNode)];
+    case 'map':
+      return ['m', n.id, n.p[0], n.e[0], n.pairs.map(([k, kp, v]) => [k, kp[0], compactNode(v)])];
+    case 'omap':
+      return ['M', n.id, n.p[0], n.e[0], n.pairs.map(([k, v]) => [compactNode(k), compactNode(v)])];
+  }
+  const out = [typeCodes[n.t], styleCodes[n.s], n.p[0], n.e[0]];
+  if (n.v !== undefined) out.push(n.v);
+  return out;
+}
+
+function compact(r) {
+  if (r.throws) return ['t', r.throws.message, r.errors.map((e) => [e.code, e.message, e.p[0], e.e[0]])];
+  return ['v', compactNode(r.value)];
+}
+
+// randomCorpusFile writes the random corpus: a gzip'd text of one line per
+// case, the case's name, its text (a JSON string, or {"b64": ...} for bytes
+// that are not UTF-8) and compact()'s answer, joined by tabs.
+function randomCorpusFile(seed, docs, mutants) {
+  const list = random.randomCorpus(seed, docs, mutants);
+  const version = require('yaml/package.json').version;
+  const lines = [JSON.stringify({ yaml: version, seed, docs, mutants, cases: list.length })];
+  for (const c of list) {
+    const buf = Buffer.isBuffer(c.src) ? c.src : Buffer.from(c.src, 'utf8');
+    let r;
+    try {
+      r = run(c.name, buf);
+    } catch (e) {
+      e.message = c.name + ': ' + e.message + ' in ' + JSON.stringify(buf.toString('utf8'));
+      throw e;
+    }
+    const src = r.src !== undefined ? JSON.stringify(r.src) : JSON.stringify({ b64: r.b64 });
+    lines.push(JSON.stringify(c.name) + '\t' + src + '\t' + JSON.stringify(compact(r)));
+  }
+  return { text: lines.join('\n') + '\n', count: list.length };
+}
+
 function main() {
   // node gen.js --random N SEED OUT writes N generated cases to OUT
   // instead, for a wider comparison than the committed corpus.
   const args = process.argv.slice(2);
+  if (args[0] === '--random-corpus') {
+    // node gen.js --random-corpus [SEED DOCS MUTANTS OUT] writes the random
+    // corpus, by default ../random.jsonl.gz, which random_test.go reads.
+    const [seed, docs, mutants] = [args[1] ?? randomSeed, args[2] ?? randomDocs, args[3] ?? randomMutants].map(Number);
+    const out = args[4] ?? path.join(__dirname, '..', 'random.jsonl.gz');
+    const { text, count } = randomCorpusFile(seed, docs, mutants);
+    fs.writeFileSync(out, zlib.gzipSync(text, { level: 9 }));
+    console.log(`wrote ${count} cases to ${out}`);
+    return;
+  }
   let list = cases();
   let file = path.join(__dirname, '..', 'corpus.json');
   if (args[0] === '--random' || args[0] === '--structured') {

@@ -1,0 +1,79 @@
+package yamljs
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// mergeText is a %YAML 1.1 document of one map of keys keys, merged into
+// maps maps: "base: &b" and "m0:" to "m<maps-1>:", each "<<: *b". At
+// 10,000 keys and 99 maps (the most aliases yaml allows of one anchor) it
+// is 139 KB, which took 36 s to read while each merged key was looked up
+// among the others one by one.
+func mergeText(keys, maps int) []byte {
+	var b strings.Builder
+	b.WriteString("%YAML 1.1\n---\nbase: &b\n")
+	for i := range keys {
+		fmt.Fprintf(&b, "  k%d: %d\n", i, i)
+	}
+	for i := range maps {
+		fmt.Fprintf(&b, "m%d:\n  <<: *b\n", i)
+	}
+	return []byte(b.String())
+}
+
+// parseMerge reads mergeText(keys, maps) and checks that every map has
+// every key, in order, with its value and the place of its key in base.
+func parseMerge(t *testing.T, keys, maps int) time.Duration {
+	src := mergeText(keys, maps)
+	start := time.Now()
+	n, err := Parse(src)
+	took := time.Since(start)
+	require.NoError(t, err)
+	require.Len(t, n.Pairs, maps+1)
+	base := n.Pairs[0].Value
+	for _, p := range n.Pairs[1:] {
+		require.Len(t, p.Value.Pairs, keys, p.Key)
+		for i, q := range p.Value.Pairs {
+			if q.Key != "k"+strconv.Itoa(i) || q.Value.Num != float64(i) || q.KeyPos != base.Pairs[i].KeyPos {
+				t.Fatalf("%s: pair %d is %s: %v at %v", p.Key, i, q.Key, q.Value.Num, q.KeyPos)
+			}
+		}
+	}
+	return took
+}
+
+// TestMergeLinear checks that merging is linear in the size of what is
+// merged: reading 99 merges of a map four times the size takes less than
+// nine times as long (four as measured; a merge that looked each key up
+// among the others, as one did, takes sixteen), the best of three reads
+// each, so that the machine's other work counts little.
+func TestMergeLinear(t *testing.T) {
+	best := func(keys int) time.Duration {
+		d := parseMerge(t, keys, 99)
+		for range 2 {
+			d = min(d, parseMerge(t, keys, 99))
+		}
+		return d
+	}
+	small, large := best(500), best(2000)
+	assert.Less(t, large, 9*small, "2,000 keys took %v, 500 keys %v", large, small)
+}
+
+// BenchmarkMerge reads the 10,000-key map merged into 99 maps.
+func BenchmarkMerge(b *testing.B) {
+	src := mergeText(10000, 99)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Parse(src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
