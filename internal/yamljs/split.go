@@ -30,8 +30,10 @@ type Items struct {
 //     value a block sequence starting on a later line ("key:", then
 //     comments or blank lines at most, then "- ..." lines);
 //   - after the sequence, only root mapping lines, comments and blank
-//     lines; no tab indents a line; in the sequence, no block scalar
-//     with only blank lines (where it ends depends on the line after it).
+//     lines; no root key is a flow collection ("[a]: 1", which yaml
+//     refuses after a blank line, a line the sequence's part holds); no
+//     tab indents a line; in the sequence, no block scalar with only
+//     blank lines (where it ends depends on the line after it).
 //
 // Within the plain form the lexer's own tokens place every item: an item
 // starts at each "-" indicator at the sequence's column that begins a line
@@ -217,6 +219,11 @@ func (sp *splitter) rootLine(indent int, typ tokType, s string) {
 	switch {
 	case indent > 0: // inside a root key's value
 	case typ == tSeqItemInd || typ == tExplicitKeyInd || typ == tMapValueInd:
+		sp.failed = true
+	case typ == tFlowSeqStart || typ == tFlowMapStart:
+		// A flow collection as a root key: after blank lines or comments
+		// yaml refuses it ("Map comment with trailing content"), and the
+		// lines before it may be the sequence's, which a part leaves out.
 		sp.failed = true
 	case typ == tScalar && s == sp.key:
 		sp.failed = sp.phase != inRoot

@@ -5,11 +5,11 @@ import (
 	"testing"
 )
 
-// TestSplitItemsGeneratedReview builds every item of a first line and two
+// TestSplitItemsGenerated builds every item of a first line and two
 // more lines from a small set of fragments, at every indent up to 4 (the second and third from fewer fragments), in a
 // list at column 1 and at column 3, followed by a second item and a root
 // key, and holds each text's parts to the whole text (checkSplit).
-func TestSplitItemsGeneratedReview(t *testing.T) {
+func TestSplitItemsGenerated(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about 150,000 texts")
 	}

@@ -7,11 +7,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// reviewSplitTexts are texts built to make the parts read otherwise than
+// partsSplitTexts are texts built to make the parts read otherwise than
 // the whole: contexts an item loses when it is parsed on its own, lines
 // the splitter might place wrongly, and line endings and bytes that count
 // lines otherwise.
-var reviewSplitTexts = []string{
+var partsSplitTexts = []string{
 	"scalers:\n- [a,\nb]\nother: 1\n",
 	"scalers:\n- {a: 1,\nb: 2}\nother: 1\n",
 	"scalers:\n  - [a,\n  b]\n",
@@ -157,6 +157,9 @@ var reviewSplitTexts = []string{
 	"scalers:\n- a\n--\n",
 	"scalers:\n- a\n- --- b\n",
 	"scalers:\n- a\n-\tb\n",
+	"scalers:\n- a\n\n[b]: 1\n",
+	"scalers:\n- a\n# c\n{b}: 1\n",
+	"[b]: 1\n\nscalers:\n- a\n",
 }
 
 // checkSplitGroups is checkSplit for a group of all the items at once, and
@@ -201,8 +204,8 @@ func checkSplitGroups(t testing.TB, src []byte, key string) {
 	}
 }
 
-func TestSplitItemsReview(t *testing.T) {
-	for _, src := range reviewSplitTexts {
+func TestSplitItemsParts(t *testing.T) {
+	for _, src := range partsSplitTexts {
 		t.Run("", func(t *testing.T) {
 			_, ok := SplitItems([]byte(src), "scalers")
 			t.Logf("%q split: %v", src, ok)
@@ -211,11 +214,11 @@ func TestSplitItemsReview(t *testing.T) {
 	}
 }
 
-func FuzzSplitItemsReview(f *testing.F) {
+func FuzzSplitItemsParts(f *testing.F) {
 	for _, c := range splitCases {
 		f.Add([]byte(c.src))
 	}
-	for _, src := range reviewSplitTexts {
+	for _, src := range partsSplitTexts {
 		f.Add([]byte(src))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
@@ -249,7 +252,7 @@ var emptyBlockScalarTexts = []string{
 //
 // (in the compact form, the next item and a root key are at indent 0, as
 // the end of a part is, and read alike). With it, this test, the
-// generated texts of TestSplitItemsGeneratedReview and
+// generated texts of TestSplitItemsGenerated and
 // TestLoadByItemEmptyBlockImage pass.
 func TestSplitItemsEmptyBlockScalar(t *testing.T) {
 	for _, src := range emptyBlockScalarTexts {
