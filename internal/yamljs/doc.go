@@ -102,18 +102,46 @@
 //     whole message parse() throws, as yaml counts its lines and columns.
 //     Warnings, which parse() only logs, are not reported.
 //
-// # Performance
+// # Files
 //
-// BenchmarkParse reads a scaler config of 1,000 and of 100,000 label sets
-// (7 MB); bench/yamljs_test.go runs it beside go.yaml.in/yaml/v3 decoding
-// the same bytes into its Node tree. The machine this was measured on is
-// shared (two cores, a load of 5 to 9 from other work), so single runs vary
-// by up to 2×. Over five rounds, each the best of five, Parse took between
-// 0.57 and 1.29 times yaml/v3's time per label set at 1,000 (median 0.8)
-// and between 0.82 and 2.0 times at 100,000 (median 0.9); its own time per
-// label set at 100,000 was 0.73 to 1.39 times that at 1,000. It allocates about three times
-// the bytes yaml/v3 does (a syntax tree of the whole document, as yaml
-// keeps, for its checks and positions), in a third of the allocations.
+// Each file ports the upstream files beside it (yaml 2.9.1's src/, as its
+// dist/ ships them), keeping their functions whole and in their order so
+// that a reader can hold the two side by side:
+//
+//	lexer.go         parse/lexer.ts                the lexical tokens
+//	parser.go        parse/parser.ts, parse/cst.ts the syntax tree
+//	compose.go       compose/composer.ts, compose-doc.ts, compose-node.ts,
+//	                 util-empty-scalar-position.ts, util-contains-newline.ts
+//	collections.go   compose/compose-collection.ts, resolve-block-map.ts,
+//	                 resolve-block-seq.ts, resolve-flow-collection.ts,
+//	                 util-map-includes.ts, util-flow-indent-check.ts
+//	scalars.go       compose/compose-scalar.ts, resolve-flow-scalar.ts,
+//	                 resolve-block-scalar.ts
+//	props.go         compose/resolve-props.ts, resolve-end.ts
+//	directives.go    doc/directives.ts
+//	schema.go        schema/Schema.ts, schema/tags.ts, schema/common/*,
+//	                 schema/core/*
+//	tags.go          schema/yaml-1.1/binary.ts, omap.ts, pairs.ts,
+//	                 set.ts, timestamp.ts, merge.ts (the tags)
+//	tagstr.go        schema/core/*, schema/yaml-1.1/bool.ts, int.ts,
+//	                 float.ts (their stringify), schema/yaml-1.1/schema.ts
+//	match11.go       the regular expressions of schema/yaml-1.1/*.ts,
+//	                 written out
+//	tojs.go          nodes/toJS.ts, nodes/addPairToJSMap.ts,
+//	                 nodes/Alias.ts (toJS and the alias count)
+//	merge.go         schema/yaml-1.1/merge.ts, set.ts and omap.ts toJSON
+//	stringify.go     stringify/stringify.ts, stringifyCollection.ts,
+//	                 stringifyPair.ts (a collection key's property name)
+//	stringstr.go     stringify/stringifyString.ts, foldFlowLines.ts
+//	numfmt.go        JavaScript's Number.prototype.toString
+//	pretty.go        errors.ts (prettifyError), parse/line-counter.ts
+//	errors.go        errors.ts (the codes), this package's own codes
+//	text.go          Node's UTF-8 decoding (fs.readFile(path, 'utf-8'))
+//	node.go, parse.go, slab.go, split.go
+//	                 this package's own: the value tree, the entry
+//	                 points, memory reuse, reading part by part
+//
+// bench/README.md has how fast it reads beside go.yaml.in/yaml/v3.
 //
 // # Reading a large text part by part
 //

@@ -89,7 +89,7 @@ const (
 // An alias is the node it names: the same *Node, as parse() returns the same
 // object for it.
 type Node struct {
-	Kind  Kind
+	Kind  Kind    // what the value is: which of the fields below hold it
 	Style Style   // a scalar's style; Plain for the others
 	Bool  bool    // Bool
 	Num   float64 // Number; Date
