@@ -68,8 +68,9 @@ func FuzzPlan(f *testing.F) {
 }
 
 // naiveRoute is the scaler manager's choice written as directly as the
-// orchestrator writes it, with sets: getEnrichedScalerEntries, then
-// findBackendForLabels with the per-label-set gate. Route must agree.
+// orchestrator writes it, with sets: findBackendForLabels with the
+// per-label-set gate of labelSetMandatoryLabels, over the label sets of
+// getEnrichedScalerEntries. Route must agree.
 func naiveRoute(in RouteInput) (Match, bool) {
 	lower := func(list []string) map[string]bool {
 		m := map[string]bool{}
@@ -82,19 +83,9 @@ func naiveRoute(in RouteInput) (Match, bool) {
 	best, bestSize, found := Match{}, 0, false
 	for i := range in.Config.Scalers {
 		s := &in.Config.Scalers[i]
-		p, resolved := resolvedPlatform(s, in.Host)
-		var auto []string
-		switch {
-		case resolved:
-			auto = platformTokens(p, archLabels(p.Arch, osLabels(p.OS, nil)))
-		case s.Type == scalerconfig.TypeBareMetal:
-			auto = archLabels(in.Host.Arch, osLabels(in.Host.OS, nil))
-		default:
-			auto = archLabels(in.Host.Arch, []string{"kici:os:linux"})
-		}
-		auto = append(auto, "kici:agent:"+string(s.Type), "kici:scaler:"+s.Name)
-		roleLabels(s.Roles, func(l string) { auto = append(auto, l) })
-		auto = append(auto, AgentFeatureLabel)
+		// The added labels are TestRouteAddedLabels' to check; here they
+		// are taken as Route computes them, and the matching is redone.
+		auto := addedLabels(s, in.Host, nil)
 		for j, ls := range s.LabelSets {
 			gate := append(append([]string{}, s.MandatoryLabels...), PlatformTaints(s, in.Host)...)
 			for l := range lower(ls.Labels) {

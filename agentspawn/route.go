@@ -118,20 +118,7 @@ type router struct {
 func (r *router) reset(s *scalerconfig.Scaler, host scalerconfig.Platform) bool {
 	r.scaler = s
 	p, resolved := resolvedPlatform(s, host)
-	var auto []string
-	switch {
-	case resolved:
-		auto = archLabels(p.Arch, osLabels(p.OS, r.buf[:0]))
-		auto = platformTokens(p, auto)
-	case s.Type == scalerconfig.TypeBareMetal:
-		auto = archLabels(host.Arch, osLabels(host.OS, r.buf[:0]))
-	default:
-		auto = archLabels(host.Arch, osLabels("linux", r.buf[:0]))
-	}
-	auto = append(auto, AgentTypeLabelPrefix+string(s.Type), ScalerLabelPrefix+s.Name)
-	roleLabels(s.Roles, func(l string) { auto = append(auto, l) })
-	auto = append(auto, AgentFeatureLabel)
-	r.added = normalized(auto, auto[len(auto):len(auto)])
+	r.added = addedLabels(s, host, r.buf[:0])
 	for _, m := range s.MandatoryLabels {
 		if !inSorted(r.target, jsstr.ToLower(m)) {
 			return false
@@ -157,6 +144,26 @@ func (r *router) reset(s *scalerconfig.Scaler, host scalerconfig.Platform) bool 
 		}
 	}
 	return true
+}
+
+// addedLabels returns the labels the scaler manager adds to each label set
+// of s (getEnrichedScalerEntries), lower-cased, sorted in labelOrder, each
+// once. buf is scratch space, with room for both the labels and the result.
+func addedLabels(s *scalerconfig.Scaler, host scalerconfig.Platform, buf []string) []string {
+	p, resolved := resolvedPlatform(s, host)
+	var auto []string
+	switch {
+	case resolved:
+		auto = platformTokens(p, archLabels(p.Arch, osLabels(p.OS, buf)))
+	case s.Type == scalerconfig.TypeBareMetal:
+		auto = archLabels(host.Arch, osLabels(host.OS, buf))
+	default:
+		auto = archLabels(host.Arch, osLabels("linux", buf))
+	}
+	auto = append(auto, AgentTypeLabelPrefix+string(s.Type), ScalerLabelPrefix+s.Name)
+	roleLabels(s.Roles, func(l string) { auto = append(auto, l) })
+	auto = append(auto, AgentFeatureLabel)
+	return normalized(auto, auto[len(auto):len(auto)])
 }
 
 // serves reports whether a label set of r's scaler with these labels
