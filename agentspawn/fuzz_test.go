@@ -1,8 +1,6 @@
 package agentspawn
 
 import (
-	"bytes"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -194,10 +192,6 @@ func FuzzJSONString(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		var w jsonWriter
 		w.str(s)
-		var want bytes.Buffer
-		enc := json.NewEncoder(&want)
-		enc.SetEscapeHTML(false)
-		require.NoError(t, enc.Encode(s))
-		require.Equal(t, strings.TrimSuffix(want.String(), "\n"), w.b.String())
+		require.Equal(t, encodingJSON(t, s), w.b.String())
 	})
 }

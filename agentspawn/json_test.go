@@ -94,11 +94,17 @@ func TestMarshalJSONStrings(t *testing.T) {
 		t.Run(s, func(t *testing.T) {
 			var w jsonWriter
 			w.str(s)
-			var want bytes.Buffer
-			enc := json.NewEncoder(&want)
-			enc.SetEscapeHTML(false)
-			require.NoError(t, enc.Encode(s))
-			assert.Equal(t, strings.TrimSuffix(want.String(), "\n"), w.b.String())
+			assert.Equal(t, encodingJSON(t, s), w.b.String())
 		})
 	}
+}
+
+// encodingJSON is s as encoding/json writes it without escaping HTML.
+func encodingJSON(t testing.TB, s string) string {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	require.NoError(t, enc.Encode(s))
+	return strings.TrimSuffix(b.String(), "\n")
 }
