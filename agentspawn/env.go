@@ -6,34 +6,181 @@ import (
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
-// environment returns the container's environment up to the entries the
-// image's origin adds, with room for spare more. The entries that join a
-// name and a value are cut from one string built for them all.
-func environment(r Request, s *scalerconfig.Scaler, ls *scalerconfig.LabelSet, spare int) []string {
-	full := AgentLabels(r.LabelSet, scalerconfig.TypeContainer, s.Name, s.Roles, r.PlatformTaints)
-	var e envBuilder
-	e.grow(r, ls, full)
-	e.entries = make([]string, 0, 8+len(r.Environ)+len(ls.Env)+spare)
-	e.add("KICI_ORCHESTRATOR_URL=", r.OrchestratorURL)
-	e.add("KICI_AGENT_ID=", r.AgentID)
-	e.addList("KICI_LABELS=", full)
-	e.entries = append(e.entries, "KICI_SCALER_MANAGED=1", "KICI_EXECUTION_MODE=bare-metal")
-	e.add("KICI_RUNTIME_IMAGE=", ls.Image)
+// composer builds every string of a container that joins parts (its
+// environment entries, its kici-labels, the binds it makes) as one string,
+// and cuts each out of it at the end: one allocation for them all. It runs
+// twice over the same calls: first measuring, then writing what it
+// measured room for.
+type composer struct {
+	measuring bool
+	size      int // measured: the bytes of every string
+	count     int // how many strings
+	b         strings.Builder
+	// Where each string ends in b: the first ones in ends, inline so that a
+	// composer needs no memory of its own, the others in more.
+	ends [24]int
+	more []int
+}
+
+// add adds the string parts make, joined, and returns its index.
+func (c *composer) add(parts ...string) int {
+	for _, p := range parts {
+		c.write(p)
+	}
+	return c.end()
+}
+
+// addLabels adds name followed by labels joined with ",", and returns its
+// index.
+func (c *composer) addLabels(name string, labels []label) int {
+	c.write(name)
+	for i, l := range labels {
+		if i > 0 {
+			c.write(",")
+		}
+		c.write(l.prefix)
+		c.write(l.name)
+	}
+	return c.end()
+}
+
+func (c *composer) write(s string) {
+	if c.measuring {
+		c.size += len(s)
+		return
+	}
+	c.b.WriteString(s)
+}
+
+// end ends the string being added and returns its index.
+func (c *composer) end() int {
+	i := c.count
+	c.count++
+	switch {
+	case c.measuring:
+	case i < len(c.ends):
+		c.ends[i] = c.b.Len()
+	default:
+		c.more = append(c.more, c.b.Len())
+	}
+	return i
+}
+
+// start switches from measuring to writing.
+func (c *composer) start() {
+	c.b.Grow(c.size)
+	c.more = make([]int, 0, max(0, c.count-len(c.ends))) // none, mostly: no allocation
+	c.measuring, c.count = false, 0
+}
+
+// strings returns every string added, by index.
+func (c *composer) strings() []string {
+	s := c.b.String()
+	out := make([]string, c.count)
+	from := 0
+	for i := range out {
+		to := c.endOf(i)
+		out[i] = s[from:to]
+		from = to
+	}
+	return out
+}
+
+// endOf is where string i ends.
+func (c *composer) endOf(i int) int {
+	if i < len(c.ends) {
+		return c.ends[i]
+	}
+	return c.more[i-len(c.ends)]
+}
+
+// parts are the indices of a container's strings in its composer's.
+type parts struct {
+	env   int    // how many environment entries there are, from index 0
+	key   int    // kici-labels
+	binds [2]int // the binds compose makes: the socket's, the runtime volume's
+	made  int    // how many of binds it made
+}
+
+// spawning is a checked request and what Plan found for it.
+type spawning struct {
+	r      *Request
+	s      *scalerconfig.Scaler
+	ls     *scalerconfig.LabelSet
+	want   []string // the label set, normalized
+	extra  []string // the entries the image's origin adds last
+	volume string   // the runtime volume, for a job's image
+}
+
+// compose adds a container's strings to c: first its environment, in the
+// backend's order, then its kici-labels and the binds it makes.
+func (sg *spawning) compose(c *composer) parts {
+	r, ls := sg.r, sg.ls
+	var buf [16]label
+	full := agentLabels(r.LabelSet, scalerconfig.TypeContainer, sg.s.Name, sg.s.Roles, r.PlatformTaints, buf[:0])
+	c.add("KICI_ORCHESTRATOR_URL=", r.OrchestratorURL)
+	c.add("KICI_AGENT_ID=", r.AgentID)
+	c.addLabels("KICI_LABELS=", full)
+	c.add("KICI_SCALER_MANAGED=1")
+	c.add("KICI_EXECUTION_MODE=bare-metal")
+	c.add("KICI_RUNTIME_IMAGE=", ls.Image)
 	if r.Token != "" {
-		e.add("KICI_AGENT_TOKEN=", r.Token)
+		c.add("KICI_AGENT_TOKEN=", r.Token)
 	}
 	if ls.BackpressureMode != "" {
-		e.add("KICI_BACKPRESSURE_MODE=", ls.BackpressureMode)
+		c.add("KICI_BACKPRESSURE_MODE=", ls.BackpressureMode)
 	}
 	for _, kv := range r.Environ {
-		if name, ok := forwarded(kv); ok {
-			e.entries = append(e.entries, name)
+		if entry, ok := forwarded(kv); ok {
+			c.add(entry)
 		}
 	}
 	for _, v := range ls.Env {
-		e.add(v.Name, "=", v.Value)
+		c.add(v.Name, "=", v.Value)
 	}
-	return e.finish()
+	if r.Job != nil {
+		c.add(envJobImageAgent)
+	}
+	for _, e := range sg.extra {
+		c.add(e)
+	}
+	return sg.composeRest(c)
+}
+
+// composeRest adds the container's kici-labels and the binds it makes,
+// after its environment.
+func (sg *spawning) composeRest(c *composer) parts {
+	p := parts{env: c.count}
+	p.key = c.addList(sg.want)
+	if sg.ls.ContainerSocket && sg.r.SocketPath != "" {
+		p.binds[p.made] = c.add(sg.r.SocketPath, ":", sg.r.SocketPath)
+		p.made++
+	}
+	if sg.r.Job != nil {
+		p.binds[p.made] = c.add(sg.volume, ":", RuntimeMount, ":ro")
+		p.made++
+	}
+	return p
+}
+
+// addList adds list joined with ",", and returns its index.
+func (c *composer) addList(list []string) int {
+	for i, l := range list {
+		if i > 0 {
+			c.write(",")
+		}
+		c.write(l)
+	}
+	return c.end()
+}
+
+// runtimeImageID is what names the runtime volume: the agent image's
+// inspected id, else its reference, as the backend falls back.
+func runtimeImageID(job *JobImage, ls *scalerconfig.LabelSet) string {
+	if job.AgentImageID != "" {
+		return job.AgentImageID
+	}
+	return ls.Image
 }
 
 // forwarded returns the entry an orchestrator environment entry
@@ -46,67 +193,4 @@ func forwarded(kv string) (string, bool) {
 	}
 	eq := strings.IndexByte(rest, '=')
 	return rest, eq > 0
-}
-
-// envBuilder writes the environment entries that need joining into one
-// string and cuts them out of it when done. An entry is either a whole
-// string in entries or, while building, a placeholder for the bytes
-// cut[i] of the joined string.
-type envBuilder struct {
-	b       strings.Builder
-	entries []string
-	cuts    []cut
-}
-
-// cut is an entry of entries still to cut out of the built string.
-type cut struct{ index, from, to int }
-
-// grow makes room for everything the environment of r will join.
-func (e *envBuilder) grow(r Request, ls *scalerconfig.LabelSet, labels []string) {
-	n := 128 + len(r.OrchestratorURL) + len(r.AgentID) + len(ls.Image) + len(r.Token) + len(ls.BackpressureMode)
-	for _, l := range labels {
-		n += len(l) + 1
-	}
-	for _, v := range ls.Env {
-		n += len(v.Name) + len(v.Value) + 1
-	}
-	e.b.Grow(n)
-	e.cuts = make([]cut, 0, 8+len(ls.Env))
-}
-
-// add adds the entry that parts make, joined.
-func (e *envBuilder) add(parts ...string) {
-	from := e.b.Len()
-	for _, p := range parts {
-		e.b.WriteString(p)
-	}
-	e.mark(from)
-}
-
-// addList adds the entry name followed by values joined with ",".
-func (e *envBuilder) addList(name string, values []string) {
-	from := e.b.Len()
-	e.b.WriteString(name)
-	for i, v := range values {
-		if i > 0 {
-			e.b.WriteByte(',')
-		}
-		e.b.WriteString(v)
-	}
-	e.mark(from)
-}
-
-// mark makes the bytes from from to the end of the built string an entry.
-func (e *envBuilder) mark(from int) {
-	e.cuts = append(e.cuts, cut{len(e.entries), from, e.b.Len()})
-	e.entries = append(e.entries, "")
-}
-
-// finish cuts the joined entries out of the built string.
-func (e *envBuilder) finish() []string {
-	s := e.b.String()
-	for _, c := range e.cuts {
-		e.entries[c.index] = s[c.from:c.to]
-	}
-	return e.entries
 }

@@ -38,18 +38,55 @@ const (
 // taints are the plain platform tokens the scaler manager passes, which
 // [PlatformTaints] computes.
 func AgentLabels(labelSet []string, backend scalerconfig.ScalerType, scaler string, roles []scalerconfig.Role, taints []string) []string {
-	var u uniq
-	u.list = make([]string, 0, len(labelSet)+4+len(roles)+len(taints))
+	var buf [16]label
+	return joined(agentLabels(labelSet, backend, scaler, roles, taints, buf[:0]))
+}
+
+// joined returns each label as one string.
+func joined(list []label) []string {
+	out := make([]string, len(list))
+	for i, l := range list {
+		out[i] = l.prefix + l.name
+	}
+	return out
+}
+
+// label is a label as a prefix and a name, so that the labels a scaler
+// adds need no string of their own until they are written.
+type label struct{ prefix, name string }
+
+// is reports whether l is the label s.
+func (l label) is(s string) bool {
+	return len(s) == len(l.prefix)+len(l.name) && strings.HasPrefix(s, l.prefix) && s[len(l.prefix):] == l.name
+}
+
+// same reports whether two labels are the same string.
+func (l label) same(m label) bool {
+	if len(l.prefix)+len(l.name) != len(m.prefix)+len(m.name) {
+		return false
+	}
+	if len(l.prefix) > len(m.prefix) {
+		l, m = m, l
+	}
+	// m.prefix is l.prefix and the start of l.name; m.name the rest of it.
+	n, k := len(l.prefix), len(m.prefix)-len(l.prefix)
+	return m.prefix[:n] == l.prefix && l.name[:k] == m.prefix[n:] && l.name[k:] == m.name
+}
+
+// agentLabels appends to dst the labels of [AgentLabels], each once.
+func agentLabels(labelSet []string, backend scalerconfig.ScalerType, scaler string, roles []scalerconfig.Role, taints []string, dst []label) []label {
+	list, seen := dst, map[string]struct{}(nil)
+	add := func(l label) { list, seen = addLabel(list, seen, l) }
 	for _, l := range labelSet {
-		u.add(l)
+		add(label{name: l})
 	}
-	u.add(AgentTypeLabelPrefix + string(backend))
-	u.add(ScalerLabelPrefix + scaler)
-	roleLabels(roles, u.add)
+	add(label{AgentTypeLabelPrefix, string(backend)})
+	add(label{ScalerLabelPrefix, scaler})
+	roleLabels(roles, func(name string) { add(label{RoleLabelPrefix, name}) })
 	for _, l := range taints {
-		u.add(l)
+		add(label{name: l})
 	}
-	return u.list
+	return list
 }
 
 // everyRole reports whether roles stands for every role, as the
@@ -58,48 +95,51 @@ func everyRole(roles []scalerconfig.Role) bool {
 	return roles == nil || slices.Contains(roles, "all")
 }
 
-// roleLabels calls add with each role label roles stands for, in the order
-// the orchestrator's resolveRoleLabels lists them.
+// roleLabels calls add with the name of each role label roles stands for,
+// in the order the orchestrator's resolveRoleLabels lists them.
 func roleLabels(roles []scalerconfig.Role, add func(string)) {
 	if everyRole(roles) {
-		add(RoleLabelPrefix + string(scalerconfig.RoleBuilder))
-		add(RoleLabelPrefix + string(scalerconfig.RoleInitRunner))
+		add(string(scalerconfig.RoleBuilder))
+		add(string(scalerconfig.RoleInitRunner))
 		return
 	}
 	for _, r := range roles {
-		add(RoleLabelPrefix + string(r))
+		add(string(r))
 	}
 }
 
-// uniq is a list that keeps each string once, at its first place, as a
-// JavaScript Set does. It searches the list while it is short and a map
+// scanned is how long a list addLabel searches by scanning it.
+const scanned = 16
+
+// addLabel appends l to list unless list has it, and returns both, as a
+// JavaScript Set keeps each member once, at its first place. It searches
+// list while it is short, and seen, a set of list's labels it makes then,
 // from then on, so that a hostile label set of a million labels costs no
 // more than linear time.
-type uniq struct {
-	list []string
-	seen map[string]struct{}
+func addLabel(list []label, seen map[string]struct{}, l label) ([]label, map[string]struct{}) {
+	if seen != nil {
+		if s := l.prefix + l.name; !mapHas(seen, s) {
+			seen[s] = struct{}{}
+			list = append(list, l)
+		}
+		return list, seen
+	}
+	if slices.ContainsFunc(list, l.same) {
+		return list, nil
+	}
+	if list = append(list, l); len(list) == scanned {
+		seen = indexed(list)
+	}
+	return list, seen
 }
 
-// uniqLinear is how long a list uniq searches by scanning it.
-const uniqLinear = 16
-
-func (u *uniq) add(s string) {
-	if u.seen == nil && len(u.list) < uniqLinear {
-		if !slices.Contains(u.list, s) {
-			u.list = append(u.list, s)
-		}
-		return
+// indexed is the set of list's labels, as strings.
+func indexed(list []label) map[string]struct{} {
+	seen := make(map[string]struct{}, 2*len(list))
+	for _, m := range list {
+		seen[m.prefix+m.name] = struct{}{}
 	}
-	if u.seen == nil {
-		u.seen = make(map[string]struct{}, 2*len(u.list))
-		for _, l := range u.list {
-			u.seen[l] = struct{}{}
-		}
-	}
-	if _, ok := u.seen[s]; !ok {
-		u.seen[s] = struct{}{}
-		u.list = append(u.list, s)
-	}
+	return seen
 }
 
 // NormalizeLabelSet returns the key the orchestrator compares label sets
@@ -129,4 +169,9 @@ func labelOrder(a, b string) int {
 		return c
 	}
 	return strings.Compare(a, b)
+}
+
+func mapHas(m map[string]struct{}, s string) bool {
+	_, ok := m[s]
+	return ok
 }

@@ -67,7 +67,8 @@ func Route(in RouteInput) (Match, bool) {
 	var ebuf [8]string
 	exclude := normalized(in.Exclude, ebuf[:0])
 	best, bestSize, found := Match{}, 0, false
-	r := router{target: target, exclude: exclude}
+	var abuf [24]string
+	r := router{target: target, exclude: exclude, buf: abuf[:0]}
 	for i := range in.Config.Scalers {
 		if !r.reset(&in.Config.Scalers[i], in.Host) {
 			continue
@@ -108,7 +109,7 @@ type router struct {
 	added           []string // the labels the manager adds to the scaler's label sets
 	need            []string // the targets not among added, which a label set's own labels must hold
 	own             []string // the current label set's labels
-	buf             [24]string
+	buf             []string // scratch space for added
 }
 
 // reset makes r the router of s, and reports whether any of s's label sets
@@ -161,7 +162,7 @@ func addedLabels(s *scalerconfig.Scaler, host scalerconfig.Platform, buf []strin
 		auto = archLabels(host.Arch, osLabels("linux", buf))
 	}
 	auto = append(auto, AgentTypeLabelPrefix+string(s.Type), ScalerLabelPrefix+s.Name)
-	roleLabels(s.Roles, func(l string) { auto = append(auto, l) })
+	roleLabels(s.Roles, func(name string) { auto = append(auto, RoleLabelPrefix+name) })
 	auto = append(auto, AgentFeatureLabel)
 	return normalized(auto, auto[len(auto):len(auto)])
 }

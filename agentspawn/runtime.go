@@ -68,7 +68,3 @@ func RuntimeVolumeName(imageID string) string {
 func volumeNameByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-'
 }
-
-// runtimeBind is the bind of the runtime volume, read-only at
-// [RuntimeMount] (runtimeInjectBind).
-func runtimeBind(volume string) string { return volume + ":" + RuntimeMount + ":ro" }

@@ -1,8 +1,6 @@
 package agentspawn
 
 import (
-	"strings"
-
 	"github.com/kicikit/kicikit/hostconfig"
 	"github.com/kicikit/kicikit/scalerconfig"
 	"github.com/moby/moby/api/types/container"
@@ -115,7 +113,7 @@ func Plan(r Request) (Spawn, error) {
 		return fail(ErrLimits, err)
 	}
 	sp := Spawn{ScalerIndex: si, LabelSetIndex: li}
-	sp.build(r, s, ls, limits, strings.Join(want, ","))
+	sp.build(&r, s, ls, limits, want)
 	return sp, nil
 }
 
@@ -183,28 +181,32 @@ func missing(r Request, ls *scalerconfig.LabelSet) Reason {
 	return 0
 }
 
-// build fills sp's container from the checked request. key is the
-// normalized label set.
-func (sp *Spawn) build(r Request, s *scalerconfig.Scaler, ls *scalerconfig.LabelSet, limits hostconfig.Limits, key string) {
+// build fills sp's container from the checked request.
+func (sp *Spawn) build(r *Request, s *scalerconfig.Scaler, ls *scalerconfig.LabelSet, limits hostconfig.Limits, want []string) {
 	origin := hostconfig.PoolImage
 	image := ls.Image
+	sg := spawning{r: r, s: s, ls: ls, want: want}
 	if r.Job != nil {
 		origin, image = hostconfig.JobImage, r.Job.Image
+		sg.volume = RuntimeVolumeName(runtimeImageID(r.Job, ls))
 	}
+	var in hostconfig.Input
+	sg.extra, in = hostconfig.SpawnAdditions(origin).Apply(nil, hostconfig.Input{Limits: limits, ExtraHosts: s.ExtraHosts})
+	c := composer{measuring: true}
+	sg.compose(&c)
+	c.start()
+	p := sg.compose(&c)
+	all := c.strings()
 	var bbuf [8]string
-	extra, in := hostconfig.SpawnAdditions(origin).Apply(nil, hostconfig.Input{
-		Limits:     limits,
-		Binds:      binds(r, ls, bbuf[:0]),
-		ExtraHosts: s.ExtraHosts,
-	})
-	env := environment(r, s, ls, len(extra)+1)
-	if r.Job != nil {
-		env = append(env, envJobImageAgent)
+	binds := append(bbuf[:0], ls.Volumes...)
+	for _, i := range p.binds[:p.made] {
+		binds = append(binds, all[i])
 	}
+	in.Binds = binds
 	sp.Config = container.Config{
 		Image:  image,
-		Env:    append(env, extra...),
-		Labels: dockerLabels(r, key),
+		Env:    all[:p.env:p.env],
+		Labels: dockerLabels(r, all[p.key]),
 		Cmd:    command(r.Job),
 	}
 	sp.HostConfig = hostconfig.Build(in)
@@ -216,25 +218,9 @@ func (sp *Spawn) build(r Request, s *scalerconfig.Scaler, ls *scalerconfig.Label
 	sp.Pull = pullFor(r.Job, ls)
 }
 
-// binds appends the container's binds to dst.
-func binds(r Request, ls *scalerconfig.LabelSet, dst []string) []string {
-	dst = append(dst, ls.Volumes...)
-	if ls.ContainerSocket && r.SocketPath != "" {
-		dst = append(dst, r.SocketPath+":"+r.SocketPath)
-	}
-	if r.Job != nil {
-		id := r.Job.AgentImageID
-		if id == "" {
-			id = ls.Image
-		}
-		dst = append(dst, runtimeBind(RuntimeVolumeName(id)))
-	}
-	return dst
-}
-
 // dockerLabels are the container's Docker labels, which the backend's own
 // orphan reaper selects by.
-func dockerLabels(r Request, key string) map[string]string {
+func dockerLabels(r *Request, key string) map[string]string {
 	labels := make(map[string]string, 6)
 	labels["kici-managed"] = "true"
 	labels["kici-scaler-name"] = r.Scaler

@@ -29,6 +29,12 @@ const urls = [
   'http://h:4000:5000', 'ws://h:443', 'wss://h:80', 'http://é.example:4000', 'http://h^:1', 'http://h|:1',
   'http://%41:4000', 'http://h%:4000', 'tcp://[::1]:9', 'tcp://a b:9', 'http://h:４０００',
   'tcp://a\x01b:9', 'http://a\x01b:1', 'tcp://a\x7fb:9', 'http://a\x7fb:1', 'tcp://a%b:9', 'foo://:9', 'foo:///x',
-  'http://@h:1', 'http://h:1@g:2', 'ws:\\\\h:7', 'ws://h\\x:7',
+  'http://@h:1', 'http://h:1@g:2', 'a://h:9', 'z://h:9', 'A://h:9', 'Z://h:9', 'a9://h:9', 'a0://h:9', 'a.b://h:9',
+  'a-b://h:9', 'a+b://h:9', 'h$x://h:1', 'ht tp://h:1', 'a*b://h:9', 'a,b://h:9', 'a/b://h:9', 'a@b://h:9', 'a[b://h:9',
+  'a`b://h:9', 'a{b://h:9', '`x://h:9', '{x://h:9', '@x://h:9', '[x://h:9', '/x://h:9', ':x://h:9', '0x://h:9', '9x://h:9',
+  'http://a%4:1', 'http://a%41:1', 'http://a%4g:1', 'http://a%%41:1', 'foo://?x', 'http://?x', 'foo://#x', 'foo://h:1/x',
+  'foo://h\\x:1', 'http://h\\x:1', 'http://[::1]:', 'http://[::1]:65536', 'http://[]:1',
+  'http://[fe80::1%25eth0]:1', 'http://[1.2.3.4]:1', 'http://[::ffff:1.2.3.4]:1', 'http://[::1::]:1', 'http://[G::1]:1',
+  'http://[::FFFF]:1', 'tcp://[::1]x:1', 'ws:\\\\h:7', 'ws://h\\x:7',
 ];
 writeFileSync(new URL('../urlport.json', import.meta.url), JSON.stringify(urls.map((u) => [u, portOf(u)]), null, 1) + '\n');
