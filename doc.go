@@ -5,7 +5,7 @@
 // message texts included; where kicikit goes further, each package says so,
 // and CHANGELOG.md lists every such difference.
 //
-// This package holds no code. The work is done by five packages, which fit
+// This package holds no code. The work is done by six packages, which fit
 // an upgrade like this:
 //
 //   - [github.com/kicikit/kicikit/scalerconfig] finds the service's scaler
@@ -33,6 +33,12 @@
 //     builds: cpu and memory limits, binds, extra hosts, the process limit
 //     and, for a single-job container, the agent image's sudo group and
 //     environment together.
+//   - [github.com/kicikit/kicikit/agentspawn] makes the rest of that spawn:
+//     which scaler and label set serve a job (Route), and the whole create
+//     request of the agent container (Plan: image, environment, labels,
+//     command, HostConfig, network, the pull to make first), ready for the
+//     Docker Engine API's Go client or as the JSON body the orchestrator
+//     sends.
 //
 // None of them reads the environment or the clock, or a file it was not
 // handed: every fact they need is an argument (scalerconfig reads through an
@@ -51,5 +57,6 @@
 // examples/agentimagecheck is a pre-upgrade linter for a scaler config (text,
 // JSON, SARIF and GitHub annotations; it can pin the images itself),
 // examples/npmplan prints the npm command an upgrade would run, and
-// examples/spawnconfig prints an agent container's HostConfig.
+// examples/spawnconfig prints the agent container the orchestrator would
+// create for a job.
 package kicikit
