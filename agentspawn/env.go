@@ -108,6 +108,7 @@ type spawning struct {
 	s      *scalerconfig.Scaler
 	ls     *scalerconfig.LabelSet
 	want   []string // the label set, normalized
+	full   []label  // its KICI_LABELS
 	extra  []string // the entries the image's origin adds last
 	volume string   // the runtime volume, for a job's image
 }
@@ -116,11 +117,9 @@ type spawning struct {
 // backend's order, then its kici-labels and the binds it makes.
 func (sg *spawning) compose(c *composer) parts {
 	r, ls := sg.r, sg.ls
-	var buf [16]label
-	full := agentLabels(r.LabelSet, scalerconfig.TypeContainer, sg.s.Name, sg.s.Roles, r.PlatformTaints, buf[:0])
 	c.add("KICI_ORCHESTRATOR_URL=", r.OrchestratorURL)
 	c.add("KICI_AGENT_ID=", r.AgentID)
-	c.addLabels("KICI_LABELS=", full)
+	c.addLabels("KICI_LABELS=", sg.full)
 	c.add("KICI_SCALER_MANAGED=1")
 	c.add("KICI_EXECUTION_MODE=bare-metal")
 	c.add("KICI_RUNTIME_IMAGE=", ls.Image)

@@ -185,7 +185,9 @@ func missing(r Request, ls *scalerconfig.LabelSet) Reason {
 func (sp *Spawn) build(r *Request, s *scalerconfig.Scaler, ls *scalerconfig.LabelSet, limits hostconfig.Limits, want []string) {
 	origin := hostconfig.PoolImage
 	image := ls.Image
-	sg := spawning{r: r, s: s, ls: ls, want: want}
+	var lbuf [16]label
+	sg := spawning{r: r, s: s, ls: ls, want: want,
+		full: agentLabels(r.LabelSet, scalerconfig.TypeContainer, s.Name, s.Roles, r.PlatformTaints, lbuf[:0])}
 	if r.Job != nil {
 		origin, image = hostconfig.JobImage, r.Job.Image
 		sg.volume = RuntimeVolumeName(runtimeImageID(r.Job, ls))
