@@ -55,11 +55,6 @@ func joined(list []label) []string {
 // adds need no string of their own until they are written.
 type label struct{ prefix, name string }
 
-// is reports whether l is the label s.
-func (l label) is(s string) bool {
-	return len(s) == len(l.prefix)+len(l.name) && strings.HasPrefix(s, l.prefix) && s[len(l.prefix):] == l.name
-}
-
 // same reports whether two labels are the same string.
 func (l label) same(m label) bool {
 	if len(l.prefix)+len(l.name) != len(m.prefix)+len(m.name) {

@@ -164,7 +164,7 @@ func addedLabels(s *scalerconfig.Scaler, host scalerconfig.Platform, buf []strin
 	auto = append(auto, AgentTypeLabelPrefix+string(s.Type), ScalerLabelPrefix+s.Name)
 	roleLabels(s.Roles, func(name string) { auto = append(auto, RoleLabelPrefix+name) })
 	auto = append(auto, AgentFeatureLabel)
-	return normalized(auto, auto[len(auto):len(auto)])
+	return normalized(auto, auto[len(auto):])
 }
 
 // serves reports whether a label set of r's scaler with these labels
