@@ -1,7 +1,9 @@
 package agentspawn
 
 import (
+	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/kicikit/kicikit/scalerconfig"
@@ -23,9 +25,14 @@ func TestPlanAllocs(t *testing.T) {
 	// their list (2), the labels map, what Apply and Build make (the extra
 	// entry, groups, binds, extra hosts, GroupAdd and its "1990",
 	// PidsLimit), the network (3), the pull.
-	assert.LessOrEqual(t, pool, 16.0)
+	// Go 1.24's maps take one more for six entries.
+	maps := 0.0
+	if strings.HasPrefix(runtime.Version(), "go1.24") {
+		maps = 1
+	}
+	assert.LessOrEqual(t, pool, 16.0+maps)
 	// A job's image: the volume's name and the command, but no groups.
-	assert.LessOrEqual(t, job, 15.0)
+	assert.LessOrEqual(t, job, 15.0+maps)
 
 	// Many environment entries cost no allocation each.
 	ls := &r.Config.Scalers[1].LabelSets[1]
