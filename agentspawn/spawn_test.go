@@ -157,6 +157,32 @@ func TestPlanSharesNothing(t *testing.T) {
 	assert.Equal(t, string(want), string(got))
 }
 
+// TestPlanPullPolicies: the pull for each imagePullPolicy of the label
+// set's own image; one the orchestrator does not know pulls, as its
+// pullImageIfMissing pulls for any policy but Never and IfNotPresent.
+func TestPlanPullPolicies(t *testing.T) {
+	tests := []struct {
+		policy scalerconfig.PullPolicy
+		want   Pull
+	}{
+		{"", PullIfMissing{Image: "img:1"}},
+		{scalerconfig.PullIfNotPresent, PullIfMissing{Image: "img:1"}},
+		{scalerconfig.PullAlways, PullAlways{Image: "img:1"}},
+		{scalerconfig.PullNever, NoPull{Image: "img:1"}},
+		{"Sometimes", PullAlways{Image: "img:1"}},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.policy), func(t *testing.T) {
+			cfg := backendConfig(func(s *scalerconfig.Scaler, _ *scalerconfig.Config) {
+				s.LabelSets[0].Image, s.LabelSets[0].ImagePullPolicy = "img:1", tt.policy
+			})
+			sp, err := plan(t, spawnReq(cfg, linuxDocker, "a"))
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, sp.Pull)
+		})
+	}
+}
+
 // TestPlanMatch: the label set the backend matches, normalized as
 // normalizeLabelSet does, the first of equal ones.
 func TestPlanMatch(t *testing.T) {
@@ -167,6 +193,7 @@ func TestPlanMatch(t *testing.T) {
 			{Labels: []string{"docker", "linux"}, Image: "c"},
 			{Labels: []string{"İ"}, Image: "d"},
 			{Labels: []string{" linux"}, Image: "e"},
+			{Labels: []string{"", "gpu", "gpu"}, Image: "g"},
 		}},
 		{Name: "c", Type: scalerconfig.TypeContainer, MaxAgents: 9, LabelSets: []scalerconfig.LabelSet{{Labels: []string{"gpu"}, Image: "f"}}},
 	}}
@@ -181,6 +208,7 @@ func TestPlanMatch(t *testing.T) {
 		{[]string{"i̇"}, 3}, // JavaScript lower-cases İ to i and a combining dot
 		{[]string{" linux"}, 4},
 		{[]string{"linux "}, -1}, // no trimming
+		{[]string{"gpu", ""}, 5},  // an empty label is a label, a repeated one counts once
 		{[]string{"gpu"}, -1},    // the first scaler of that name
 		{[]string{"linux", "docker", "gpu"}, -1},
 	}
