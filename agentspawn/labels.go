@@ -60,12 +60,20 @@ func (l label) same(m label) bool {
 	if len(l.prefix)+len(l.name) != len(m.prefix)+len(m.name) {
 		return false
 	}
-	if len(l.prefix) > len(m.prefix) {
-		l, m = m, l
+	// Past the prefixes' common length n, one of them has no more: the
+	// other's rest must start the first's name.
+	n := min(len(l.prefix), len(m.prefix))
+	x, y := l.prefix[n:], m.prefix[n:]
+	if x == "" {
+		return l.prefix == m.prefix[:n] && joins(l.name, y, m.name)
 	}
-	// m.prefix is l.prefix and the start of l.name; m.name the rest of it.
-	n, k := len(l.prefix), len(m.prefix)-len(l.prefix)
-	return m.prefix[:n] == l.prefix && l.name[:k] == m.prefix[n:] && l.name[k:] == m.name
+	return m.prefix == l.prefix[:n] && joins(m.name, x, l.name)
+}
+
+// joins reports whether s is head followed by tail.
+func joins(s, head, tail string) bool {
+	rest, ok := strings.CutPrefix(s, head)
+	return ok && rest == tail
 }
 
 // agentLabels appends to dst the labels of [AgentLabels], each once.
@@ -130,7 +138,7 @@ func addLabel(list []label, seen map[string]struct{}, l label) ([]label, map[str
 
 // indexed is the set of list's labels, as strings.
 func indexed(list []label) map[string]struct{} {
-	seen := make(map[string]struct{}, 2*len(list))
+	seen := make(map[string]struct{})
 	for _, m := range list {
 		seen[m.prefix+m.name] = struct{}{}
 	}

@@ -192,3 +192,22 @@ func TestRouteAddedLabels(t *testing.T) {
 		})
 	}
 }
+
+// TestLabelSame: two labels are the same when their strings are, however
+// each splits into prefix and name.
+func TestLabelSame(t *testing.T) {
+	var labels []label
+	for _, s := range []string{"", "a", "ab", "abc", "abd", "kici:agent:container", "kici:agent:containers", "kici:agent:x"} {
+		for i := 0; i <= len(s); i++ {
+			labels = append(labels, label{s[:i], s[i:]})
+		}
+	}
+	for _, l := range labels {
+		for _, m := range labels {
+			want := l.prefix+l.name == m.prefix+m.name
+			if got := l.same(m); got != want {
+				t.Errorf("%q.same(%q) = %v, want %v", l, m, got, want)
+			}
+		}
+	}
+}

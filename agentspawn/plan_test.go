@@ -328,6 +328,12 @@ func TestPlanRefusals(t *testing.T) {
 			assert.Equal(t, tt.reason, e.Reason)
 			assert.Equal(t, tt.req.Scaler, e.Scaler)
 			assert.Equal(t, tt.req.LabelSet, e.LabelSet)
+			switch tt.reason {
+			case ErrNoConfig, ErrUnknownScaler, ErrNotContainer, ErrLabelSetNotSupported:
+				assert.Equal(t, -1, e.LabelSetIndex, "no label set matched")
+			default:
+				assert.GreaterOrEqual(t, e.LabelSetIndex, 0)
+			}
 			for _, other := range []Reason{ErrNoConfig, ErrUnknownScaler, ErrNotContainer, ErrLabelSetNotSupported, ErrAtCapacity,
 				ErrNoImage, ErrEmptyJobImage, ErrNoAgentID, ErrNoOrchestratorURL, ErrLimits} {
 				if other != tt.reason {

@@ -12,6 +12,7 @@ type Pull interface{ pull() }
 // NoPull is imagePullPolicy Never: the host must already have the image;
 // the backend never pulls it (an air-gapped host, an image built locally).
 type NoPull struct {
+	// Image is the image the container is created from.
 	Image string
 }
 
@@ -19,6 +20,7 @@ type NoPull struct {
 // job's own image: inspect the image, and pull it only when the host does
 // not have it.
 type PullIfMissing struct {
+	// Image is the image to inspect, and to pull when the host lacks it.
 	Image string
 	// Auth is the registry credentials to pull with; nil pulls
 	// anonymously. Only a job's image has them.
@@ -28,6 +30,7 @@ type PullIfMissing struct {
 // PullAlways is imagePullPolicy Always: pull the image before every spawn,
 // for a label set on a moving tag.
 type PullAlways struct {
+	// Image is the image to pull.
 	Image string
 	// Auth is the registry credentials to pull with; nil pulls
 	// anonymously. The label set's own image never has them.

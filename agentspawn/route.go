@@ -27,7 +27,10 @@ type RouteInput struct {
 // Match names the label set that serves a job: Config.Scalers[ScalerIndex]
 // .LabelSets[LabelSetIndex].
 type Match struct {
-	ScalerIndex, LabelSetIndex int
+	// ScalerIndex is the scaler's index in Config.Scalers.
+	ScalerIndex int
+	// LabelSetIndex is the label set's index in that scaler's LabelSets.
+	LabelSetIndex int
 }
 
 // Route returns the label set that serves a job, as the orchestrator's
@@ -53,8 +56,9 @@ type Match struct {
 //   - An empty runs-on takes the first label set whose gate is empty, and
 //     Exclude does not apply to it, as in the orchestrator.
 //
-// Route reads every label set once and allocates nothing per label set: its
-// time is linear in the number of label sets.
+// Route reads every label set once, and allocates nothing for a label set
+// whose labels are lower case, as Load makes them: its time is linear in
+// the number of label sets.
 func Route(in RouteInput) (Match, bool) {
 	if in.Config == nil {
 		return Match{}, false

@@ -208,7 +208,7 @@ func TestPlanMatch(t *testing.T) {
 		{[]string{"i̇"}, 3}, // JavaScript lower-cases İ to i and a combining dot
 		{[]string{" linux"}, 4},
 		{[]string{"linux "}, -1}, // no trimming
-		{[]string{"gpu", ""}, 5},  // an empty label is a label, a repeated one counts once
+		{[]string{"gpu", ""}, 5}, // an empty label is a label, a repeated one counts once
 		{[]string{"gpu"}, -1},    // the first scaler of that name
 		{[]string{"linux", "docker", "gpu"}, -1},
 	}
