@@ -34,14 +34,21 @@ func TestPlanAllocs(t *testing.T) {
 	// A job's image: the volume's name and the command, but no groups.
 	assert.LessOrEqual(t, job, 15.0+maps)
 
-	// Many environment entries cost no allocation each.
-	ls := &r.Config.Scalers[1].LabelSets[1]
-	for i := range 40 {
-		ls.Env = append(ls.Env, scalerconfig.EnvVar{Name: "V" + strconv.Itoa(i), Value: "x"})
-		r.Environ = append(r.Environ, "KICI_AGENT_ENV_F"+strconv.Itoa(i)+"=y")
+	// Many environment entries cost no allocation each: the buffer and
+	// the list of where the strings end grow by doubling.
+	grown := func(n int) float64 {
+		r := fullRequest()
+		ls := &r.Config.Scalers[1].LabelSets[1]
+		for i := range n {
+			ls.Env = append(ls.Env, scalerconfig.EnvVar{Name: "V" + strconv.Itoa(i), Value: "x"})
+			r.Environ = append(r.Environ, "KICI_AGENT_ENV_F"+strconv.Itoa(i)+"=y")
+		}
+		return testing.AllocsPerRun(20, func() { _, _ = Plan(r) })
 	}
-	many := testing.AllocsPerRun(100, func() { _, _ = Plan(r) })
-	assert.LessOrEqual(t, many, job+1, "one list for the ends of the strings past the first 24")
+	few, many := grown(40), grown(4000)
+	assert.Less(t, few, pool+12)
+	// Doubling two lists from 1,024 bytes and 24 ends: about 2 log2(8,000).
+	assert.Less(t, many, few+30, "%v allocations for 8,000 more entries", many-few)
 }
 
 // TestAgentLabelsAllocs: the list, and each label the scaler adds; a long

@@ -7,75 +7,66 @@ import (
 )
 
 // composer builds every string of a container that joins parts (its
-// environment entries, its kici-labels, the binds it makes) as one string,
-// and cuts each out of it at the end: one allocation for them all. It runs
-// twice over the same calls: first measuring, then writing what it
-// measured room for.
+// environment entries, its kici-labels, the binds it makes) in one buffer,
+// the caller's, and cuts each out of one copy of it at the end: one
+// allocation for them all. The buffer is passed and returned rather than
+// held, so that a buffer on the caller's stack stays there.
 type composer struct {
-	measuring bool
-	size      int // measured: the bytes of every string
-	count     int // how many strings
-	b         strings.Builder
-	// Where each string ends in b: the first ones in ends, inline so that a
-	// composer needs no memory of its own, the others in more.
+	count int // how many strings
+	// Where each string ends in the buffer: the first ones in ends, inline
+	// so that a composer needs no memory of its own, the others in more.
 	ends [24]int
 	more []int
 }
 
-// add adds the string parts make, joined, and returns its index.
-func (c *composer) add(parts ...string) int {
+// add appends the string parts make, joined, and returns buf.
+func (c *composer) add(buf []byte, parts ...string) []byte {
 	for _, p := range parts {
-		c.write(p)
+		buf = append(buf, p...)
 	}
-	return c.end()
+	c.end(len(buf))
+	return buf
 }
 
-// addLabels adds name followed by labels joined with ",", and returns its
-// index.
-func (c *composer) addLabels(name string, labels []label) int {
-	c.write(name)
+// addLabels appends name followed by labels joined with ",".
+func (c *composer) addLabels(buf []byte, name string, labels []label) []byte {
+	buf = append(buf, name...)
 	for i, l := range labels {
 		if i > 0 {
-			c.write(",")
+			buf = append(buf, ',')
 		}
-		c.write(l.prefix)
-		c.write(l.name)
+		buf = append(append(buf, l.prefix...), l.name...)
 	}
-	return c.end()
+	c.end(len(buf))
+	return buf
 }
 
-func (c *composer) write(s string) {
-	if c.measuring {
-		c.size += len(s)
-		return
+// addList appends list joined with ",".
+func (c *composer) addList(buf []byte, list []string) []byte {
+	for i, l := range list {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, l...)
 	}
-	c.b.WriteString(s)
+	c.end(len(buf))
+	return buf
 }
 
-// end ends the string being added and returns its index.
-func (c *composer) end() int {
+// end ends a string where the buffer now ends.
+func (c *composer) end(at int) {
 	i := c.count
 	c.count++
-	switch {
-	case c.measuring:
-	case i < len(c.ends):
-		c.ends[i] = c.b.Len()
-	default:
-		c.more = append(c.more, c.b.Len())
+	if i < len(c.ends) {
+		c.ends[i] = at
+	} else {
+		c.more = append(c.more, at)
 	}
-	return i
 }
 
-// start switches from measuring to writing.
-func (c *composer) start() {
-	c.b.Grow(c.size)
-	c.more = make([]int, 0, max(0, c.count-len(c.ends))) // none, mostly: no allocation
-	c.measuring, c.count = false, 0
-}
-
-// strings returns every string added, by index.
-func (c *composer) strings() []string {
-	s := c.b.String()
+// strings returns every string added, by index, from the buffer.
+func (c *composer) strings(buf []byte) []string {
+	s := string(buf)
 	out := make([]string, c.count)
 	from := 0
 	for i := range out {
@@ -113,64 +104,55 @@ type spawning struct {
 	volume string   // the runtime volume, for a job's image
 }
 
-// compose adds a container's strings to c: first its environment, in the
-// backend's order, then its kici-labels and the binds it makes.
-func (sg *spawning) compose(c *composer) parts {
+// compose appends a container's strings to buf: first its environment,
+// in the backend's order, then its kici-labels and the binds it makes.
+func (sg *spawning) compose(c *composer, buf []byte) ([]byte, parts) {
 	r, ls := sg.r, sg.ls
-	c.add("KICI_ORCHESTRATOR_URL=", r.OrchestratorURL)
-	c.add("KICI_AGENT_ID=", r.AgentID)
-	c.addLabels("KICI_LABELS=", sg.full)
-	c.add("KICI_SCALER_MANAGED=1")
-	c.add("KICI_EXECUTION_MODE=bare-metal")
-	c.add("KICI_RUNTIME_IMAGE=", ls.Image)
+	buf = c.add(buf, "KICI_ORCHESTRATOR_URL=", r.OrchestratorURL)
+	buf = c.add(buf, "KICI_AGENT_ID=", r.AgentID)
+	buf = c.addLabels(buf, "KICI_LABELS=", sg.full)
+	buf = c.add(buf, "KICI_SCALER_MANAGED=1")
+	buf = c.add(buf, "KICI_EXECUTION_MODE=bare-metal")
+	buf = c.add(buf, "KICI_RUNTIME_IMAGE=", ls.Image)
 	if r.Token != "" {
-		c.add("KICI_AGENT_TOKEN=", r.Token)
+		buf = c.add(buf, "KICI_AGENT_TOKEN=", r.Token)
 	}
 	if ls.BackpressureMode != "" {
-		c.add("KICI_BACKPRESSURE_MODE=", ls.BackpressureMode)
+		buf = c.add(buf, "KICI_BACKPRESSURE_MODE=", ls.BackpressureMode)
 	}
 	for _, kv := range r.Environ {
 		if entry, ok := forwarded(kv); ok {
-			c.add(entry)
+			buf = c.add(buf, entry)
 		}
 	}
 	for _, v := range ls.Env {
-		c.add(v.Name, "=", v.Value)
+		buf = c.add(buf, v.Name, "=", v.Value)
 	}
 	if r.Job != nil {
-		c.add(envJobImageAgent)
+		buf = c.add(buf, envJobImageAgent)
 	}
 	for _, e := range sg.extra {
-		c.add(e)
+		buf = c.add(buf, e)
 	}
-	return sg.composeRest(c)
+	return sg.composeRest(c, buf)
 }
 
-// composeRest adds the container's kici-labels and the binds it makes,
+// composeRest appends the container's kici-labels and the binds it makes,
 // after its environment.
-func (sg *spawning) composeRest(c *composer) parts {
-	p := parts{env: c.count}
-	p.key = c.addList(sg.want)
+func (sg *spawning) composeRest(c *composer, buf []byte) ([]byte, parts) {
+	p := parts{env: c.count, key: c.count}
+	buf = c.addList(buf, sg.want)
 	if sg.ls.ContainerSocket && sg.r.SocketPath != "" {
-		p.binds[p.made] = c.add(sg.r.SocketPath, ":", sg.r.SocketPath)
+		p.binds[p.made] = c.count
+		buf = c.add(buf, sg.r.SocketPath, ":", sg.r.SocketPath)
 		p.made++
 	}
 	if sg.r.Job != nil {
-		p.binds[p.made] = c.add(sg.volume, ":", RuntimeMount, ":ro")
+		p.binds[p.made] = c.count
+		buf = c.add(buf, sg.volume, ":", RuntimeMount, ":ro")
 		p.made++
 	}
-	return p
-}
-
-// addList adds list joined with ",", and returns its index.
-func (c *composer) addList(list []string) int {
-	for i, l := range list {
-		if i > 0 {
-			c.write(",")
-		}
-		c.write(l)
-	}
-	return c.end()
+	return buf, p
 }
 
 // runtimeImageID is what names the runtime volume: the agent image's

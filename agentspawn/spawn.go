@@ -194,11 +194,10 @@ func (sp *Spawn) build(r *Request, s *scalerconfig.Scaler, ls *scalerconfig.Labe
 	}
 	var in hostconfig.Input
 	sg.extra, in = hostconfig.SpawnAdditions(origin).Apply(nil, hostconfig.Input{Limits: limits, ExtraHosts: s.ExtraHosts})
-	c := composer{measuring: true}
-	sg.compose(&c)
-	c.start()
-	p := sg.compose(&c)
-	all := c.strings()
+	var stack [1024]byte
+	var c composer
+	buf, p := sg.compose(&c, stack[:0])
+	all := c.strings(buf)
 	var bbuf [8]string
 	binds := append(bbuf[:0], ls.Volumes...)
 	for _, i := range p.binds[:p.made] {
