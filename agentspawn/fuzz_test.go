@@ -83,7 +83,7 @@ func naiveRoute(in RouteInput) (Match, bool) {
 		s := &in.Config.Scalers[i]
 		// The added labels are TestRouteAddedLabels' to check; here they
 		// are taken as Route computes them, and the matching is redone.
-		auto := addedLabels(s, in.Host, nil)
+		auto := joined(addedLabels(s, in.Host, nil).list)
 		for j, ls := range s.LabelSets {
 			gate := append(append([]string{}, s.MandatoryLabels...), PlatformTaints(s, in.Host)...)
 			for l := range lower(ls.Labels) {

@@ -71,7 +71,7 @@ func Route(in RouteInput) (Match, bool) {
 	var ebuf [8]string
 	exclude := normalized(in.Exclude, ebuf[:0])
 	best, bestSize, found := Match{}, 0, false
-	var abuf [24]string
+	var abuf [24]label
 	r := router{target: target, exclude: exclude, buf: abuf[:0]}
 	for i := range in.Config.Scalers {
 		if !r.reset(&in.Config.Scalers[i], in.Host) {
@@ -105,15 +105,15 @@ func firstUngated(cfg *scalerconfig.Config, host scalerconfig.Platform) (Match, 
 }
 
 // router matches a job's labels against label sets, one scaler at a time.
-// Every list it holds is lower-cased and sorted in labelOrder, each label
-// once.
+// Every list it holds is lower-cased, each label once; target and exclude
+// are sorted in labelOrder, as inSorted takes them.
 type router struct {
 	target, exclude []string // the job's
 	scaler          *scalerconfig.Scaler
-	added           []string // the labels the manager adds to the scaler's label sets
+	added           addedSet // the labels the manager adds to the scaler's label sets
 	need            []string // the targets not among added, which a label set's own labels must hold
 	own             []string // the current label set's labels
-	buf             []string // scratch space for added
+	buf             []label  // scratch space for added
 }
 
 // reset makes r the router of s, and reports whether any of s's label sets
@@ -124,6 +124,7 @@ func (r *router) reset(s *scalerconfig.Scaler, host scalerconfig.Platform) bool 
 	r.scaler = s
 	p, resolved := resolvedPlatform(s, host)
 	r.added = addedLabels(s, host, r.buf[:0])
+	r.buf = r.added.list[:0]
 	for _, m := range s.MandatoryLabels {
 		if !inSorted(r.target, jsstr.ToLower(m)) {
 			return false
@@ -138,49 +139,83 @@ func (r *router) reset(s *scalerconfig.Scaler, host scalerconfig.Platform) bool 
 		}
 	}
 	for _, e := range r.exclude {
-		if inSorted(r.added, e) {
+		if r.added.has(e) {
 			return false
 		}
 	}
 	r.need = r.need[:0]
 	for _, t := range r.target {
-		if !inSorted(r.added, t) {
+		if !r.added.has(t) {
 			r.need = append(r.need, t)
 		}
 	}
 	return true
 }
 
+// addedSet is the labels the manager adds to a scaler's label sets, each
+// once: a list, with a set of its labels as strings once it is long.
+type addedSet struct {
+	list []label
+	seen map[string]struct{}
+}
+
+func (a *addedSet) add(l label) { a.list, a.seen = addLabel(a.list, a.seen, l) }
+
+// has reports whether s is one of the labels.
+func (a *addedSet) has(s string) bool {
+	if a.seen != nil {
+		return mapHas(a.seen, s)
+	}
+	return slices.ContainsFunc(a.list, label{name: s}.same)
+}
+
 // addedLabels returns the labels the scaler manager adds to each label set
-// of s (getEnrichedScalerEntries), lower-cased, sorted in labelOrder, each
-// once. buf is scratch space, with room for both the labels and the result.
-func addedLabels(s *scalerconfig.Scaler, host scalerconfig.Platform, buf []string) []string {
+// of s (getEnrichedScalerEntries), lower-cased, each once, as prefixes and
+// names, so that they need no string of their own. buf is scratch space.
+func addedLabels(s *scalerconfig.Scaler, host scalerconfig.Platform, buf []label) addedSet {
+	var osArch [6]string
 	p, resolved := resolvedPlatform(s, host)
 	var auto []string
 	switch {
 	case resolved:
-		auto = platformTokens(p, archLabels(p.Arch, osLabels(p.OS, buf)))
+		auto = platformTokens(p, archLabels(p.Arch, osLabels(p.OS, osArch[:0])))
 	case s.Type == scalerconfig.TypeBareMetal:
-		auto = archLabels(host.Arch, osLabels(host.OS, buf))
+		auto = archLabels(host.Arch, osLabels(host.OS, osArch[:0]))
 	default:
-		auto = archLabels(host.Arch, osLabels("linux", buf))
+		auto = archLabels(host.Arch, osLabels("linux", osArch[:0]))
 	}
-	auto = append(auto, AgentTypeLabelPrefix+string(s.Type), ScalerLabelPrefix+s.Name)
-	roleLabels(s.Roles, func(name string) { auto = append(auto, RoleLabelPrefix+name) })
-	auto = append(auto, AgentFeatureLabel)
-	return normalized(auto, auto[len(auto):])
+	a := addedSet{list: buf}
+	for _, l := range auto {
+		a.add(label{name: jsstr.ToLower(l)})
+	}
+	a.add(lowerLabel(AgentTypeLabelPrefix, string(s.Type)))
+	a.add(lowerLabel(ScalerLabelPrefix, s.Name))
+	roleLabels(s.Roles, func(name string) { a.add(lowerLabel(RoleLabelPrefix, name)) })
+	a.add(label{name: AgentFeatureLabel})
+	return a
+}
+
+// lowerLabel is prefix+name lower-cased, as JavaScript lower-cases the
+// whole label: a name that lower-casing leaves as it is stays apart from
+// its prefix; another is lower-cased with it, where a final sigma may read
+// the prefix.
+func lowerLabel(prefix, name string) label {
+	if jsstr.ToLower(name) == name {
+		return label{prefix, name}
+	}
+	return label{name: jsstr.ToLower(prefix + name)}
 }
 
 // serves reports whether a label set of r's scaler with these labels
 // serves the job, and how many labels it has with the added ones.
 func (r *router) serves(labels []string) (int, bool) {
-	r.own = normalized(labels, r.own[:0])
-	size := len(r.added)
+	r.own = ownLabels(labels, r.own[:0])
+	size := len(r.added.list)
 	for _, l := range r.own {
 		if isPlatformTaint(l) && !inSorted(r.target, l) || inSorted(r.exclude, l) {
 			return 0, false
 		}
-		if !inSorted(r.added, l) {
+		if !r.added.has(l) {
 			size++
 		}
 	}
@@ -192,8 +227,29 @@ func (r *router) serves(labels []string) (int, bool) {
 	return size, true
 }
 
-// inSorted reports whether s is in list, sorted in labelOrder.
+// ownLabels appends labels lower-cased to dst, each once: a short list as
+// it comes, a longer one sorted in labelOrder, as inSorted takes it.
+func ownLabels(labels, dst []string) []string {
+	if len(labels) > shortList {
+		return normalized(labels, dst)
+	}
+	for _, l := range labels {
+		if l = jsstr.ToLower(l); !slices.Contains(dst, l) {
+			dst = append(dst, l)
+		}
+	}
+	return dst
+}
+
+// shortList is the longest list inSorted scans rather than searches.
+const shortList = 8
+
+// inSorted reports whether s is in list: scanned when list is short, else
+// searched in it, sorted in labelOrder.
 func inSorted(list []string, s string) bool {
+	if len(list) <= shortList {
+		return slices.Contains(list, s)
+	}
 	_, ok := slices.BinarySearchFunc(list, s, labelOrder)
 	return ok
 }

@@ -215,3 +215,29 @@ func TestOverlaps(t *testing.T) {
 		})
 	}
 }
+
+// TestRouteLowerCasesWholeLabels: the manager's labels are lower-cased
+// whole, as JavaScript does it, so a scaler's name lower-cases in the
+// context of its prefix: a final sigma after "kici:scaler:" is ς, where Σ
+// alone lower-cases to σ.
+func TestRouteLowerCasesWholeLabels(t *testing.T) {
+	cfg := matcherConfig(matcherScaler{name: "Σ", labelSets: [][]string{{"x"}}}, matcherScaler{name: "Pool", labelSets: [][]string{{"x"}}})
+	for _, tt := range []struct {
+		runsOn string
+		want   int
+		ok     bool
+	}{
+		{"kici:scaler:ς", 0, true},
+		{"kici:scaler:σ", 0, false},
+		{"kici:scaler:pool", 1, true},
+		{"KICI:SCALER:POOL", 1, true},
+	} {
+		t.Run(tt.runsOn, func(t *testing.T) {
+			m, ok := Route(RouteInput{Config: cfg, RunsOn: []string{tt.runsOn}})
+			assert.Equal(t, tt.ok, ok)
+			if ok {
+				assert.Equal(t, tt.want, m.ScalerIndex)
+			}
+		})
+	}
+}
