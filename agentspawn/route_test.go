@@ -1,6 +1,8 @@
 package agentspawn
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/kicikit/kicikit/scalerconfig"
@@ -239,5 +241,41 @@ func TestRouteLowerCasesWholeLabels(t *testing.T) {
 				assert.Equal(t, tt.want, m.ScalerIndex)
 			}
 		})
+	}
+}
+
+// TestRouteLongLabelSets: label sets around the length where Route stops
+// scanning a label set's labels and sorts them, each in reverse order so
+// that none comes sorted: every label of each is found, and repeated
+// labels count once.
+func TestRouteLongLabelSets(t *testing.T) {
+	for _, n := range []int{7, 8, 9, 12, 20} {
+		labels := make([]string, n)
+		for i := range labels {
+			labels[i] = fmt.Sprintf("L%02d", n-i)
+		}
+		cfg := matcherConfig(matcherScaler{name: "s", labelSets: [][]string{labels}})
+		for _, l := range labels {
+			_, ok := Route(RouteInput{Config: cfg, RunsOn: []string{strings.ToLower(l)}})
+			assert.True(t, ok, "n=%d %s", n, l)
+			_, ok = Route(RouteInput{Config: cfg, RunsOn: []string{"x"}, Exclude: []string{l}})
+			assert.False(t, ok, "n=%d excluding %s", n, l)
+		}
+		// The same labels twice over, in two cases, are the same label set:
+		// on a tie the first wins, so the repeated one must not count more.
+		twice := append(append([]string{}, labels...), labels...)
+		for i := range labels {
+			twice[i] = strings.ToLower(twice[i])
+		}
+		cfg = matcherConfig(matcherScaler{name: "s", labelSets: [][]string{twice, labels}})
+		m, ok := Route(RouteInput{Config: cfg, RunsOn: []string{strings.ToLower(labels[0])}})
+		assert.True(t, ok)
+		assert.Equal(t, 0, m.LabelSetIndex, "n=%d", n)
+		// One label more loses to the shorter.
+		more := append([]string{"extra"}, labels...)
+		cfg = matcherConfig(matcherScaler{name: "s", labelSets: [][]string{more, twice}})
+		m, ok = Route(RouteInput{Config: cfg, RunsOn: []string{strings.ToLower(labels[n-1])}})
+		assert.True(t, ok)
+		assert.Equal(t, 1, m.LabelSetIndex, "n=%d", n)
 	}
 }
