@@ -127,8 +127,10 @@ func addLabel(list []label, seen map[string]struct{}, l label) ([]label, map[str
 		}
 		return list, seen
 	}
-	if slices.ContainsFunc(list, l.same) {
-		return list, nil
+	for _, m := range list {
+		if l.same(m) {
+			return list, nil
+		}
 	}
 	if list = append(list, l); len(list) == scanned {
 		seen = indexed(list)

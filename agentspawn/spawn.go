@@ -108,13 +108,22 @@ func Plan(r Request) (Spawn, error) {
 		return fail(reason, nil)
 	}
 	ls := &s.LabelSets[li]
-	limits, err := hostconfig.ResolveSpawnLimits(r.Effective, r.Config.SpawnResources(*ls))
+	limits, err := hostconfig.ResolveSpawnLimits(r.Effective, spawnResources(r.Config, ls))
 	if err != nil {
 		return fail(ErrLimits, err)
 	}
 	sp := Spawn{ScalerIndex: si, LabelSetIndex: li}
 	sp.build(&r, s, ls, limits, want)
 	return sp, nil
+}
+
+// spawnResources is Config.SpawnResources, without copying the label set:
+// its resources, else the config's defaults.resources, else nil.
+func spawnResources(cfg *scalerconfig.Config, ls *scalerconfig.LabelSet) *hostconfig.Resources {
+	if ls.Resources != nil || cfg.Defaults == nil {
+		return ls.Resources
+	}
+	return cfg.Defaults.Resources
 }
 
 // containerScaler finds the container scaler r names.

@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -46,7 +47,8 @@ func spawnRequest(cfg *scalerconfig.Config) agentspawn.Request {
 
 // handBuilt is the floor of Plan: the same Config, HostConfig and
 // NetworkingConfig built by hand from the label set, as a program that
-// knows the answer writes it, with no lookup, no matching, no checks.
+// knows what the label set holds writes it (lower-case labels, each once,
+// limits set, a local socket), with no lookup, no matching, no checks.
 func handBuilt(r agentspawn.Request, ls *scalerconfig.LabelSet) (container.Config, container.HostConfig, *network.NetworkingConfig) {
 	env := make([]string, 0, 12)
 	env = append(env,
@@ -60,8 +62,12 @@ func handBuilt(r agentspawn.Request, ls *scalerconfig.LabelSet) (container.Confi
 		env = append(env, v.Name+"="+v.Value)
 	}
 	env = append(env, "KICI_SCALER_SINGLE_JOB=1")
+	// kici-labels is the label set sorted: its labels are lower case, and
+	// each is there once.
+	sorted := slices.Clone(ls.Labels)
+	slices.Sort(sorted)
 	cfg := container.Config{Image: ls.Image, Env: env, Labels: map[string]string{
-		"kici-managed": "true", "kici-scaler-name": r.Scaler, "kici-agent-id": r.AgentID, "kici-labels": "docker,linux,node20",
+		"kici-managed": "true", "kici-scaler-name": r.Scaler, "kici-agent-id": r.AgentID, "kici-labels": strings.Join(sorted, ","),
 	}}
 	binds := make([]string, 0, len(ls.Volumes)+1)
 	binds = append(append(binds, ls.Volumes...), r.SocketPath+":"+r.SocketPath)
