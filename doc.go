@@ -35,6 +35,12 @@
 //     tag pulled IfNotPresent, a pin older than the target), what else would
 //     keep agents behind, each finding with its position and the pin that
 //     fixes it.
+//   - [github.com/kicikit/kicikit/agentspawn] makes the rest of a spawn:
+//     which scaler and label set serve a job (Route), and the whole create
+//     request of the agent container (Plan: image, environment, labels,
+//     command, HostConfig, network, the pull to make first), ready for the
+//     Docker Engine API's Go client or as the JSON body the orchestrator
+//     sends.
 //
 // None of them reads the environment or the clock, or a file it was not
 // handed: every fact they need is an argument (scalerconfig reads through an
@@ -54,5 +60,6 @@
 // images itself), which the repository also ships as a GitHub Action
 // (action.yml) and a pre-commit hook. The programs under examples/ use only this public API:
 // examples/npmplan prints the npm command an upgrade would run, and
-// examples/spawnconfig prints an agent container's HostConfig.
+// examples/spawnconfig prints the agent container the orchestrator would
+// create for a job.
 package kicikit

@@ -293,3 +293,24 @@ func TestDropInNameNotUTF8(t *testing.T) {
 	assert.ErrorIs(t, err, fs.ErrNotExist)
 	assert.Contains(t, err.Error(), `scalerconfig.Load("d/\xff.yaml")`)
 }
+
+func TestPlatformTaints(t *testing.T) {
+	for _, tc := range []struct {
+		p    Platform
+		want []string
+	}{
+		{Platform{OS: "linux", Arch: "x64"}, nil},
+		{Platform{OS: "linux", Arch: "arm64"}, []string{"arm64"}},
+		{Platform{OS: "macos", Arch: "arm64"}, []string{"macos", "arm64"}},
+		{Platform{OS: "windows", Arch: "x64"}, []string{"windows"}},
+	} {
+		assert.Equal(t, tc.want, tc.p.Taints(nil), "%+v", tc.p)
+		assert.Equal(t, append([]string{"x"}, tc.want...), tc.p.Taints([]string{"x"}), "appends to dst")
+	}
+	for _, l := range []string{"windows", "win32", "macos", "darwin", "arm64", "aarch64", "arm"} {
+		assert.True(t, IsPlatformTaint(l), l)
+	}
+	for _, l := range []string{"linux", "x64", "Windows", "gpu", ""} {
+		assert.False(t, IsPlatformTaint(l), l)
+	}
+}

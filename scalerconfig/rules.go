@@ -205,7 +205,7 @@ func checkScaler(p *payload, hostPatterns func() *patterns) {
 func checkGates(p *payload, name string, sets []*yamljs.Node) {
 	var structured []string
 	if pl := lookup(p.value, "platform"); pl != nil {
-		structured = platformTaints(lookup(pl, "os").Str, lookup(pl, "arch").Str)
+		structured = Platform{OS: lookup(pl, "os").Str, Arch: lookup(pl, "arch").Str}.Taints(nil)
 	}
 	var mandatory []string
 	for _, l := range lookup(p.value, "mandatoryLabels").Items {
@@ -250,16 +250,19 @@ func gateOf(mandatory, structured []string, labels []*yamljs.Node) ([]string, ma
 		reach[l] = true
 	}
 	for _, l := range labels {
-		if lower := jsstr.ToLower(l.Str); isPlatformTaint(lower) {
+		if lower := jsstr.ToLower(l.Str); IsPlatformTaint(lower) {
 			add(lower)
 		}
 	}
 	return gate, reach
 }
 
-// isPlatformTaint reports whether a plain label, in a label set, taints it:
-// a job must request it to run there.
-func isPlatformTaint(label string) bool {
+// IsPlatformTaint reports whether a plain label, lower-cased, taints the
+// label set that carries it, so that a job must request it to run there:
+// windows, win32, macos, darwin, arm64, aarch64 or arm (the orchestrator's
+// PLATFORM_TAINT_LABELS, which the scaler manager applies to every label
+// set; manager.ts at 0b46a9a).
+func IsPlatformTaint(label string) bool {
 	switch label {
 	case "windows", "win32", "macos", "darwin", "arm64", "aarch64", "arm":
 		return true
@@ -267,17 +270,19 @@ func isPlatformTaint(label string) bool {
 	return false
 }
 
-// platformTaints are the labels a structured platform taints its pool with.
-func platformTaints(os, arch string) []string {
-	var t []string
-	switch os {
+// Taints appends to dst the labels a declared platform taints its pool
+// with, as the orchestrator's platformToTaints lists them: its os when it
+// is macos or windows, then arm64 when that is its arch; none for linux on
+// x64.
+func (p Platform) Taints(dst []string) []string {
+	switch p.OS {
 	case "macos", "windows":
-		t = append(t, os)
+		dst = append(dst, p.OS)
 	}
-	if arch == "arm64" {
-		t = append(t, arch)
+	if p.Arch == "arm64" {
+		dst = append(dst, "arm64")
 	}
-	return t
+	return dst
 }
 
 // checkFirecracker adds the issues of a firecracker scaler's required

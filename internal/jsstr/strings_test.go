@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"slices"
-	"strings"
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -117,27 +116,6 @@ func TestCompareLikeNode(t *testing.T) {
 			assert.Equal(t, slices.Compare(sorted[i], sorted[j]), Compare(want[i], want[j]), "%q %q", want[i], want[j])
 		}
 	}
-}
-
-func TestCompare(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0},
-		{"", "a", -1},
-		{"10.yaml", "9.yaml", -1},
-		{"a", "a\x00", -1},
-		{"\U0001F600", "\uFFFF", -1},
-		{"\uE000", "\U00010000", +1},
-		{"\uD7FF", "\U00010000", -1},
-		{"\xff", "\uFFFD", 0},
-		{strings.Repeat("x", 3) + "\U0010FFFF", "xxx\U0010FFFF", 0},
-	} {
-		assert.Equal(t, tc.want, Compare(tc.a, tc.b), "%q %q", tc.a, tc.b)
-		assert.Equal(t, -tc.want, Compare(tc.b, tc.a), "%q %q", tc.b, tc.a)
-	}
-	assert.Zero(t, testing.AllocsPerRun(100, func() { Compare("kici-β.yaml", "kici-\U0001F600.yaml") }))
 }
 
 // TestCompareDropIns: the order of file names in JavaScript's sort, and so

@@ -1,0 +1,230 @@
+package agentspawn
+
+import (
+	"net/netip"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kicikit/kicikit/scalerconfig"
+)
+
+// HostAccessInput is what [HostAccess] decides from.
+type HostAccessInput struct {
+	// Policy is the label set's networkPolicy; nil when it has none.
+	Policy *scalerconfig.NetworkPolicy
+	// OrchestratorURL is the URL the agent dials ([Request].OrchestratorURL).
+	OrchestratorURL string
+	// Gateway is the host's address on the agent's network:
+	// [IsolatedNetworkGateway] for a container agent.
+	Gateway string
+	// HostServices are hostAccess entries for the services on this host
+	// the orchestrator itself sends agents to (its object store), folded
+	// into the default.
+	HostServices []string
+}
+
+// HostAccess returns the hostAccess entries that say what an agent may
+// reach on the orchestrator's own host, which the container backend turns
+// into the nftables input rules of the agent's container
+// (resolveAgentHostAccess in host-access.ts, at db60c39).
+//
+// A label set's networkPolicy.hostAccess wins as written, an empty one
+// meaning nothing on the host. Without one the agent gets DNS on the
+// gateway (Gateway:53), the orchestrator's port on any host address
+// (*:port, the port of OrchestratorURL, or its scheme's: 80 for http and
+// ws, 443 for https and wss; none when the URL names neither or cannot be
+// parsed), then HostServices; each entry once, at its first place.
+//
+// The URL is read as the WHATWG URL parser reads it for its port: a scheme,
+// then for http, https, ws, wss and ftp any slashes or backslashes, and for
+// other schemes "//", before the host; a port of digits only, at most
+// 65535, with leading zeros dropped and the scheme's default port read as
+// none; a URL with an empty host, a forbidden character in its host (white
+// space, "<", ">", "^", "|", a lone "%"...), an IPv6 address in brackets
+// that net/netip refuses or that has a zone, or a bad port has no port.
+// Internationalised host names are not checked. testdata/urlport.json
+// holds node 20's answers for 123 URLs, which this reading matches.
+func HostAccess(in HostAccessInput) []string {
+	if in.Policy != nil && in.Policy.HostAccess != nil {
+		return slices.Clone(in.Policy.HostAccess)
+	}
+	list, seen := addLabel(nil, nil, label{in.Gateway, ":53"})
+	if port, ok := urlPort(in.OrchestratorURL); ok {
+		list, seen = addLabel(list, seen, label{"*:", port})
+	}
+	for _, s := range in.HostServices {
+		list, seen = addLabel(list, seen, label{name: s})
+	}
+	return joined(list)
+}
+
+// urlPort returns the port of a URL, named or implied by its scheme, as
+// host-access.ts's portOf reads it, and whether it has one.
+func urlPort(raw string) (string, bool) {
+	scheme, rest, ok := urlScheme(urlClean(raw))
+	if !ok || scheme == "file" { // a file URL has no port: one makes it invalid
+		return "", false
+	}
+	def, special := defaultPorts(scheme)
+	if special {
+		rest = strings.TrimLeft(rest, `/\`)
+	} else if rest, ok = strings.CutPrefix(rest, "//"); !ok {
+		return "", false
+	}
+	rest, _, _ = cutAny(rest, authorityEnd(special))
+	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
+		rest = rest[at+1:]
+	}
+	host, port, ok := hostPort(rest)
+	if !ok || !validHost(host, special) {
+		return "", false
+	}
+	if port == "" || port == def {
+		port = implicitPort(scheme)
+	}
+	return port, port != ""
+}
+
+// urlClean removes what the WHATWG parser ignores: C0 controls and spaces
+// at either end, tabs and newlines anywhere.
+func urlClean(s string) string {
+	s = strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
+	if strings.ContainsAny(s, "\t\n\r") {
+		s = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(s)
+	}
+	return s
+}
+
+// urlScheme splits a URL into its scheme, lower-cased, and what follows
+// the ":" after it.
+func urlScheme(s string) (string, string, bool) {
+	colon := strings.IndexByte(s, ':')
+	if colon < 1 || !isLetter(s[0]) {
+		return "", "", false
+	}
+	for i := 1; i < colon; i++ {
+		if c := s[i]; !isLetter(c) && !('0' <= c && c <= '9') && c != '+' && c != '-' && c != '.' {
+			return "", "", false
+		}
+	}
+	return strings.ToLower(s[:colon]), s[colon+1:], true
+}
+
+func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+
+// defaultPorts returns the default port of a special scheme and whether
+// the scheme is special (file, the other one, is handled before).
+func defaultPorts(scheme string) (string, bool) {
+	switch scheme {
+	case "http", "ws":
+		return "80", true
+	case "https", "wss":
+		return "443", true
+	case "ftp":
+		return "21", true
+	}
+	return "", false
+}
+
+// implicitPort is the port a scheme implies in host-access.ts.
+func implicitPort(scheme string) string {
+	switch scheme {
+	case "http", "ws":
+		return "80"
+	case "https", "wss":
+		return "443"
+	}
+	return ""
+}
+
+// cutAny returns s up to the first of chars, and whether it has one.
+func cutAny(s, chars string) (string, bool, int) {
+	for i, c := range s {
+		if strings.ContainsRune(chars, c) {
+			return s[:i], true, i
+		}
+	}
+	return s, false, len(s)
+}
+
+// authorityEnd are the characters that end a URL's authority.
+func authorityEnd(special bool) string {
+	if special {
+		return `/\?#`
+	}
+	return "/?#"
+}
+
+// hostPort splits an authority without its user info into the host and
+// the port, normalised ("" for none), and whether both are valid: a port
+// needs a host before it.
+func hostPort(s string) (string, string, bool) {
+	host, port, found := s, "", false
+	if inner, ok := strings.CutPrefix(s, "["); ok {
+		address, after, closed := strings.Cut(inner, "]")
+		if ip, err := netip.ParseAddr(address); !closed || err != nil || !ip.Is6() || ip.Zone() != "" {
+			return "", "", false
+		}
+		host = "[" + address + "]"
+		if port, found = strings.CutPrefix(after, ":"); !found && port != "" {
+			return "", "", false
+		}
+	} else {
+		host, port, found = strings.Cut(s, ":")
+	}
+	if found && host == "" {
+		return "", "", false
+	}
+	if port == "" {
+		return host, "", true
+	}
+	n, err := strconv.ParseUint(port, 10, 64)
+	if err != nil || n > 65535 {
+		return "", "", false
+	}
+	return host, strconv.FormatUint(n, 10), true
+}
+
+// validHost reports whether a URL's host passes the checks HostAccess
+// makes. A special URL's host must not be empty and, percent-decoded, hold
+// no forbidden domain code point; another's holds no forbidden host code
+// point ("%" is allowed there).
+func validHost(host string, special bool) bool {
+	if strings.HasPrefix(host, "[") {
+		return true
+	}
+	forbidden := "#/:<>?@[\\]^|"
+	if special {
+		host, forbidden = percentDecode(host), forbidden+"%"
+		if host == "" {
+			return false
+		}
+	}
+	return !strings.ContainsFunc(host, func(r rune) bool {
+		if special {
+			return r <= ' ' || r == 0x7F || strings.ContainsRune(forbidden, r)
+		}
+		return r == 0 || r == ' ' || strings.ContainsRune(forbidden, r)
+	})
+}
+
+// percentDecode decodes %XX escapes; a "%" not followed by two hex digits
+// is kept, as the WHATWG parser keeps it (and then refuses it in a host).
+func percentDecode(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
+				b.WriteByte(byte(v))
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

@@ -1,0 +1,223 @@
+package agentspawn
+
+import (
+	"bytes"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/api/types/network"
+)
+
+// MarshalJSON returns the body of the Engine API's POST /containers/create
+// for s, with exactly the keys the orchestrator's create call sends, in its
+// order, and no null, no empty string, no zero value the orchestrator
+// leaves out:
+//
+//	{"Image":…, "Cmd":[…], "Env":[…], "Labels":{…},
+//	 "HostConfig":{"Memory":…, "NanoCpus":…, "Binds":[…], "ExtraHosts":[…],
+//	               "GroupAdd":[…], "AutoRemove":false, "PidsLimit":4096},
+//	 "NetworkingConfig":{"EndpointsConfig":{"kici-agent-net":{}}}}
+//
+// Image is written when set, Cmd, Env, Binds, ExtraHosts and GroupAdd when
+// they hold an entry, Labels when not nil (the backend's labels first, in
+// its order, then any other, sorted), Memory and NanoCpus when positive,
+// AutoRemove always, PidsLimit when set, and NetworkingConfig when
+// s.Networking is not nil, each of its endpoints with empty settings, as
+// the orchestrator sends them. The other fields of s.Config and
+// s.HostConfig, which Plan leaves zero, are not written: marshal them
+// yourself, or hand them to the Engine's Go client, to send more.
+func (s Spawn) MarshalJSON() ([]byte, error) {
+	var w jsonWriter
+	w.b.WriteByte('{')
+	c := &s.Config
+	if c.Image != "" {
+		w.key("Image")
+		w.str(c.Image)
+	}
+	w.list("Cmd", c.Cmd)
+	w.list("Env", c.Env)
+	if c.Labels != nil {
+		w.key("Labels")
+		w.labels(c.Labels)
+	}
+	w.key("HostConfig")
+	w.hostConfig(&s.HostConfig)
+	if s.Networking != nil {
+		w.key("NetworkingConfig")
+		w.networking(s.Networking.EndpointsConfig)
+	}
+	w.b.WriteByte('}')
+	return w.b.Bytes(), nil
+}
+
+// jsonWriter writes a JSON object's members, a comma between two.
+type jsonWriter struct {
+	b     bytes.Buffer
+	has   [4]bool // per nesting level: whether its object has a member yet
+	depth int
+}
+
+// key writes a member's key, after a comma unless it is the first of its
+// object.
+func (w *jsonWriter) key(k string) {
+	if w.used() {
+		w.b.WriteByte(',')
+	}
+	w.str(k)
+	w.b.WriteByte(':')
+}
+
+// used reports whether the current object has a member, and marks it as
+// having one.
+func (w *jsonWriter) used() bool {
+	u := w.has[w.depth]
+	w.has[w.depth] = true
+	return u
+}
+
+func (w *jsonWriter) open() {
+	w.b.WriteByte('{')
+	w.depth++
+	w.has[w.depth] = false
+}
+
+func (w *jsonWriter) close() {
+	w.b.WriteByte('}')
+	w.depth--
+}
+
+// str writes s as a JSON string, as encoding/json writes it without
+// escaping HTML: \b, \f, \n, \r and \t short, other control characters,
+// U+2028 and U+2029 as \u escapes, invalid UTF-8 as \ufffd.
+func (w *jsonWriter) str(s string) {
+	w.b.WriteByte('"')
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			w.b.WriteString(`\ufffd`)
+		case r == '"' || r == '\\':
+			w.b.WriteByte('\\')
+			w.b.WriteByte(byte(r))
+		case r < ' ' || r == '\u2028' || r == '\u2029':
+			w.escape(r)
+		default:
+			w.b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	w.b.WriteByte('"')
+}
+
+// escape writes a control character or a line separator escaped.
+func (w *jsonWriter) escape(r rune) {
+	const hex = "0123456789abcdef"
+	switch r {
+	case '\b':
+		w.b.WriteString(`\b`)
+	case '\f':
+		w.b.WriteString(`\f`)
+	case '\n':
+		w.b.WriteString(`\n`)
+	case '\r':
+		w.b.WriteString(`\r`)
+	case '\t':
+		w.b.WriteString(`\t`)
+	default:
+		w.b.WriteString(`\u`)
+		w.b.WriteByte(hex[r>>12&0xF])
+		w.b.WriteByte(hex[r>>8&0xF])
+		w.b.WriteByte(hex[r>>4&0xF])
+		w.b.WriteByte(hex[r&0xF])
+	}
+}
+
+// list writes the member k, an array of strings, when list has an entry.
+func (w *jsonWriter) list(k string, list []string) {
+	if len(list) == 0 {
+		return
+	}
+	w.key(k)
+	w.b.WriteByte('[')
+	for i, v := range list {
+		if i > 0 {
+			w.b.WriteByte(',')
+		}
+		w.str(v)
+	}
+	w.b.WriteByte(']')
+}
+
+// backendLabels are the Docker labels the backend writes, in its order.
+func backendLabels() [6]string {
+	return [...]string{"kici-managed", "kici-scaler-name", "kici-agent-id", "kici-labels", "kici-bound-job-id", "kici-run-id"}
+}
+
+// labels writes the Docker labels: the backend's first, in its order, then
+// the others sorted.
+func (w *jsonWriter) labels(labels map[string]string) {
+	w.open()
+	known := backendLabels()
+	for _, k := range known {
+		if v, ok := labels[k]; ok {
+			w.key(k)
+			w.str(v)
+		}
+	}
+	others := make([]string, 0, len(labels))
+	for k := range labels {
+		if !slices.Contains(known[:], k) {
+			others = append(others, k)
+		}
+	}
+	slices.Sort(others)
+	for _, k := range others {
+		w.key(k)
+		w.str(labels[k])
+	}
+	w.close()
+}
+
+// hostConfig writes the members of hc that hostconfig.Build sets.
+func (w *jsonWriter) hostConfig(hc *container.HostConfig) {
+	w.open()
+	if hc.Memory > 0 {
+		w.key("Memory")
+		w.b.WriteString(strconv.FormatInt(hc.Memory, 10))
+	}
+	if hc.NanoCPUs > 0 {
+		w.key("NanoCpus")
+		w.b.WriteString(strconv.FormatInt(hc.NanoCPUs, 10))
+	}
+	w.list("Binds", hc.Binds)
+	w.list("ExtraHosts", hc.ExtraHosts)
+	w.list("GroupAdd", hc.GroupAdd)
+	w.key("AutoRemove")
+	w.b.WriteString(strconv.FormatBool(hc.AutoRemove))
+	if hc.PidsLimit != nil {
+		w.key("PidsLimit")
+		w.b.WriteString(strconv.FormatInt(*hc.PidsLimit, 10))
+	}
+	w.close()
+}
+
+// networking writes a NetworkingConfig that names each endpoint, sorted,
+// with empty settings.
+func (w *jsonWriter) networking(endpoints map[string]*network.EndpointSettings) {
+	w.open()
+	w.key("EndpointsConfig")
+	w.open()
+	names := make([]string, 0, len(endpoints))
+	for name := range endpoints {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		w.key(name)
+		w.b.WriteString("{}")
+	}
+	w.close()
+	w.close()
+}

@@ -1,0 +1,6 @@
+//go:build race
+
+package agentspawn
+
+// raceAllocs is what the race detector adds to a Plan's allocations.
+const raceAllocs = 1

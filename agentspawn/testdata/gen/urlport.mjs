@@ -1,0 +1,40 @@
+// Writes ../urlport.json: for each URL below, the port node 20's WHATWG URL
+// parser gives host-access.ts's portOf (the URL's own port, else the one
+// its scheme implies for http, ws, https and wss), or null when there is
+// none. Run: node testdata/gen/urlport.mjs (from agentspawn/).
+import { writeFileSync } from 'node:fs';
+
+const implicit = { 'http:': '80', 'ws:': '80', 'https:': '443', 'wss:': '443' };
+function portOf(url) {
+  let parsed;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.port.length > 0) return parsed.port;
+  return implicit[parsed.protocol] ?? null;
+}
+
+const urls = [
+  'http://localhost:4000', 'http://192.168.1.40:10143', 'ws://host:4319', 'https://orch.example.com',
+  'not a url', '', 'ws://127.0.0.1:4000/ws', 'wss://orch.example.com/ws', 'http://h:80', 'https://h:443',
+  'http://h:443', 'https://h:80', 'ws://h:0080', 'http://h:00000', 'http://h:65535', 'http://h:65536',
+  'http://h:99999999999999999999', 'http://h:', 'http://h:x', 'http://h:+80', 'http://h:-1', 'HTTP://H:4000',
+  'http:h:4000', 'http:/h:4000', 'http:\\\\h:4000', 'http:///h:4000', 'http://user:pw@h:4000', 'http://u@v@h:4000',
+  'http://[::1]:4000', 'http://[::1]', 'http://[::1:4000', 'http://[::1]x', 'http://:4000', 'http://a b:4000',
+  'http://a%20b:4000', 'http://a%zz:4000', 'http://a<b:4000', 'http://h:4000?q', 'http://h:4000#f', 'http://h:4000/p',
+  'http://h\\p:4000', ' http://h:4000 ', '\thttp://h:40\n00', 'tcp://h:2376', 'tcp:h:2376', 'foo://h', 'ftp://h:21',
+  'ftp://h:2121', 'ftp://h', 'file:///tmp', 'file://h:80/', '1http://h:4000', 'h:4000', 'http+x://h:4000', ':4000',
+  'http://h:4000:5000', 'ws://h:443', 'wss://h:80', 'http://é.example:4000', 'http://h^:1', 'http://h|:1',
+  'http://%41:4000', 'http://h%:4000', 'tcp://[::1]:9', 'tcp://a b:9', 'http://h:４０００',
+  'tcp://a\x01b:9', 'http://a\x01b:1', 'tcp://a\x7fb:9', 'http://a\x7fb:1', 'tcp://a%b:9', 'foo://:9', 'foo:///x',
+  'http://@h:1', 'http://h:1@g:2', 'a://h:9', 'z://h:9', 'A://h:9', 'Z://h:9', 'a9://h:9', 'a0://h:9', 'a.b://h:9',
+  'a-b://h:9', 'a+b://h:9', 'h$x://h:1', 'ht tp://h:1', 'a*b://h:9', 'a,b://h:9', 'a/b://h:9', 'a@b://h:9', 'a[b://h:9',
+  'a`b://h:9', 'a{b://h:9', '`x://h:9', '{x://h:9', '@x://h:9', '[x://h:9', '/x://h:9', ':x://h:9', '0x://h:9', '9x://h:9',
+  'http://a%4:1', 'http://a%41:1', 'http://a%4g:1', 'http://a%%41:1', 'foo://?x', 'http://?x', 'foo://#x', 'foo://h:1/x',
+  'foo://h\\x:1', 'http://h\\x:1', 'http://[::1]:', 'http://[::1]:65536', 'http://[]:1',
+  'http://[fe80::1%25eth0]:1', 'http://[1.2.3.4]:1', 'http://[::ffff:1.2.3.4]:1', 'http://[::1::]:1', 'http://[G::1]:1',
+  'http://[::FFFF]:1', 'tcp://[::1]x:1', 'ws:\\\\h:7', 'ws://h\\x:7',
+];
+writeFileSync(new URL('../urlport.json', import.meta.url), JSON.stringify(urls.map((u) => [u, portOf(u)]), null, 1) + '\n');
