@@ -57,7 +57,9 @@ func (d decoder) object(v *yamljs.Node, ks *keys) {
 	for i, k := range ks.list() {
 		if j < len(v.Pairs) && v.Pairs[j].Key == k.name {
 			at := d.key(i)
-			at.record(v.Pairs[j].Value, -1)
+			if _, image := k.to.(imageOf); !image { // the image is at ImagePos
+				at.record(v.Pairs[j].Value, false)
+			}
 			at.set(k.to, v.Pairs[j].Value)
 			j++
 		}
@@ -105,12 +107,12 @@ func (d decoder) set(p any, v *yamljs.Node) {
 func (d decoder) items(p any, v *yamljs.Node) {
 	switch p.(type) {
 	case *[]string, *[]Role:
-		for i, item := range v.Items {
-			d.record(item, i)
+		for _, item := range v.Items {
+			d.record(item, true)
 		}
 	case *Env:
-		for i, pair := range v.Pairs {
-			d.record(pair.Value, i)
+		for _, pair := range v.Pairs {
+			d.record(pair.Value, true)
 		}
 	}
 }
@@ -250,10 +252,10 @@ func (d decoder) capOf(n *yamljs.Node) *ResourceCap {
 		switch p.Key {
 		case "maxCpu":
 			c.MaxCPU = p.Value.Num
-			d.key(0).record(p.Value, -1)
+			d.key(0).record(p.Value, false)
 		case "maxMemoryBytes":
 			setValue(&c.MaxMemoryBytes, p.Value)
-			d.key(1).record(p.Value, -1)
+			d.key(1).record(p.Value, false)
 		}
 	}
 	return c

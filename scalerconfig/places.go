@@ -17,23 +17,27 @@ import (
 // pool, a platform, a cap) keep theirs in the struct above them, with the
 // path to them.
 //
-// A place is 20 bytes, and the places of a scaler and of its label sets
+// A place is 16 bytes, and the places of a scaler and of its label sets
 // share one array, made when the scaler is decoded: a label set of two
-// labels and an image holds four places, and the whole config one array a
-// scaler more than it did.
+// labels and an image holds three places (the image is at ImagePos), and
+// the whole config one array a scaler more than it did.
 
 // place is where the file writes one value below a struct: the value at
-// the keys path from the struct, and item for an item of a list or an
-// entry of an env (-1 for the value itself).
+// the keys path from the struct or, with itemBit set, an item of the list
+// (or an entry of the env) there. The items of a list follow its own
+// place, in order.
 type place struct {
-	path                 uint32 // each key's index in its table, plus one, in keyBits bits, the first key lowest
-	item                 int32
+	path                 uint32 // each key's index in its table, plus one, in keyBits bits, the first key lowest; itemBit
 	line, column, offset int32
 }
 
 // keyBits is the width of one key of a place's path; a table has fewer
-// than 2^keyBits - 1 keys (maxShape), and a path at most 32/keyBits keys.
-const keyBits = 6
+// than 2^keyBits - 1 keys (maxShape), and a path at most maxKeys keys.
+const (
+	keyBits = 6
+	maxKeys = 4
+	itemBit = 1 << 31
+)
 
 // ownedPlace is a place recorded while a struct is decoded, with what owns
 // it: the struct (-1), or item owner of the struct's one list of structs
@@ -43,15 +47,19 @@ type ownedPlace struct {
 	place
 }
 
-// record notes where the file writes v, the value at d's path (and item,
-// or -1). A value the file does not write, a default, is not noted.
-func (d decoder) record(v *yamljs.Node, item int) {
+// record notes where the file writes v, the value at d's path, or with
+// item an item there. A value the file does not write, a default, is not
+// noted.
+func (d decoder) record(v *yamljs.Node, item bool) {
 	if v.Pos.Line <= 0 {
 		return
 	}
+	path := d.path
+	if item {
+		path |= itemBit
+	}
 	d.m.places = append(d.m.places, ownedPlace{owner: d.owner, place: place{
-		path: d.path, item: int32(item),
-		line: int32(v.Pos.Line), column: int32(v.Pos.Column), offset: int32(v.Pos.Offset),
+		path: path, line: int32(v.Pos.Line), column: int32(v.Pos.Column), offset: int32(v.Pos.Offset),
 	}})
 }
 
@@ -127,6 +135,9 @@ func (s *Scaler) PosOf(path string) (Pos, bool) {
 // "volumes[1]", "env.HOME", "networkPolicy.hostAccess[0]". It reads path
 // as [Config.PosOf] does.
 func (ls *LabelSet) PosOf(path string) (Pos, bool) {
+	if path == "image" {
+		return ls.ImagePos, ls.ImagePos.IsValid() // kept once, as the image's edits need it
+	}
 	ks := labelSetKeys(ls)
 	return posOf(ls.at, ls.Pos.File, &ks, path)
 }
@@ -147,7 +158,7 @@ func posOf(places []place, file string, ks *keys, path string) (Pos, bool) {
 		return Pos{}, false
 	}
 	var w placeWalk
-	for len(segs) > 0 && w.depth < 32/keyBits {
+	for len(segs) > 0 && w.depth < maxKeys {
 		k, ok := w.key(ks, segs[0])
 		if !ok {
 			return Pos{}, false
@@ -186,12 +197,20 @@ func (w *placeWalk) key(ks *keys, s seg) (key, bool) {
 	return key{}, false
 }
 
-// find returns the place of the walk's path and item.
+// find returns the place of the walk's path, or with item >= 0 of that
+// item there.
 func (w *placeWalk) find(places []place, file string, item int) (Pos, bool) {
-	for _, p := range places {
-		if p.path == w.path && int(p.item) == item {
-			return Pos{File: file, Line: int(p.line), Column: int(p.column), Offset: int(p.offset)}, true
+	for k, p := range places {
+		if p.path != w.path {
+			continue
 		}
+		if item >= 0 {
+			if k += 1 + item; k >= len(places) || places[k].path != w.path|itemBit {
+				return Pos{}, false
+			}
+			p = places[k]
+		}
+		return Pos{File: file, Line: int(p.line), Column: int(p.column), Offset: int(p.offset)}, true
 	}
 	return Pos{}, false
 }
