@@ -178,6 +178,41 @@
 // little more than the Config it returns. [Scan] hands the scalers over one
 // at a time instead of keeping them, for a caller that needs no more.
 //
+// # JSON Schema, for editors
+//
+// cmd/kici-preflight/scaler-config.schema.json is the JSON Schema (draft
+// 2020-12) of the main file, and scaler-config-dropin.schema.json that of
+// a drop-in; yaml-language-server (VS Code's YAML extension) validates,
+// completes and explains a file bound to them, and kici-preflight -schema
+// prints the first. This package's tests make both from the schema Load
+// validates with: every key with its Go field's doc as its description,
+// its default and its allowed values; the rules of each scaler type (a
+// container label set's image, ...) as if/then, the reserved "kici:"
+// prefix and a cap's memory string as patterns. go test ./scalerconfig
+// -run TestJSONSchemaFiles -update rewrites them, and the test fails when
+// they are stale.
+//
+// Whatever Load accepts, the schemas accept (TestJSONSchemaHoldsToLoad,
+// on every load case and generated config). They refuse what Load refuses
+// of a file, but for what JSON Schema cannot say of one file:
+//
+//   - the drop-in merge: a main file may leave scalers out, or null, when
+//     its drop-ins add them, and a drop-in that adds to a main file that
+//     cannot take them fails only merged;
+//   - gate labels' reachability: a label set's gate (mandatoryLabels, the
+//     platform's taints, the taints of its labels) against its lower-cased
+//     labels;
+//   - machine pool references (a scaler's machinePool names a pool of the
+//     top level) and duplicate pool names;
+//   - hostAccess entries and a firecracker scaler's extraHosts entries,
+//     beyond being strings;
+//   - YAML itself: its syntax (an editor's YAML parser reports it), and the
+//     values JSON has no form for (timestamps, binary, sets, .inf, .nan).
+//
+// Nor can they say what the orchestrator finds only when it spawns an
+// agent, such as a resources memory it cannot read (memory: 4GB loads):
+// preflight.CheckResources reports that.
+//
 // # Editing images
 //
 // [EditImages] sets label sets' images in a file's bytes and changes
