@@ -162,11 +162,15 @@ func (c *check) add(d *diag) {
 }
 
 // problemMessage is a problem's path and the orchestrator's message, with
-// why each form of a value failed.
+// the key a misspelt key was likely meant to be, and why each form of a
+// value failed.
 func problemMessage(p *scalerconfig.Problem) string {
 	m := p.Message
 	if p.Path != "" {
 		m = p.Path + ": " + m
+	}
+	if hint := p.DidYouMean(); hint != "" {
+		m += " " + hint
 	}
 	if len(p.Reasons) > 0 {
 		m += " (" + strings.Join(p.Reasons, "; ") + ")"
