@@ -21,6 +21,7 @@ type options struct {
 	threshold        string // error, warning or none
 	ignore           []string
 	quiet, version   bool
+	schema           bool // print the config's JSON Schema
 	diff, write      bool
 	windows          bool // read the env file's paths with Windows rules
 }
@@ -79,6 +80,7 @@ func parseFlags(args []string) (options, error) {
 	strict := fs.Bool("strict", false, "")
 	fs.BoolVar(&o.quiet, "quiet", false, "")
 	fs.BoolVar(&o.version, "version", false, "")
+	fs.BoolVar(&o.schema, "schema", false, "")
 	fs.BoolVar(&o.diff, "diff", false, "")
 	fs.BoolVar(&o.write, "write", false, "")
 	if err := fs.Parse(args); err != nil {
@@ -101,7 +103,7 @@ func parseFlags(args []string) (options, error) {
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	if o.version {
+	if o.version || o.schema {
 		return o, nil
 	}
 	return o, o.validate()
@@ -184,6 +186,9 @@ What to check and how to report it:
                      group, mode and extended attributes; nothing is written
                      when a file changed since it was read, or when its
                      owner cannot be kept; then report what remains
+  -schema            print the JSON Schema of the scaler config's main file
+                     (draft 2020-12), for an editor, and exit; README.md shows
+                     how to bind scalers.yaml and scalers.d/*.yaml to it
   -version           print the version the program was built as and exit: the
                      module's version (go install ...@v0.1.0), or (devel) with
                      the VCS revision a build from a checkout records

@@ -89,6 +89,8 @@ func TestRun(t *testing.T) {
 		{name: "bad-config-json", args: []string{"-config", td + "bad.yaml", "-format", "json"}, status: 1},
 		{name: "bad-config-threshold-none", args: []string{"-config", td + "bad.yaml", "-failure-threshold", "none"}},
 		{name: "bad-yaml", args: []string{"-config", td + "bad-yaml.yaml"}, status: 1},
+		{name: "typos", args: []string{"-config", td + "typos.yaml"}, status: 1},
+		{name: "typos-json", args: []string{"-config", td + "typos.yaml", "-format", "json"}, status: 1},
 		{name: "unreadable", args: []string{"-config", td + "missing.yaml"}, status: 2, osText: true},
 		{name: "unreadable-sarif", args: []string{"-config", td + "missing.yaml", "-format", "sarif"}, status: 2, osText: true},
 		{name: "unreadable-json", args: []string{"-config", td + "missing.yaml", "-format", "json"}, status: 2, osText: true},
