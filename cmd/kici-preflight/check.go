@@ -61,7 +61,8 @@ func (d *diag) message() string {
 }
 
 func severity(code string) string {
-	if code == preflight.CodeInvalidImage || code == codeInvalidConfig {
+	switch code {
+	case preflight.CodeInvalidImage, preflight.CodeInvalidMemory, preflight.CodeInvalidLimit, codeInvalidConfig:
 		return "error"
 	}
 	return "warning"
@@ -116,15 +117,29 @@ func (c *check) scan() ([]preflight.Finding, []scalerconfig.Problem, error) {
 		TargetVersion: c.opts.target,
 	})
 	findings := []preflight.Finding{}
-	problems, err := c.in.scan(func(i int, s *scalerconfig.Scaler) {
-		findings = append(findings, checker.Check(i, s)...)
+	cfg, problems, err := c.in.scan(func(i int, s *scalerconfig.Scaler) {
+		findings = byLabelSet(findings, checker.Check(i, s), checker.CheckResources(i, s))
 	})
 	if err != nil || problems != nil {
 		return nil, problems, err
 	}
 	images := checker.Counts()
 	c.images = &images
-	return findings, nil, nil
+	// The defaults come before the scalers in the file, as in the schema.
+	return append(checker.CheckDefaults(cfg), findings...), nil, nil
+}
+
+// byLabelSet appends to dst one scaler's image and resource findings,
+// each label set's together: its image's first, in config order.
+func byLabelSet(dst, images, resources []preflight.Finding) []preflight.Finding {
+	for len(images) > 0 || len(resources) > 0 {
+		if len(resources) == 0 || len(images) > 0 && images[0].LabelSet().LabelSetIndex <= resources[0].LabelSet().LabelSetIndex {
+			dst, images = append(dst, images[0]), images[1:]
+		} else {
+			dst, resources = append(dst, resources[0]), resources[1:]
+		}
+	}
+	return dst
 }
 
 // collect turns the findings or problems into diags, less the ignored ones.
@@ -141,10 +156,17 @@ func (c *check) collect(findings []preflight.Finding, problems []scalerconfig.Pr
 	for _, f := range findings {
 		s := f.LabelSet()
 		d := &diag{pos: s.ImagePos, end: s.ImageEnd, severity: severity(f.Code()), code: f.Code(), finding: f}
+		valueEnd := s.ImageEnd
+		switch f := f.(type) {
+		case preflight.InvalidMemory:
+			d.pos, d.end, valueEnd = f.At, scalerconfig.Pos{}, scalerconfig.Pos{}
+		case preflight.InvalidLimit:
+			d.pos, d.end, valueEnd = f.At, scalerconfig.Pos{}, scalerconfig.Pos{}
+		}
 		if !d.pos.IsValid() {
 			d.pos, d.end = s.Pos, scalerconfig.Pos{}
 		}
-		if ig.ignores(s, f.Code()) {
+		if ig.ignores(s, valueEnd, f.Code()) {
 			c.ignored++
 			continue
 		}
