@@ -105,7 +105,10 @@
 // A config the orchestrator would refuse returns an *[Error] with every
 // problem at once, each with its file, line and column (a missing key at the
 // mapping that lacks it, an unknown key at the key), the orchestrator's path
-// (scalers[0].labelSets[1].image) and message. Its Error text is bounded:
+// (scalers[0].labelSets[1].image) and message, and for a misspelt key the
+// key it was likely meant to be ([Problem.Suggestions]): maxAgnets: 2 gets
+// an unknown key with `did you mean "maxAgents"?` and the missing key
+// maxAgents that names maxAgnets. Its Error text is bounded:
 // the first 20 problems, each part of a line escaped and cut when long,
 // and "and N more" ([Error.Error]). A file or folder that cannot be read
 // returns the fs error, wrapped with its path; one it refuses to read
@@ -161,7 +164,11 @@
 // (nil); a resource cap's maxMemory as bytes. Every scaler, label set and
 // machine pool carries the position that declares it, and a label set its
 // image value's start and end, so that src[ImagePos.Offset:ImageEnd.Offset]
-// is the image's source text. json.Marshal of a Config writes the
+// is the image's source text. Every other value the file writes has its
+// position too, which PosOf finds by the orchestrator's path of it
+// ([LabelSet.PosOf] "resources.limits.memory", "env.HOME", "volumes[1]";
+// [Scaler.PosOf], [Config.PosOf], [MachinePool.PosOf]): a few bytes a
+// value, in one array a scaler. json.Marshal of a Config writes the
 // orchestrator's own JSON of it.
 //
 // A Config built as a literal may leave a defaulted field empty; its JSON
@@ -211,7 +218,7 @@
 //
 // Nor can they say what the orchestrator finds only when it spawns an
 // agent, such as a resources memory it cannot read (memory: 4GB loads):
-// preflight.CheckResources reports that.
+// [github.com/kicikit/kicikit/preflight.CheckResources] reports that.
 //
 // # Editing images
 //
