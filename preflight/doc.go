@@ -35,7 +35,9 @@
 // The orchestrator loads a resources memory it cannot read (memory: 4GB
 // passes its schema, a string) and fails every spawn that reads it later,
 // in its parseMemoryString. [CheckResources] finds that before the
-// upgrade, and the limits a container scaler would not apply:
+// upgrade, and the limits a container scaler would not apply (a [Checker]
+// does the same one scaler at a time, [Checker.CheckResources], and for
+// the defaults, [Checker.CheckDefaults]):
 //
 //	code            type             the value
 //	invalid-memory  [InvalidMemory]  a memory string the orchestrator's parser refuses, requests or limits, of any scaler type

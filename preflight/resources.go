@@ -273,6 +273,9 @@ func (c *Checker) CheckDefaults(cfg *scalerconfig.Config) []Finding {
 // places. Its limits are checked when they bound a container: a container
 // scaler's, or the defaults'.
 func resourceFindings(dst []Finding, site Site, typ scalerconfig.ScalerType, res *hostconfig.Resources, posOf func(string) (scalerconfig.Pos, bool)) []Finding {
+	if !refused(res, typ) {
+		return dst // most resources: no finding, and no position to look up
+	}
 	sides := [2]resourceSide{{name: "requests", spec: res.Requests}, {name: "limits", spec: res.Limits}}
 	for i := range sides {
 		sides[i].place(posOf)
@@ -292,6 +295,26 @@ func resourceFindings(dst []Finding, site Site, typ scalerconfig.ScalerType, res
 		dst = sides[1].limitFindings(dst, site, typ, flat)
 	}
 	return dst
+}
+
+// refused reports whether resources of a label set of a scaler of type
+// typ ("" for the defaults) have a finding: a memory the parser refuses,
+// or limits ResolveSpawnLimits refuses where they bound a container.
+func refused(res *hostconfig.Resources, typ scalerconfig.ScalerType) bool {
+	for _, spec := range [2]*hostconfig.ResourceSpec{res.Requests, res.Limits} {
+		if spec == nil || spec.Memory == "" {
+			continue
+		}
+		var pe *hostconfig.ParseError
+		if _, err := hostconfig.ParseMemory(spec.Memory); errors.As(err, &pe) && pe.Reason != hostconfig.ErrRange {
+			return true
+		}
+	}
+	if typ != scalerconfig.TypeContainer && typ != "" {
+		return false
+	}
+	_, err := hostconfig.ResolveSpawnLimits(hostconfig.Limits{}, res)
+	return err != nil
 }
 
 // resourceSide is the requests or the limits of a resources block, and

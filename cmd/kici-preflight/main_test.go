@@ -184,7 +184,7 @@ func TestUsage(t *testing.T) {
 func TestHelp(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	assert.Equal(t, 0, run([]string{"-h"}, strings.NewReader(""), &stdout, &stderr))
-	for _, want := range append([]string{"-env-file", "-failure-threshold", "-strict", "-ignore", "-diff", "-write", "-version",
+	for _, want := range append([]string{"-env-file", "-failure-threshold", "-strict", "-ignore", "-diff", "-write", "-version", "-schema",
 		"kici-preflight:ignore=", "Exit status:", "  0  ", "  1  ", "  2  "}, codes...) {
 		assert.Contains(t, stdout.String(), want)
 	}
