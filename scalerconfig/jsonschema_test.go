@@ -189,7 +189,7 @@ func (g *schemaGen) of(s *schema) jobj {
 	case "object":
 		return jobj{{"$ref", "#/$defs/" + g.def(s)}} // its checks are the definition's
 	case "record":
-		o = jobj{{"type", "object"}, {"properties", jobj{{"__proto__", jobj{}}}}, {"additionalProperties", jobj{{"type", "string"}}}}
+		o = jobj{{"type", "object"}, {"properties", jobj{{"__proto__", jobj{}}}}, {"additionalProperties", g.of(s.inner)}} // __proto__ is dropped, whatever it holds
 	case "union":
 		var options []jobj
 		for _, opt := range s.options {

@@ -230,29 +230,13 @@ func decodedPaths(path []seg) [][]seg {
 }
 
 // schemaKnows reports whether the schema has a value at path: every key a
-// key of its object, an env's entry any key but __proto__.
+// key of its object, an env's entry any key but __proto__, which the
+// record drops.
 func schemaKnows(s *schema, path []seg) bool {
-	for len(path) > 0 {
-		switch s.kind {
-		case "optional", "default", "pipe":
-			s = s.inner
-			continue
-		case "union":
-			for _, o := range s.options {
-				if schemaKnows(o, path) {
-					return true
-				}
-			}
-			return false
-		case "record":
-			return len(path) == 1 && path[0].index < 0 && path[0].key != "__proto__"
-		}
-		if s = childSchema(s, path[0]); s == nil {
-			return false
-		}
-		path = path[1:]
+	if n := len(path); n > 0 && path[n-1].key == "__proto__" {
+		return false
 	}
-	return true
+	return schemaAt(s, path, func(*schema) bool { return true }) != nil
 }
 
 func TestParsePath(t *testing.T) {

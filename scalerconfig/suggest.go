@@ -62,6 +62,13 @@ func (m *merged) suggestions(root *schema, path []seg, iss *issue) []Suggestion 
 // objectAt returns the object schema of the value at path below s (the
 // option of a union that fits), or nil.
 func objectAt(s *schema, path []seg, fits func(*schema) bool) *schema {
+	return schemaAt(s, path, func(o *schema) bool { return o.kind == "object" && fits(o) })
+}
+
+// schemaAt returns the schema of the value at path below s, past the
+// optionals, defaults and pipes around it, and, of a union, the option
+// whose value fits; nil when there is none.
+func schemaAt(s *schema, path []seg, fits func(*schema) bool) *schema {
 	for s != nil {
 		switch s.kind {
 		case "optional", "default", "pipe":
@@ -69,14 +76,14 @@ func objectAt(s *schema, path []seg, fits func(*schema) bool) *schema {
 			continue
 		case "union":
 			for _, o := range s.options {
-				if r := objectAt(o, path, fits); r != nil {
+				if r := schemaAt(o, path, fits); r != nil {
 					return r
 				}
 			}
 			return nil
 		}
 		if len(path) == 0 {
-			if s.kind == "object" && fits(s) {
+			if fits(s) {
 				return s
 			}
 			return nil
@@ -87,10 +94,11 @@ func objectAt(s *schema, path []seg, fits func(*schema) bool) *schema {
 	return nil
 }
 
-// childSchema is the schema of the value at s below the array or object s.
+// childSchema is the schema of the value at s below the array, object or
+// record s.
 func childSchema(s *schema, at seg) *schema {
 	switch {
-	case s.kind == "array" && at.index >= 0:
+	case s.kind == "array" && at.index >= 0, s.kind == "record" && at.index < 0:
 		return s.inner
 	case s.kind == "object" && at.index < 0:
 		for _, f := range s.shape {

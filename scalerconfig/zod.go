@@ -134,7 +134,7 @@ type schema struct {
 	// "number", "boolean", "literal", "enum", "array", "object", "record",
 	// "union", "optional", "default" or "pipe".
 	kind  string
-	inner *schema // the element of an array; what an optional, a default or a pipe wraps
+	inner *schema // the element of an array, a record's values; what an optional, a default or a pipe wraps
 	// transform names a pipe's transform: "canonical" (labels), "roles",
 	// "flat" (the flat resources form), "memory" (a cap's maxMemory read
 	// as bytes: it must be a memory string).
@@ -434,7 +434,7 @@ func unrecognized(keys []string) string {
 // record is z.record(z.string(), z.string()): every own key but __proto__,
 // each value a string.
 func record() *schema {
-	return &schema{kind: "record", parse: func(p *payload) {
+	return &schema{kind: "record", inner: str(), parse: func(p *payload) {
 		in := p.value
 		if in == nil || in.Kind != yamljs.Map {
 			p.addIssue(invalidType("record", in))
