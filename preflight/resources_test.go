@@ -172,6 +172,9 @@ func TestCheckerResources(t *testing.T) {
 	assert.Equal(t, "s.yaml:3:32", got[0].(InvalidMemory).At.String())
 	assert.Equal(t, "s.yaml:3:3", got[0].LabelSet().Pos.String(), "the defaults' mapping")
 	assert.Equal(t, "s.yaml", got[0].LabelSet().Where, "the main file, which declares the defaults")
+	assert.Equal(t, `defaults: resources.limits.memory: Invalid memory format: "1t". Expected format like "512m", "2g", or "1024k". `+
+		`The orchestrator loads this config and reads the memory only when it spawns an agent, so every spawn of a label set that sets no memory of its own fails there, unless the job sets one. `+
+		`In s.yaml, write the memory as a number and one unit k, m or g in defaults.resources.`, got[0].Message())
 }
 
 // TestResourceFindingJSON: each marshals to the fields every finding has,
