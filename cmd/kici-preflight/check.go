@@ -157,11 +157,8 @@ func (c *check) collect(findings []preflight.Finding, problems []scalerconfig.Pr
 		s := f.LabelSet()
 		d := &diag{pos: s.ImagePos, end: s.ImageEnd, severity: severity(f.Code()), code: f.Code(), finding: f}
 		valueEnd := s.ImageEnd
-		switch f := f.(type) {
-		case preflight.InvalidMemory:
-			d.pos, d.end, valueEnd = f.At, scalerconfig.Pos{}, scalerconfig.Pos{}
-		case preflight.InvalidLimit:
-			d.pos, d.end, valueEnd = f.At, scalerconfig.Pos{}, scalerconfig.Pos{}
+		if at, ok := resourceAt(f); ok {
+			d.pos, d.end, valueEnd = at, scalerconfig.Pos{}, scalerconfig.Pos{}
 		}
 		if !d.pos.IsValid() {
 			d.pos, d.end = s.Pos, scalerconfig.Pos{}
@@ -172,6 +169,19 @@ func (c *check) collect(findings []preflight.Finding, problems []scalerconfig.Pr
 		}
 		c.add(d)
 	}
+}
+
+// resourceAt is where the file writes the value a resource finding is
+// about; false for the agent image findings, which are at the image.
+func resourceAt(f preflight.Finding) (scalerconfig.Pos, bool) {
+	switch f := f.(type) {
+	case preflight.InvalidMemory:
+		return f.At, true
+	case preflight.InvalidLimit:
+		return f.At, true
+	case preflight.MovingTag, preflight.OlderPin, preflight.NeverPull, preflight.FloatingTag, preflight.InvalidImage:
+	}
+	return scalerconfig.Pos{}, false
 }
 
 func (c *check) add(d *diag) {
