@@ -103,7 +103,7 @@ func (c *Checker) Counts() ImageCounts { return c.counts }
 // NewChecker returns the Checker of in's target and location; in.Config is
 // not read.
 func NewChecker(in Input) *Checker {
-	c := checker{target: usableTarget(in.TargetVersion), where: in.where()}
+	c := checker{target: usableTarget(in.TargetVersion), where: in.where(), path: in.Location.Path}
 	if c.target != "" {
 		// Parse reads the text ParseTarget keeps as ParseTarget read it.
 		c.version, _ = agentversion.Parse(c.target)
@@ -153,6 +153,7 @@ type checker struct {
 	target  string
 	version agentversion.Version
 	where   string // the config file to edit, as the messages name it
+	path    string // the main file, as the messages name it
 }
 
 // labelSet appends to dst the findings for label set j of scaler i, named

@@ -30,6 +30,27 @@
 // pins its image, for [scalerconfig.EditImages] and
 // [scalerconfig.PlanImages].
 //
+// # What fails at spawn time
+//
+// The orchestrator loads a resources memory it cannot read (memory: 4GB
+// passes its schema, a string) and fails every spawn that reads it later,
+// in its parseMemoryString. [CheckResources] finds that before the
+// upgrade, and the limits a container scaler would not apply (a [Checker]
+// does the same one scaler at a time, [Checker.CheckResources], and for
+// the defaults, [Checker.CheckDefaults]):
+//
+//	code            type             the value
+//	invalid-memory  [InvalidMemory]  a memory string the orchestrator's parser refuses, requests or limits, of any scaler type
+//	invalid-limit   [InvalidLimit]   a container limit hostconfig.ResolveSpawnLimits refuses: zero, or beyond an int64
+//
+// Each is at its value's line and column ([scalerconfig.LabelSet.PosOf]),
+// in a label set's resources or the config's defaults.resources. The
+// memory check covers every scaler type because the orchestrator's scaler
+// manager parses the resources of every spawn before its backend starts
+// it (manager.ts, kici-dev/kici-public at 0b46a9a); the limit check covers
+// container scalers, whose backend makes the limits the container's
+// (container-backend.ts, and the 0.20.0 seed's resolveSpawnLimits).
+//
 // [CheckService] is the whole of the upgrade's step, from the service's env
 // file: it locates, loads and checks the config, and tells a config the
 // orchestrator refuses ([Invalid], with every problem) from one it cannot

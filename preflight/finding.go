@@ -12,17 +12,22 @@ import (
 // The codes of the findings, as [Finding.Code] returns them. The first two
 // are the orchestrator's own.
 const (
-	CodeMovingTag    = "moving-tag"
-	CodeOlderPin     = "older-pin"
-	CodeNeverPull    = "never-pull"
-	CodeFloatingTag  = "floating-tag"
-	CodeInvalidImage = "invalid-image"
+	CodeMovingTag     = "moving-tag"
+	CodeOlderPin      = "older-pin"
+	CodeNeverPull     = "never-pull"
+	CodeFloatingTag   = "floating-tag"
+	CodeInvalidImage  = "invalid-image"
+	CodeInvalidMemory = "invalid-memory"
+	CodeInvalidLimit  = "invalid-limit"
 )
 
-// Finding is one problem [CheckAgentImages] found with one label set. It is
+// Finding is one problem [CheckAgentImages] or [CheckResources] found with
+// one label set (or, for CheckResources, with the config's defaults). It is
 // one of [MovingTag], [OlderPin], [NeverPull], [FloatingTag] and
-// [InvalidImage]; callers tell them apart with a type switch, and reach the
-// label set of any of them with LabelSet. Each marshals to a JSON object
+// [InvalidImage], the agent image findings, and [InvalidMemory] and
+// [InvalidLimit], the resource findings; callers tell them apart with a
+// type switch, and reach the label set of any of them with LabelSet. Each
+// marshals to a JSON object
 // with the fields "code", "scaler", "labels", "image", "message",
 // "scalerIndex" and "labelSetIndex", then its own, then "where"; positions
 // are not part of it.
@@ -33,7 +38,8 @@ const (
 //sumtype:decl
 type Finding interface {
 	// Code returns the finding's kind: "moving-tag", "older-pin",
-	// "never-pull", "floating-tag" or "invalid-image".
+	// "never-pull", "floating-tag", "invalid-image", "invalid-memory" or
+	// "invalid-limit".
 	Code() string
 	// Message returns the whole warning text, without a "Warning: " prefix.
 	Message() string
@@ -49,15 +55,17 @@ type Finding interface {
 }
 
 // Site is the label set a [Finding] is about, and where the config
-// declares it. Every finding type embeds it.
+// declares it; for a finding about the config's defaults, the defaults.
+// Every finding type embeds it.
 type Site struct {
-	Scaler string   // the scaler's name
+	Scaler string   // the scaler's name; "" for the config's defaults
 	Labels []string // the label set's labels, as the config holds them
 	Image  string   // the label set's image, as written
 
 	// ScalerIndex and LabelSetIndex locate the label set in the checked
 	// config: Config.Scalers[ScalerIndex].LabelSets[LabelSetIndex]. Names
-	// and labels need not be unique; these are.
+	// and labels need not be unique; these are. Both are -1 for a finding
+	// about the config's defaults (see [Checker.CheckDefaults]).
 	ScalerIndex, LabelSetIndex int
 
 	// Pos, ImagePos and ImageEnd are the label set's, as the config holds
@@ -79,8 +87,12 @@ type Site struct {
 func (s Site) LabelSet() Site { return s }
 
 // prefix is how the orchestrator's messages start.
-func (s Site) prefix() string {
-	return `container scaler "` + s.Scaler + `", label set [` + strings.Join(s.Labels, ", ") + "]: image " + s.Image
+func (s Site) prefix() string { return s.named("container") + ": image " + s.Image }
+
+// named is the label set as the orchestrator's messages name it, in a
+// scaler of the type kind.
+func (s Site) named(kind string) string {
+	return kind + ` scaler "` + s.Scaler + `", label set [` + strings.Join(s.Labels, ", ") + "]"
 }
 
 // repository is the image's repository as the orchestrator's lenient split
@@ -251,6 +263,7 @@ type findingJSON struct {
 	ScalerIndex   int      `json:"scalerIndex"`
 	LabelSetIndex int      `json:"labelSetIndex"`
 	*pinJSON
+	*resourceJSON
 	*errorJSON
 	Where string `json:"where"`
 }

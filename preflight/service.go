@@ -41,7 +41,9 @@ type ServiceCheck interface{ serviceCheck() }
 type Checked struct {
 	Location scalerconfig.Location // where the env file puts the config
 	Config   *scalerconfig.Config  // the config, as Location.Load returned it
-	Findings []Finding             // never nil; empty when there is nothing to report
+	// Findings are those of CheckAgentImages, then those of
+	// CheckResources; never nil, empty when there is nothing to report.
+	Findings []Finding
 }
 
 // NoScalerConfig reports that the env file names no scaler config (no
@@ -84,9 +86,9 @@ func (Unreadable) serviceCheck()     {}
 // the service's env file, as `kici-admin orchestrator upgrade` does before
 // it restarts the service: it locates the scaler config
 // ([scalerconfig.Locate]), loads it ([scalerconfig.Location.Load]) and
-// checks it ([CheckAgentImages], the findings naming the config as the env
-// file does, and their positions naming each file by its path on the
-// service's system). Like the orchestrator, it has nothing to report when
+// checks it ([CheckAgentImages], then [CheckResources], the findings naming
+// the config as the env file does, and their positions naming each file by
+// its path on the service's system). Like the orchestrator, it has nothing to report when
 // the env file or the config cannot be read or loaded; it then says why:
 // [Invalid] with every problem of a config the orchestrator refuses, or
 // [Unreadable] with the error of a file it cannot read.
@@ -124,6 +126,7 @@ func CheckService(in ServiceInput) ServiceCheck {
 	case err != nil:
 		return Unreadable{Location: loc, Err: err}
 	}
-	findings := CheckAgentImages(Input{Config: cfg, Location: loc, TargetVersion: in.TargetVersion})
+	checked := Input{Config: cfg, Location: loc, TargetVersion: in.TargetVersion}
+	findings := append(CheckAgentImages(checked), CheckResources(checked)...)
 	return Checked{Location: loc, Config: cfg, Findings: findings}
 }

@@ -190,8 +190,11 @@ func (m *merged) scalersByItem(files []splitFile, scaler *schema) (list *yamljs.
 	list = &yamljs.Node{Kind: yamljs.Seq, Pos: files[0].items.Start}
 	var r payload
 	var parts yamljs.Reader // nothing of a group's tree is kept: decoding copies
-	for _, f := range files {
-		ok := readGroups(&parts, f.src, f.items, m.group, func(_ itemGroup, seq *yamljs.Node) bool {
+	for n, f := range files {
+		ok := readGroups(&parts, f.src, f.items, m.group, func(g itemGroup, seq *yamljs.Node) bool {
+			if n == 0 && g.from == f.items.Start {
+				list.Pos = seq.Pos // the list's own position, as the whole file's tree has it
+			}
 			for _, item := range seq.Items {
 				r = payload{value: item, issues: r.issues[:0]}
 				scaler.run(&r)

@@ -126,6 +126,8 @@ type Config struct {
 	Firecracker *FirecrackerNetwork `json:"firecracker,omitzero"`
 
 	Pos Pos `json:"-"` // the main file's top-level mapping
+
+	at []place // where each value is: see PosOf
 }
 
 // Defaults are what a label set that declares nothing gets.
@@ -182,6 +184,8 @@ type MachinePool struct {
 	Cap ResourceCap `json:"cap"`
 
 	Pos Pos `json:"-"` // the pool's mapping
+
+	at []place // where each value is: see PosOf
 }
 
 // FirecrackerNetwork is the host network every Firecracker scaler of the
@@ -331,6 +335,8 @@ type Scaler struct {
 	AgentTokenTTLSeconds int64 `json:"agentTokenTtlSeconds"`
 
 	Pos Pos `json:"-"` // the scaler's mapping, in the file that declares it
+
+	at []place // where each value is: see PosOf
 }
 
 // WarmPool keeps idle agents ready ahead of jobs. Load sets every field.
@@ -425,6 +431,7 @@ type LabelSet struct {
 	ImageEnd Pos `json:"-"` // just past the image value's last byte, its closing quote included
 
 	loaded fileSum // the file that declares the label set, as Load read it
+	at     []place // where each value is: see PosOf
 }
 
 // NetworkPolicy is what a label set's agents may reach, as nftables rules

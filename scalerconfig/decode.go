@@ -12,38 +12,55 @@ import (
 // The value is valid, defaults included, so decoding only reads.
 
 // decoder decodes the schema's output of one file: the file the positions
-// name.
+// name. It records where each value is (places.go): path is the keys from
+// the struct with places being decoded to the object at hand, depth how
+// many, and owner the item of that struct's list of structs the object
+// belongs to, or -1 for the struct itself.
 type decoder struct {
-	m    *merged
-	file string
+	m     *merged
+	file  string
+	path  uint32
+	depth int
+	owner int32
 }
+
+// newDecoder is the decoder of a struct with places of its own, in file.
+func (m *merged) newDecoder(file string) decoder { return decoder{m: m, file: file, owner: -1} }
 
 // config decodes the schema's output.
 func (m *merged) config(v *yamljs.Node) *Config {
-	d := decoder{m, m.main}
+	d := m.newDecoder(m.main)
 	c := &Config{Pos: d.pos(v.Pos)}
 	ks := configKeys(c, nil)
+	start := len(m.places)
 	d.object(v, &ks)
+	m.seal(start, &c.at, func(i int) *[]place { return &c.MachinePools[i].at })
 	return c
 }
 
 // scaler decodes one scaler of the schema's output, declared in file.
 func (m *merged) scaler(v *yamljs.Node, file string) Scaler {
-	d := decoder{m, file}
+	d := m.newDecoder(file)
 	s := Scaler{Pos: d.pos(v.Pos)}
 	ks := scalerKeys(&s)
+	start := len(m.places)
 	d.object(v, &ks)
+	m.seal(start, &s.at, func(i int) *[]place { return &s.LabelSets[i].at })
 	return s
 }
 
-// object decodes the object v into the fields its keys point to. The
-// schema's output holds an object's keys in the table's order, so one walk
-// of both finds each.
+// object decodes the object v into the fields its keys point to, and
+// records where each value is. The schema's output holds an object's keys
+// in the table's order, so one walk of both finds each.
 func (d decoder) object(v *yamljs.Node, ks *keys) {
 	j := 0
-	for _, k := range ks.list() {
+	for i, k := range ks.list() {
 		if j < len(v.Pairs) && v.Pairs[j].Key == k.name {
-			d.set(k.to, v.Pairs[j].Value)
+			at := d.key(i)
+			if _, image := k.to.(imageOf); !image { // the image is at ImagePos
+				at.record(v.Pairs[j].Value, false)
+			}
+			at.set(k.to, v.Pairs[j].Value)
 			j++
 		}
 	}
@@ -57,14 +74,15 @@ func decodeNew[T any](d decoder, v *yamljs.Node, t table[T]) *T {
 	return dst
 }
 
-// decodeList decodes an array of objects of T, each with its position when
-// T has one.
+// decodeList decodes an array of objects of T, each with its position, and
+// the places of each as the item of its index (seal gives them to it).
 func decodeList[T any](d decoder, v *yamljs.Node, t table[T], pos func(*T) *Pos) []T {
 	out := make([]T, len(v.Items))
 	for i, item := range v.Items {
 		*pos(&out[i]) = d.pos(item.Pos)
 		ks := t(&out[i])
-		d.object(item, &ks)
+		at := decoder{m: d.m, file: d.file, owner: int32(i)}
+		at.object(item, &ks)
 	}
 	return out
 }
@@ -77,10 +95,26 @@ func (d decoder) pos(p yamljs.Pos) Pos {
 // set puts the value v into the field p points to, as the field's type
 // reads it.
 func (d decoder) set(p any, v *yamljs.Node) {
+	d.items(p, v)
 	if setValue(p, v) || setEnum(p, v) {
 		return
 	}
 	d.setObject(p, v)
+}
+
+// items records where each item of a list of strings or roles is, and
+// each entry of an env (at its value).
+func (d decoder) items(p any, v *yamljs.Node) {
+	switch p.(type) {
+	case *[]string, *[]Role:
+		for _, item := range v.Items {
+			d.record(item, true)
+		}
+	case *Env:
+		for _, pair := range v.Pairs {
+			d.record(pair.Value, true)
+		}
+	}
 }
 
 // setValue sets a field of a plain type, and reports whether p is one.
@@ -146,9 +180,9 @@ func (d decoder) setObject(p any, v *yamljs.Node) {
 	case **hostconfig.ResourceSpec:
 		*p = decodeNew(d, v, specKeys)
 	case **ResourceCap:
-		*p = capOf(v)
+		*p = d.capOf(v)
 	case *ResourceCap:
-		*p = *capOf(v)
+		*p = *d.capOf(v)
 	case *[]MachinePool:
 		*p = decodeList(d, v, poolKeys, func(mp *MachinePool) *Pos { return &mp.Pos })
 	case *[]Scaler:
@@ -211,15 +245,17 @@ func stringList(n *yamljs.Node) []string {
 }
 
 // capOf is a resource cap as its transform leaves it: maxCpu, and
-// maxMemory as maxMemoryBytes.
-func capOf(n *yamljs.Node) *ResourceCap {
+// maxMemory as maxMemoryBytes, each at its key of the cap's table.
+func (d decoder) capOf(n *yamljs.Node) *ResourceCap {
 	c := &ResourceCap{}
 	for _, p := range n.Pairs {
 		switch p.Key {
 		case "maxCpu":
 			c.MaxCPU = p.Value.Num
+			d.key(0).record(p.Value, false)
 		case "maxMemoryBytes":
 			setValue(&c.MaxMemoryBytes, p.Value)
+			d.key(1).record(p.Value, false)
 		}
 	}
 	return c

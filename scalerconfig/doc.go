@@ -105,7 +105,10 @@
 // A config the orchestrator would refuse returns an *[Error] with every
 // problem at once, each with its file, line and column (a missing key at the
 // mapping that lacks it, an unknown key at the key), the orchestrator's path
-// (scalers[0].labelSets[1].image) and message. Its Error text is bounded:
+// (scalers[0].labelSets[1].image) and message, and for a misspelt key the
+// key it was likely meant to be ([Problem.Suggestions]): maxAgnets: 2 gets
+// an unknown key with `did you mean "maxAgents"?` and the missing key
+// maxAgents that names maxAgnets. Its Error text is bounded:
 // the first 20 problems, each part of a line escaped and cut when long,
 // and "and N more" ([Error.Error]). A file or folder that cannot be read
 // returns the fs error, wrapped with its path; one it refuses to read
@@ -161,7 +164,11 @@
 // (nil); a resource cap's maxMemory as bytes. Every scaler, label set and
 // machine pool carries the position that declares it, and a label set its
 // image value's start and end, so that src[ImagePos.Offset:ImageEnd.Offset]
-// is the image's source text. json.Marshal of a Config writes the
+// is the image's source text. Every other value the file writes has its
+// position too, which PosOf finds by the orchestrator's path of it
+// ([LabelSet.PosOf] "resources.limits.memory", "env.HOME", "volumes[1]";
+// [Scaler.PosOf], [Config.PosOf], [MachinePool.PosOf]): a few bytes a
+// value, in one array a scaler. json.Marshal of a Config writes the
 // orchestrator's own JSON of it.
 //
 // A Config built as a literal may leave a defaulted field empty; its JSON
@@ -177,6 +184,41 @@
 // config, and any that does not load, is read whole): Load then holds
 // little more than the Config it returns. [Scan] hands the scalers over one
 // at a time instead of keeping them, for a caller that needs no more.
+//
+// # JSON Schema, for editors
+//
+// cmd/kici-preflight/scaler-config.schema.json is the JSON Schema (draft
+// 2020-12) of the main file, and scaler-config-dropin.schema.json that of
+// a drop-in; yaml-language-server (VS Code's YAML extension) validates,
+// completes and explains a file bound to them, and kici-preflight -schema
+// prints the first. This package's tests make both from the schema Load
+// validates with: every key with its Go field's doc as its description,
+// its default and its allowed values; the rules of each scaler type (a
+// container label set's image, ...) as if/then, the reserved "kici:"
+// prefix and a cap's memory string as patterns. go test ./scalerconfig
+// -run TestJSONSchemaFiles -update rewrites them, and the test fails when
+// they are stale.
+//
+// Whatever Load accepts, the schemas accept (TestJSONSchemaHoldsToLoad,
+// on every load case and generated config). They refuse what Load refuses
+// of a file, but for what JSON Schema cannot say of one file:
+//
+//   - the drop-in merge: a main file may leave scalers out, or null, when
+//     its drop-ins add them, and a drop-in that adds to a main file that
+//     cannot take them fails only merged;
+//   - gate labels' reachability: a label set's gate (mandatoryLabels, the
+//     platform's taints, the taints of its labels) against its lower-cased
+//     labels;
+//   - machine pool references (a scaler's machinePool names a pool of the
+//     top level) and duplicate pool names;
+//   - hostAccess entries and a firecracker scaler's extraHosts entries,
+//     beyond being strings;
+//   - YAML itself: its syntax (an editor's YAML parser reports it), and the
+//     values JSON has no form for (timestamps, binary, sets, .inf, .nan).
+//
+// Nor can they say what the orchestrator finds only when it spawns an
+// agent, such as a resources memory it cannot read (memory: 4GB loads):
+// [github.com/kicikit/kicikit/preflight.CheckResources] reports that.
 //
 // # Editing images
 //

@@ -30,10 +30,28 @@ type Problem struct {
 	// Reasons, for an invalid_union ("Invalid input"), say why each form
 	// of the value failed: "flat form: cpus: Too big: expected number to be <=256".
 	Reasons []string
+	// Suggestions say which key a misspelt key was likely meant to be, in
+	// the mapping the problem is about: for a problem of unknown keys
+	// (unrecognized_keys), each of its keys that is close to a key the
+	// object allows, with that key; for the problem of a key the mapping
+	// lacks (a required key, or a key a rule of the orchestrator asks
+	// for, such as a container label set's image), each key of the
+	// mapping that the object does not allow and that is closest to the
+	// missing one. So maxAgnets: 2 gets two problems that name each other:
+	// the unknown key maxAgnets with {maxAgnets, maxAgents}, and the
+	// missing key maxAgents with the same suggestion. Keys are close when
+	// equal but for case or within a small edit distance (see
+	// [Problem.DidYouMean]); nil when no key is. The keys that a stripping
+	// object drops without a word (the top level's, a warm pool's...)
+	// count too: scaler: where scalers: is meant gets the suggestion on
+	// the missing scalers. Message stays the orchestrator's own; String
+	// and Error add [Problem.DidYouMean] after it.
+	Suggestions []Suggestion
 }
 
 // String returns "file:line:column: path: message", without the path when
-// it is empty: the whole problem, as it is, whatever its length and
+// it is empty, and with [Problem.DidYouMean] after the message when there
+// are suggestions: the whole problem, as it is, whatever its length and
 // whatever characters it holds. [Error.Error] writes a shorter, escaped
 // line of each of the first problems.
 func (p Problem) String() string {
@@ -47,6 +65,9 @@ func (p Problem) String() string {
 		b.WriteString(p.Path + ": ")
 	}
 	b.WriteString(p.Message)
+	if hint := p.DidYouMean(); hint != "" {
+		b.WriteString(" " + hint)
+	}
 	return b.String()
 }
 
@@ -117,20 +138,22 @@ func plainKey(k string) bool {
 // the file and at the node its path leads to.
 func (m *merged) problems(issues []*issue) []Problem {
 	out := make([]Problem, 0, len(issues))
+	root := configSchema() // for the suggestions
 	for _, iss := range issues {
 		if iss.typeErr {
 			// JavaScript throws here: nothing after it is checked.
-			return []Problem{m.problem(iss)}
+			return []Problem{m.problem(root, iss)}
 		}
-		out = append(out, m.problem(iss))
+		out = append(out, m.problem(root, iss))
 	}
 	return out
 }
 
-func (m *merged) problem(iss *issue) Problem {
+func (m *merged) problem(root *schema, iss *issue) Problem {
 	path := forward(iss.rpath)
 	file, at := m.locate(path, iss)
 	p := Problem{File: file, Line: at.Line, Column: at.Column, Path: pathString(path), Message: iss.message, Code: iss.code}
+	p.Suggestions = m.suggestions(root, path, iss)
 	// The resources union is the only one: its options are the two forms.
 	forms := [...]string{"nested form", "flat form"}
 	for i, option := range iss.options {
@@ -158,18 +181,7 @@ func forward(rpath []seg) []seg {
 // far as the files have it: a missing key's mapping, an unknown key itself,
 // the array item an issue names.
 func (m *merged) locate(path []seg, iss *issue) (string, yamljs.Pos) {
-	file, node := m.main, m.root
-	if m.items != nil && len(path) >= 2 && path[0].key == "scalers" && path[1].index >= 0 {
-		it := m.items[path[1].index]
-		file, node, path = it.file, it.node, path[2:]
-	}
-	for _, s := range path {
-		next := child(node, s)
-		if next == nil {
-			break
-		}
-		node = next
-	}
+	file, node, _ := m.walk(path)
 	switch {
 	case iss.code == "unrecognized_keys" && node.Kind == yamljs.Map:
 		for _, pair := range node.Pairs {
@@ -187,6 +199,24 @@ func (m *merged) locate(path []seg, iss *issue) (string, yamljs.Pos) {
 		}
 	}
 	return file, node.Pos
+}
+
+// walk returns the file and the node that path leads to, as far as the
+// files have it, and whether that is the whole path.
+func (m *merged) walk(path []seg) (file string, node *yamljs.Node, whole bool) {
+	file, node = m.main, m.root
+	if m.items != nil && len(path) >= 2 && path[0].key == "scalers" && path[1].index >= 0 {
+		it := m.items[path[1].index]
+		file, node, path = it.file, it.node, path[2:]
+	}
+	for _, s := range path {
+		next := child(node, s)
+		if next == nil {
+			return file, node, false
+		}
+		node = next
+	}
+	return file, node, true
 }
 
 // child is the node at s below n, or nil.

@@ -28,6 +28,9 @@ func (p Problem) line() string {
 		b.WriteString(shown(p.Path, maxShownPath) + ": ")
 	}
 	b.WriteString(shown(p.Message, maxShownMessage))
+	if hint := p.DidYouMean(); hint != "" {
+		b.WriteString(" " + shown(hint, maxShownMessage))
+	}
 	return b.String()
 }
 

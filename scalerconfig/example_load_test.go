@@ -69,7 +69,30 @@ scalers:
 	// scalers.yaml:4:11: scalers[0].type: Invalid option: expected one of "container"|"bare-metal"|"firecracker"|"event"
 	// scalers.yaml:5:16: scalers[0].maxAgents: Invalid input: expected number, received string
 	// scalers.yaml:9:26: scalers[0].labelSets[0].imagePullPolicy: Invalid option: expected one of "Always"|"IfNotPresent"|"Never"
-	// scalers.yaml:8:9: scalers[0].labelSets[0]: Unrecognized key: "imagee"
+	// scalers.yaml:8:9: scalers[0].labelSets[0]: Unrecognized key: "imagee" did you mean "image"?
+}
+
+// A misspelt required key is two problems, the unknown key and the missing
+// one, and each names the other in its suggestion; Message is the
+// orchestrator's text alone.
+func ExampleProblem_DidYouMean() {
+	fsys := fstest.MapFS{"scalers.yaml": {Data: []byte(`version: 1
+scalers:
+  - name: local
+    type: container
+    maxAgnets: 2
+    labelSets: [{labels: [docker], image: ghcr.io/kici-dev/kici-agent:0.20.0}]
+`)}}
+	_, err := scalerconfig.Load(fsys, "scalers.yaml", "")
+	var problems *scalerconfig.Error
+	if errors.As(err, &problems) {
+		for _, p := range problems.Problems {
+			fmt.Printf("%s: %s | %s | %+v\n", p.Path, p.Message, p.DidYouMean(), p.Suggestions)
+		}
+	}
+	// Output:
+	// scalers[0].maxAgents: Invalid input: expected number, received undefined | did you mean "maxAgents" for "maxAgnets"? | [{Key:maxAgnets Meant:maxAgents}]
+	// scalers[0]: Unrecognized key: "maxAgnets" | did you mean "maxAgents"? | [{Key:maxAgnets Meant:maxAgents}]
 }
 
 // Scan hands the scalers over one at a time; what is derived from them

@@ -84,6 +84,8 @@ type merged struct {
 	each    func(int, *Scaler)
 	handed  int // the scalers handed to each
 	group   int // the bytes of a group of items (groupBytes)
+	// places are those of the structs being decoded (places.go).
+	places []ownedPlace
 }
 
 // load is Load with the parser given; with byItem, a config is read a

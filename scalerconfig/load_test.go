@@ -201,17 +201,17 @@ func zodPath(path []any) string {
 // clearPositions zeroes every Pos of c, for comparing with a config that
 // has none.
 func clearPositions(c *Config) {
-	c.Pos = Pos{}
+	c.Pos, c.at = Pos{}, nil
 	for i := range c.MachinePools {
-		c.MachinePools[i].Pos = Pos{}
+		c.MachinePools[i].Pos, c.MachinePools[i].at = Pos{}, nil
 	}
 	for i := range c.Scalers {
 		s := &c.Scalers[i]
-		s.Pos = Pos{}
+		s.Pos, s.at = Pos{}, nil
 		for j := range s.LabelSets {
 			ls := &s.LabelSets[j]
 			ls.Pos, ls.ImagePos, ls.ImageEnd = Pos{}, Pos{}, Pos{}
-			ls.loaded = fileSum{}
+			ls.loaded, ls.at = fileSum{}, nil
 		}
 	}
 }

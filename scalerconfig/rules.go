@@ -165,38 +165,127 @@ func checkPools(p *payload) {
 // and not empty.
 func truthy(n *yamljs.Node) bool { return n != nil && n.Str != "" }
 
+// need is what a rule of a scaler's type asks of a key: what the
+// orchestrator's check of it reads as set.
+type need uint8
+
+const (
+	needTruthy   need = iota + 1 // a string, not empty: !value fails on "" too
+	needDefined                  // any value: value === undefined fails
+	needNonEmpty                 // a list with at least one item
+)
+
+// holds reports whether n, a key's value (nil when the key is left out),
+// is set as nd asks.
+func (nd need) holds(n *yamljs.Node) bool {
+	switch nd {
+	case needTruthy:
+		return truthy(n)
+	case needNonEmpty:
+		return n != nil && len(n.Items) > 0
+	}
+	return n != nil
+}
+
+// typeRule is a rule of one scaler type: one of keys (the second may be
+// ""), of the scaler or of each of its label sets, must be set; the issue
+// is at the first key, with the orchestrator's message for the scaler
+// name, the label set i and that key.
+type typeRule struct {
+	scalerType ScalerType
+	labelSet   bool
+	keys       [2]string
+	need       need
+	message    func(name string, i int, key string) string
+}
+
+// typeRules are the rules of the scaler types, in the order the
+// orchestrator checks them: the event's, the container's and the
+// bare-metal's before the gates, the firecracker's after (its scaler's
+// keys, then, after its extraHosts, its label sets'). An array of plain
+// values, so that making it allocates nothing.
+func typeRules() [9]typeRule {
+	return [9]typeRule{
+		{TypeEvent, false, [2]string{"provisioningTargets"}, needNonEmpty, eventMessage},
+		{TypeContainer, true, [2]string{"image"}, needTruthy, containerMessage},
+		{TypeBareMetal, true, [2]string{"binaryPath", "image"}, needTruthy, bareMetalMessage},
+		{TypeFirecracker, false, [2]string{"firecrackerPath"}, needTruthy, firecrackerMessage},
+		{TypeFirecracker, false, [2]string{"jailerPath"}, needTruthy, firecrackerMessage},
+		{TypeFirecracker, false, [2]string{"kernelPath"}, needTruthy, firecrackerMessage},
+		{TypeFirecracker, false, [2]string{"uid"}, needDefined, firecrackerMessage},
+		{TypeFirecracker, false, [2]string{"gid"}, needDefined, firecrackerMessage},
+		{TypeFirecracker, true, [2]string{"rootfsPath"}, needTruthy, firecrackerMessage},
+	}
+}
+
+// The messages of the type rules.
+
+func eventMessage(name string, _ int, _ string) string {
+	return `Event scaler "` + name + `" requires a non-empty 'provisioningTargets' array (workflow refs the scale-up/scale-down events are delivered to)`
+}
+
+func containerMessage(name string, i int, _ string) string {
+	return `Container scaler "` + name + `" label set [` + strconv.Itoa(i) + `] requires an 'image' field`
+}
+
+func bareMetalMessage(name string, i int, _ string) string {
+	return `Bare-metal scaler "` + name + `" label set [` + strconv.Itoa(i) + `] requires a 'binaryPath' (spawn a local agent process) or an 'image' (run the job's own container image as the agent, with the KiCI runtime injected)`
+}
+
+func firecrackerMessage(name string, i int, key string) string {
+	if i >= 0 {
+		return `Firecracker scaler "` + name + `" label set [` + strconv.Itoa(i) + `] requires a '` + key + `' field`
+	}
+	return `Firecracker scaler "` + name + `" requires a '` + key + `' field`
+}
+
 // checkScaler is a scaler's refinement: the rules of its type, and every
 // label set's gate reachable.
 func checkScaler(p *payload, hostPatterns func() *patterns) {
 	s := p.value
 	name := lookup(s, "name").Str
 	sets := lookup(s, "labelSets").Items
-	at := func(i int, key string) []seg {
-		return []seg{{key: "labelSets", index: -1}, {index: i}, {key: key, index: -1}}
-	}
-	switch ScalerType(lookup(s, "type").Str) {
-	case TypeEvent:
-		if t := lookup(s, "provisioningTargets"); t == nil || len(t.Items) == 0 {
-			p.addIssue(custom(`Event scaler "`+name+`" requires a non-empty 'provisioningTargets' array (workflow refs the scale-up/scale-down events are delivered to)`),
-				seg{key: "provisioningTargets", index: -1})
-		}
-	case TypeContainer:
-		for i, ls := range sets {
-			if !truthy(lookup(ls, "image")) {
-				p.addIssue(custom(`Container scaler "`+name+`" label set [`+strconv.Itoa(i)+`] requires an 'image' field`), at(i, "image")...)
-			}
-		}
-	case TypeBareMetal:
-		for i, ls := range sets {
-			if !truthy(lookup(ls, "binaryPath")) && !truthy(lookup(ls, "image")) {
-				p.addIssue(custom(`Bare-metal scaler "`+name+`" label set [`+strconv.Itoa(i)+`] requires a 'binaryPath' (spawn a local agent process) or an 'image' (run the job's own container image as the agent, with the KiCI runtime injected)`), at(i, "binaryPath")...)
-			}
-		}
+	typ := ScalerType(lookup(s, "type").Str)
+	rules := typeRules()
+	if typ != TypeFirecracker {
+		requireKeys(p, rules[:], typ, name, nil)
+		requireKeys(p, rules[:], typ, name, sets)
 	}
 	checkGates(p, name, sets)
-	if ScalerType(lookup(s, "type").Str) == TypeFirecracker {
-		checkFirecracker(p, name, sets, hostPatterns)
+	if typ == TypeFirecracker {
+		requireKeys(p, rules[:], typ, name, nil)
+		checkExtraHosts(p, name, hostPatterns)
+		requireKeys(p, rules[:], typ, name, sets)
 	}
+}
+
+// requireKeys adds an issue for each rule of the scaler type typ that does
+// not hold: the scaler's rules when sets is nil, else the label sets'.
+func requireKeys(p *payload, rules []typeRule, typ ScalerType, name string, sets []*yamljs.Node) {
+	for _, r := range rules {
+		if r.scalerType != typ || r.labelSet != (sets != nil) {
+			continue
+		}
+		if sets == nil && !r.holds(p.value) {
+			p.addIssue(custom(r.message(name, -1, r.keys[0])), seg{key: r.keys[0], index: -1})
+		}
+		for i, ls := range sets {
+			if !r.holds(ls) {
+				p.addIssue(custom(r.message(name, i, r.keys[0])), seg{key: "labelSets", index: -1}, seg{index: i}, seg{key: r.keys[0], index: -1})
+			}
+		}
+	}
+}
+
+// holds reports whether the rule holds for the object n: one of its keys
+// set.
+func (r typeRule) holds(n *yamljs.Node) bool {
+	for _, k := range r.keys {
+		if k != "" && r.need.holds(lookup(n, k)) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkGates adds an issue for each label of a label set's gate (the
@@ -285,35 +374,17 @@ func (p Platform) Taints(dst []string) []string {
 	return dst
 }
 
-// checkFirecracker adds the issues of a firecracker scaler's required
-// fields and extraHosts entries.
-func checkFirecracker(p *payload, name string, sets []*yamljs.Node, hostPatterns func() *patterns) {
-	s := p.value
-	requires := func(key string) {
-		p.addIssue(custom(`Firecracker scaler "`+name+`" requires a '`+key+`' field`), seg{key: key, index: -1})
+// checkExtraHosts adds the issues of a firecracker scaler's extraHosts
+// entries.
+func checkExtraHosts(p *payload, name string, hostPatterns func() *patterns) {
+	hosts := lookup(p.value, "extraHosts")
+	if hosts == nil {
+		return
 	}
-	for _, key := range []string{"firecrackerPath", "jailerPath", "kernelPath"} {
-		if !truthy(lookup(s, key)) {
-			requires(key)
-		}
-	}
-	for _, key := range []string{"uid", "gid"} {
-		if lookup(s, key) == nil {
-			requires(key)
-		}
-	}
-	if hosts := lookup(s, "extraHosts"); hosts != nil {
-		for i, e := range hosts.Items {
-			if err := hostPatterns().checkExtraHost(e.Str); err != nil {
-				p.addIssue(custom(`Firecracker scaler "`+name+`" extraHosts[`+strconv.Itoa(i)+`]: `+err.Error()),
-					seg{key: "extraHosts", index: -1}, seg{index: i})
-			}
-		}
-	}
-	for i, ls := range sets {
-		if !truthy(lookup(ls, "rootfsPath")) {
-			p.addIssue(custom(`Firecracker scaler "`+name+`" label set [`+strconv.Itoa(i)+`] requires a 'rootfsPath' field`),
-				seg{key: "labelSets", index: -1}, seg{index: i}, seg{key: "rootfsPath", index: -1})
+	for i, e := range hosts.Items {
+		if err := hostPatterns().checkExtraHost(e.Str); err != nil {
+			p.addIssue(custom(`Firecracker scaler "`+name+`" extraHosts[`+strconv.Itoa(i)+`]: `+err.Error()),
+				seg{key: "extraHosts", index: -1}, seg{index: i})
 		}
 	}
 }

@@ -113,7 +113,7 @@ func configSchemaWith(list func(scaler *schema) *schema) *schema {
 	}
 	scalers := func() *schema { return list(scalerSchema(hostPatterns)) }
 	top := func(c *Config) keys { return configKeys(c, scalers) }
-	return objectOf(false, top).with(check{fn: checkPools})
+	return objectOf(false, top).with(check{rule: "pools", fn: checkPools})
 }
 
 // configKeys are the top level's keys; scalers makes the scalers list's
@@ -163,7 +163,7 @@ func firecrackerKeys(f *FirecrackerNetwork) keys {
 // scalerSchema is a scaler's schema, with its refinement: hostPatterns
 // gives the patterns its extraHosts check reads.
 func scalerSchema(hostPatterns func() *patterns) *schema {
-	return objectOf(true, scalerKeys).with(check{fn: func(p *payload) { checkScaler(p, hostPatterns) }})
+	return objectOf(true, scalerKeys).with(check{rule: "scaler", fn: func(p *payload) { checkScaler(p, hostPatterns) }})
 }
 
 func scalerKeys(s *Scaler) keys {
@@ -252,7 +252,7 @@ func networkPolicyKeys(n *NetworkPolicy) keys {
 	return keys{
 		{"allowlist", strList, optionalKey, &n.Allowlist},
 		{"denyAll", boolean, "false", &n.DenyAll},
-		{"hostAccess", func() *schema { return strList().with(check{fn: checkHostAccessList}) }, optionalKey, &n.HostAccess},
+		{"hostAccess", func() *schema { return strList().with(check{rule: "hostAccess", fn: checkHostAccessList}) }, optionalKey, &n.HostAccess},
 	}
 }
 
@@ -260,7 +260,7 @@ func networkPolicyKeys(n *NetworkPolicy) keys {
 // form {requests, limits} or the flat one {cpus, memory}, read as the
 // nested form.
 func resourcesSchema() *schema {
-	return pipe(union(objectOf(true, resourcesKeys), specSchema()), flatResources)
+	return pipe(union(objectOf(true, resourcesKeys), specSchema()), "flat", flatResources)
 }
 
 func resourcesKeys(r *hostconfig.Resources) keys {
@@ -281,7 +281,7 @@ func specKeys(s *hostconfig.ResourceSpec) keys {
 
 // capSchema is a resource cap's: maxMemory is read as bytes, which the
 // cap holds as maxMemoryBytes.
-func capSchema() *schema { return pipe(objectOf(true, capKeys), memoryCap) }
+func capSchema() *schema { return pipe(objectOf(true, capKeys), "memory", memoryCap) }
 
 func capKeys(c *ResourceCap) keys {
 	return keys{
@@ -292,15 +292,15 @@ func capKeys(c *ResourceCap) keys {
 
 func labelsSchema() *schema {
 	return pipe(array(str()).with(nonEmpty(), refine(noReserved,
-		"Labels with 'kici:' prefix are reserved and cannot be used in scaler labelSets")), canonicalLabels)
+		"Labels with 'kici:' prefix are reserved and cannot be used in scaler labelSets").named("reserved")), "canonical", canonicalLabels)
 }
 
 func mandatoryLabelsSchema() *schema {
 	return pipe(strList().with(refine(noReserved,
-		"Labels with 'kici:' prefix are reserved and cannot be used in mandatoryLabels")), canonicalLabels)
+		"Labels with 'kici:' prefix are reserved and cannot be used in mandatoryLabels").named("reserved")), "canonical", canonicalLabels)
 }
 
-func rolesSchema() *schema { return pipe(array(enumOf(roles())), normalizeRoles) }
+func rolesSchema() *schema { return pipe(array(enumOf(roles())), "roles", normalizeRoles) }
 
 // The enums whose values are Go constants, in the schema's order.
 

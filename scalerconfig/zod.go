@@ -115,8 +115,11 @@ type check struct {
 	fn   func(*payload)
 	// rule names what the check requires, for a reader of the schema:
 	// "int", "positive" (> limit), "nonnegative" (>= limit), "max"
-	// (<= limit), "nonempty" (a length >= 1); "" for a refinement of the
-	// orchestrator's own.
+	// (<= limit), "nonempty" (a length >= 1); or the refinement of the
+	// orchestrator's own: "reserved" (no label starts with "kici:" once
+	// lower-cased), "scaler" (its type's keys, typeRules, and its label
+	// sets' gates), "hostAccess" (each entry parses), "pools" (machine pool
+	// references resolve, pool names are unique).
 	rule  string
 	limit float64
 }
@@ -130,14 +133,18 @@ type schema struct {
 	// What the schema is. kind is zod's name of its construct: "string",
 	// "number", "boolean", "literal", "enum", "array", "object", "record",
 	// "union", "optional", "default" or "pipe".
-	kind    string
-	inner   *schema      // the element of an array; what an optional, a default or a pipe wraps
-	shape   []field      // an object's keys, in order
-	strict  bool         // an object refuses unknown keys
-	options []*schema    // a union's
-	values  []string     // an enum's, in order; a literal's, as text
-	def     *yamljs.Node // a default's value
-	goType  reflect.Type // the Go type an object of the tables decodes to; nil for the others
+	kind  string
+	inner *schema // the element of an array, a record's values; what an optional, a default or a pipe wraps
+	// transform names a pipe's transform: "canonical" (labels), "roles",
+	// "flat" (the flat resources form), "memory" (a cap's maxMemory read
+	// as bytes: it must be a memory string).
+	transform string
+	shape     []field      // an object's keys, in order
+	strict    bool         // an object refuses unknown keys
+	options   []*schema    // a union's
+	values    []string     // an enum's, in order; a literal's, as text
+	def       *yamljs.Node // a default's value
+	goType    reflect.Type // the Go type an object of the tables decodes to; nil for the others
 }
 
 // run is zod's $ZodType run: parse, then the checks.
@@ -427,7 +434,7 @@ func unrecognized(keys []string) string {
 // record is z.record(z.string(), z.string()): every own key but __proto__,
 // each value a string.
 func record() *schema {
-	return &schema{kind: "record", parse: func(p *payload) {
+	return &schema{kind: "record", inner: str(), parse: func(p *payload) {
 		in := p.value
 		if in == nil || in.Kind != yamljs.Map {
 			p.addIssue(invalidType("record", in))
@@ -500,9 +507,9 @@ func withDefault(inner *schema, v *yamljs.Node) *schema {
 }
 
 // pipe is in.transform(fn): fn runs on in's output unless in had an issue
-// other than an unrecognized key.
-func pipe(in *schema, fn func(*payload)) *schema {
-	return &schema{kind: "pipe", inner: in, optin: in.optin, parse: func(p *payload) {
+// other than an unrecognized key. name says what fn does (schema.transform).
+func pipe(in *schema, name string, fn func(*payload)) *schema {
+	return &schema{kind: "pipe", inner: in, transform: name, optin: in.optin, parse: func(p *payload) {
 		in.run(p)
 		for _, iss := range p.issues {
 			if iss.code != "unrecognized_keys" {
@@ -521,6 +528,12 @@ func refine(ok func(*yamljs.Node) bool, message string) check {
 			p.addIssue(&issue{code: "custom", cont: contTrue, message: message})
 		}
 	}}
+}
+
+// named returns c with the rule name of an orchestrator's refinement.
+func (c check) named(rule string) check {
+	c.rule = rule
+	return c
 }
 
 // custom returns the issue a superRefine's ctx.addIssue adds.

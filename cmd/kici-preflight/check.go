@@ -61,7 +61,8 @@ func (d *diag) message() string {
 }
 
 func severity(code string) string {
-	if code == preflight.CodeInvalidImage || code == codeInvalidConfig {
+	switch code {
+	case preflight.CodeInvalidImage, preflight.CodeInvalidMemory, preflight.CodeInvalidLimit, codeInvalidConfig:
 		return "error"
 	}
 	return "warning"
@@ -116,15 +117,29 @@ func (c *check) scan() ([]preflight.Finding, []scalerconfig.Problem, error) {
 		TargetVersion: c.opts.target,
 	})
 	findings := []preflight.Finding{}
-	problems, err := c.in.scan(func(i int, s *scalerconfig.Scaler) {
-		findings = append(findings, checker.Check(i, s)...)
+	cfg, problems, err := c.in.scan(func(i int, s *scalerconfig.Scaler) {
+		findings = byLabelSet(findings, checker.Check(i, s), checker.CheckResources(i, s))
 	})
 	if err != nil || problems != nil {
 		return nil, problems, err
 	}
 	images := checker.Counts()
 	c.images = &images
-	return findings, nil, nil
+	// The defaults come before the scalers in the file, as in the schema.
+	return append(checker.CheckDefaults(cfg), findings...), nil, nil
+}
+
+// byLabelSet appends to dst one scaler's image and resource findings,
+// each label set's together: its image's first, in config order.
+func byLabelSet(dst, images, resources []preflight.Finding) []preflight.Finding {
+	for len(images) > 0 || len(resources) > 0 {
+		if len(resources) == 0 || len(images) > 0 && images[0].LabelSet().LabelSetIndex <= resources[0].LabelSet().LabelSetIndex {
+			dst, images = append(dst, images[0]), images[1:]
+		} else {
+			dst, resources = append(dst, resources[0]), resources[1:]
+		}
+	}
+	return dst
 }
 
 // collect turns the findings or problems into diags, less the ignored ones.
@@ -141,15 +156,32 @@ func (c *check) collect(findings []preflight.Finding, problems []scalerconfig.Pr
 	for _, f := range findings {
 		s := f.LabelSet()
 		d := &diag{pos: s.ImagePos, end: s.ImageEnd, severity: severity(f.Code()), code: f.Code(), finding: f}
+		valueEnd := s.ImageEnd
+		if at, ok := resourceAt(f); ok {
+			d.pos, d.end, valueEnd = at, scalerconfig.Pos{}, scalerconfig.Pos{}
+		}
 		if !d.pos.IsValid() {
 			d.pos, d.end = s.Pos, scalerconfig.Pos{}
 		}
-		if ig.ignores(s, f.Code()) {
+		if ig.ignores(s, valueEnd, f.Code()) {
 			c.ignored++
 			continue
 		}
 		c.add(d)
 	}
+}
+
+// resourceAt is where the file writes the value a resource finding is
+// about; false for the agent image findings, which are at the image.
+func resourceAt(f preflight.Finding) (scalerconfig.Pos, bool) {
+	switch f := f.(type) {
+	case preflight.InvalidMemory:
+		return f.At, true
+	case preflight.InvalidLimit:
+		return f.At, true
+	case preflight.MovingTag, preflight.OlderPin, preflight.NeverPull, preflight.FloatingTag, preflight.InvalidImage:
+	}
+	return scalerconfig.Pos{}, false
 }
 
 func (c *check) add(d *diag) {
@@ -162,11 +194,15 @@ func (c *check) add(d *diag) {
 }
 
 // problemMessage is a problem's path and the orchestrator's message, with
-// why each form of a value failed.
+// the key a misspelt key was likely meant to be, and why each form of a
+// value failed.
 func problemMessage(p *scalerconfig.Problem) string {
 	m := p.Message
 	if p.Path != "" {
 		m = p.Path + ": " + m
+	}
+	if hint := p.DidYouMean(); hint != "" {
+		m += " " + hint
 	}
 	if len(p.Reasons) > 0 {
 		m += " (" + strings.Join(p.Reasons, "; ") + ")"

@@ -21,6 +21,7 @@ type options struct {
 	threshold        string // error, warning or none
 	ignore           []string
 	quiet, version   bool
+	schema           bool // print the config's JSON Schema
 	diff, write      bool
 	windows          bool // read the env file's paths with Windows rules
 }
@@ -55,7 +56,8 @@ func (l *list) Set(v string) error { *l = append(*l, v); return nil }
 // codes are every finding code, in the order -h and SARIF list them.
 var codes = []string{
 	preflight.CodeMovingTag, preflight.CodeOlderPin, preflight.CodeNeverPull,
-	preflight.CodeFloatingTag, preflight.CodeInvalidImage, codeInvalidConfig,
+	preflight.CodeFloatingTag, preflight.CodeInvalidImage,
+	preflight.CodeInvalidMemory, preflight.CodeInvalidLimit, codeInvalidConfig,
 }
 
 func parseFlags(args []string) (options, error) {
@@ -79,6 +81,7 @@ func parseFlags(args []string) (options, error) {
 	strict := fs.Bool("strict", false, "")
 	fs.BoolVar(&o.quiet, "quiet", false, "")
 	fs.BoolVar(&o.version, "version", false, "")
+	fs.BoolVar(&o.schema, "schema", false, "")
 	fs.BoolVar(&o.diff, "diff", false, "")
 	fs.BoolVar(&o.write, "write", false, "")
 	if err := fs.Parse(args); err != nil {
@@ -101,7 +104,7 @@ func parseFlags(args []string) (options, error) {
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	if o.version {
+	if o.version || o.schema {
 		return o, nil
 	}
 	return o, o.validate()
@@ -184,6 +187,9 @@ What to check and how to report it:
                      group, mode and extended attributes; nothing is written
                      when a file changed since it was read, or when its
                      owner cannot be kept; then report what remains
+  -schema            print the JSON Schema of the scaler config's main file
+                     (draft 2020-12), for an editor, and exit; README.md shows
+                     how to bind scalers.yaml and scalers.d/*.yaml to it
   -version           print the version the program was built as and exit: the
                      module's version (go install ...@v0.1.0), or (devel) with
                      the VCS revision a build from a checkout records
@@ -198,16 +204,24 @@ The checks, one code each (severity):
   floating-tag   (warning) a tag that is not a release (stable, main, 0.20),
                  pulled IfNotPresent: it moves like latest
   invalid-image  (error) not a valid image reference: Docker refuses it
+  invalid-memory (error) a resources memory (requests or limits, of a label
+                 set or of the defaults) the orchestrator's parser refuses:
+                 the config loads, and every spawn that reads it fails
+  invalid-limit  (error) a container limit that comes out as zero (no
+                 limit at all) or beyond an int64 (no container)
   invalid-config (error) the orchestrator would refuse to load the config;
-                 one finding at each problem
-Only container scalers' label sets whose image is a kici-agent image are
-checked. With -target, the first four name a pin (repository:target), which
--diff shows and -write makes.
+                 one finding at each problem, with the key a misspelt key
+                 was likely meant to be
+The image checks look at container scalers' label sets whose image is a
+kici-agent image; invalid-memory at every scaler type's, invalid-limit at
+container scalers'. With -target, the first four name a pin
+(repository:target), which -diff shows and -write makes.
 
 Ignoring a finding in the config: a comment
   # kici-preflight:ignore=CODE[,CODE...]
 ignores those codes for one label set when it stands
-  - at the end of the line where the label set's image value ends, after it:
+  - at the end of the line where the label set's image value ends, after it
+    (for the image's codes):
       image: quay.io/kici-dev/kici-agent:latest  # kici-preflight:ignore=moving-tag
   - or on a line of its own among the comment lines right above the line
     where a block label set starts, no further right than that line's first

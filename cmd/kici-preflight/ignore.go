@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kicikit/kicikit/preflight"
+	"github.com/kicikit/kicikit/scalerconfig"
 )
 
 // ignoreMark starts an ignore comment's text, after the "#" and any blanks.
@@ -29,22 +30,28 @@ func newIgnorer(files map[string][]byte) ignorer {
 // The comment counts in two places only, where YAML can read nothing but a
 // comment:
 //
-//   - right after the image value, on the line where it ends: after the
-//     value, blanks and then "#" start a comment;
+//   - right after the image value, on the line where it ends (for the
+//     image's findings): after the value, blanks and then "#" start a
+//     comment;
 //   - on a line of its own in the run of comment lines right above the line
 //     where a block label set starts (the line of "- labels:"), its "#" no
 //     further right than that line's first character. A line there that
 //     looks like a comment but continues a scalar of the label set before
 //     would be indented further than that.
-func (ig ignorer) ignores(s preflight.Site, code string) bool {
-	src := ig.files[s.ImagePos.File]
-	if !ig.any[s.ImagePos.File] || !s.ImageEnd.IsValid() {
+//
+// valueEnd is the end of the image value, for the image's findings; the
+// zero Pos for the others, which only the comments above count for. A
+// finding about the config's defaults has no label set to stand by.
+func (ig ignorer) ignores(s preflight.Site, valueEnd scalerconfig.Pos, code string) bool {
+	if s.ScalerIndex < 0 {
 		return false
 	}
-	if slices.Contains(parseIgnore(trailingComment(src, s.ImageEnd.Offset)), code) {
+	if src := ig.files[valueEnd.File]; ig.any[valueEnd.File] && valueEnd.IsValid() &&
+		slices.Contains(parseIgnore(trailingComment(src, valueEnd.Offset)), code) {
 		return true
 	}
-	if s.Pos.File != s.ImagePos.File || !s.Pos.IsValid() || src[s.Pos.Offset] == '{' {
+	src := ig.files[s.Pos.File]
+	if !ig.any[s.Pos.File] || !s.Pos.IsValid() || src[s.Pos.Offset] == '{' {
 		return false
 	}
 	for _, comment := range commentsAbove(src, s.Pos.Offset) {

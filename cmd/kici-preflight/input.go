@@ -272,17 +272,17 @@ func (in *input) name(file string) string {
 }
 
 // scan reads the config, handing each scaler to each, and returns the
-// problems the orchestrator would refuse it for, or an error that the
-// files cannot be read.
-func (in *input) scan(each func(int, *scalerconfig.Scaler)) ([]scalerconfig.Problem, error) {
-	_, err := in.loc.Scan(in.fsys, each)
+// config without its scalers, or the problems the orchestrator would
+// refuse it for, or an error that the files cannot be read.
+func (in *input) scan(each func(int, *scalerconfig.Scaler)) (*scalerconfig.Config, []scalerconfig.Problem, error) {
+	cfg, err := in.loc.Scan(in.fsys, each)
 	var bad *scalerconfig.Error
 	var pe *fs.PathError
 	switch {
 	case errors.As(err, &bad):
-		return bad.Problems, nil
+		return nil, bad.Problems, nil
 	case errors.As(err, &pe):
-		return nil, fmt.Errorf("%s: %w", pe.Path, pe.Err)
+		return nil, nil, fmt.Errorf("%s: %w", pe.Path, pe.Err)
 	}
-	return nil, err
+	return cfg, nil, err
 }

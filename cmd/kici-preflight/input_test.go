@@ -36,7 +36,7 @@ func TestOpenNames(t *testing.T) {
 			in := &input{shown: tt.loc}
 			require.NoError(t, in.open(nil))
 			var files []string
-			problems, err := in.scan(func(_ int, s *scalerconfig.Scaler) {
+			_, problems, err := in.scan(func(_ int, s *scalerconfig.Scaler) {
 				for _, ls := range s.LabelSets {
 					if ls.ImagePos.IsValid() && (len(files) == 0 || files[len(files)-1] != ls.ImagePos.File) {
 						files = append(files, ls.ImagePos.File)

@@ -114,6 +114,16 @@ type jsonProblem struct {
 	Path    string   `json:"path"`
 	Problem string   `json:"problem"` // the kind: zod's issue code, "yaml" or "TypeError"
 	Reasons []string `json:"reasons,omitempty"`
+	// Suggestions pair each misspelt key with the key it was likely meant
+	// to be (scalerconfig.Problem.Suggestions).
+	Suggestions []jsonSuggestion `json:"suggestions,omitempty"`
+}
+
+// jsonSuggestion is a scalerconfig.Suggestion: the key the file writes, and
+// the key meant.
+type jsonSuggestion struct {
+	Key   string `json:"key"`
+	Meant string `json:"meant"`
 }
 
 func writeJSONFinding(w *bufio.Writer, d *diag, e *jsonEncoder) error {
@@ -123,7 +133,11 @@ func writeJSONFinding(w *bufio.Writer, d *diag, e *jsonEncoder) error {
 	}
 	var own any = d.finding
 	if d.problem != nil {
-		own = jsonProblem{Code: d.code, Message: d.message(), Path: d.problem.Path, Problem: d.problem.Code, Reasons: d.problem.Reasons}
+		pj := jsonProblem{Code: d.code, Message: d.message(), Path: d.problem.Path, Problem: d.problem.Code, Reasons: d.problem.Reasons}
+		for _, s := range d.problem.Suggestions {
+			pj.Suggestions = append(pj.Suggestions, jsonSuggestion{Key: s.Key, Meant: s.Meant})
+		}
+		own = pj
 	}
 	// One object: the place's fields, the finding's own, the pin.
 	obj, err := e.append(e.obj[:0], place)

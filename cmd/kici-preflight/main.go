@@ -72,6 +72,9 @@ func runHooked(args []string, stdin io.Reader, stdout, stderr io.Writer, beforeR
 	case o.version:
 		fmt.Fprintln(out, "kici-preflight", readVersion())
 		return exitOK
+	case o.schema:
+		out.Write(schemaJSON)
+		return exitOK
 	}
 	o.windows = runtime.GOOS == "windows"
 	c := &check{opts: o, stdin: stdin, out: out, version: readVersion(), annotationRoot: annotationRoot(), beforeRename: beforeRename}

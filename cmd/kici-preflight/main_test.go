@@ -89,6 +89,13 @@ func TestRun(t *testing.T) {
 		{name: "bad-config-json", args: []string{"-config", td + "bad.yaml", "-format", "json"}, status: 1},
 		{name: "bad-config-threshold-none", args: []string{"-config", td + "bad.yaml", "-failure-threshold", "none"}},
 		{name: "bad-yaml", args: []string{"-config", td + "bad-yaml.yaml"}, status: 1},
+		{name: "typos", args: []string{"-config", td + "typos.yaml"}, status: 1},
+		{name: "spawn", args: []string{"-config", td + "spawn.yaml", "-target", "0.20.0"}, status: 1},
+		{name: "spawn-json", args: []string{"-config", td + "spawn.yaml", "-format", "json"}, status: 1},
+		{name: "spawn-sarif", args: []string{"-config", td + "spawn.yaml", "-format", "sarif"}, status: 1},
+		{name: "spawn-github", args: []string{"-config", td + "spawn.yaml", "-format", "github"}, status: 1},
+		{name: "spawn-ignore", args: []string{"-config", td + "spawn.yaml", "-ignore", "invalid-memory", "-ignore", "invalid-limit", "-ignore", "moving-tag"}},
+		{name: "typos-json", args: []string{"-config", td + "typos.yaml", "-format", "json"}, status: 1},
 		{name: "unreadable", args: []string{"-config", td + "missing.yaml"}, status: 2, osText: true},
 		{name: "unreadable-sarif", args: []string{"-config", td + "missing.yaml", "-format", "sarif"}, status: 2, osText: true},
 		{name: "unreadable-json", args: []string{"-config", td + "missing.yaml", "-format", "json"}, status: 2, osText: true},
@@ -159,7 +166,7 @@ func TestUsage(t *testing.T) {
 		{"-write without target", []string{"-config", "a", "-write"}, "nothing to pin without -target"},
 		{"-diff and -write", []string{"-config", "a", "-diff", "-write", "-target", "0.20.0"}, "give -diff or -write, not both"},
 		{"-write on standard input", []string{"-config", "-", "-write", "-target", "0.20.0"}, "-write cannot rewrite standard input"},
-		{"unknown code", []string{"-config", "a", "-ignore", "latest"}, `-ignore "latest" is not a finding code (moving-tag, older-pin, never-pull, floating-tag, invalid-image, invalid-config)`},
+		{"unknown code", []string{"-config", "a", "-ignore", "latest"}, `-ignore "latest" is not a finding code (moving-tag, older-pin, never-pull, floating-tag, invalid-image, invalid-memory, invalid-limit, invalid-config)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -177,7 +184,7 @@ func TestUsage(t *testing.T) {
 func TestHelp(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	assert.Equal(t, 0, run([]string{"-h"}, strings.NewReader(""), &stdout, &stderr))
-	for _, want := range append([]string{"-env-file", "-failure-threshold", "-strict", "-ignore", "-diff", "-write", "-version",
+	for _, want := range append([]string{"-env-file", "-failure-threshold", "-strict", "-ignore", "-diff", "-write", "-version", "-schema",
 		"kici-preflight:ignore=", "Exit status:", "  0  ", "  1  ", "  2  "}, codes...) {
 		assert.Contains(t, stdout.String(), want)
 	}

@@ -1,0 +1,358 @@
+package preflight
+
+import (
+	"errors"
+	"slices"
+	"strconv"
+
+	"github.com/kicikit/kicikit/hostconfig"
+	"github.com/kicikit/kicikit/internal/errtext"
+	"github.com/kicikit/kicikit/scalerconfig"
+)
+
+// The checks of what fails only when an agent spawns. The orchestrator's
+// schema reads a resources memory as any string, so memory: 4GB loads, and
+// the orchestrator parses it only when it spawns an agent: its scaler
+// manager resolves the resources of every spawn, of every scaler type,
+// with parseMemoryString (resolveEffective in manager.ts, requestScale and
+// the warm pool's pre-spawns, at kici-dev/kici-public commit
+// 0b46a9a5a27836be8b5af7a5e0c806592d3b5d6d), which throws, and the spawn
+// fails; a warm pool whose label set's resources cannot be read is
+// disabled. A container scaler then makes the resolved limits the
+// container's Memory and NanoCPUs (resolveSpawnLimits, which
+// hostconfig.ResolveSpawnLimits reproduces), where a limit that comes out
+// as zero is no limit at all, and one of more bytes than an int64 holds a
+// create call the runtime refuses.
+
+// InvalidMemory reports a memory string of a label set's resources, or of
+// the config's defaults.resources, requests or limits, that the
+// orchestrator's memory parser refuses ([hostconfig.ParseMemory]'s
+// grammar: "4GB", "4Gi", "2 gigs", "1024"). The config loads, and every
+// spawn that reads it fails: a spawn for the label set (for the defaults:
+// of a label set that sets no memory on that side of its own) whose job
+// sets no memory of its own, for a scaler of any type, since the scaler
+// manager resolves every spawn's resources before the backend starts it.
+// The orchestrator says nothing before that.
+type InvalidMemory struct {
+	Site
+	// ScalerType is the label set's scaler's type; "" for the defaults.
+	ScalerType scalerconfig.ScalerType
+	// Field is where the memory is, below the label set or the defaults:
+	// "resources.limits.memory", "resources.requests.memory", or
+	// "resources.memory" for the flat form, which is both.
+	Field string
+	// Memory is the memory string, as written.
+	Memory string
+	// At is where the file writes it; the zero Pos for a config built as a
+	// literal.
+	At scalerconfig.Pos
+	// Err is why hostconfig.ParseMemory refuses it.
+	Err *hostconfig.ParseError
+}
+
+// Code returns "invalid-memory".
+func (InvalidMemory) Code() string { return CodeInvalidMemory }
+
+// Message returns the warning text, in the style of the orchestrator's,
+// with the orchestrator's own error (parseMemoryString's) word for word.
+func (f InvalidMemory) Message() string {
+	spawns := "every spawn for this label set fails there, unless the job sets its own memory"
+	where := " on this label set"
+	if f.ScalerIndex < 0 {
+		spawns = "every spawn of a label set that sets no memory of its own fails there, unless the job sets one"
+		where = " in defaults.resources"
+	}
+	fix := ""
+	if m, ok := memoryFix(f.Memory); ok {
+		fix = ` ("` + m + `")`
+	}
+	return resourcePrefix(f.Site, f.ScalerType) + f.Field + `: Invalid memory format: "` + f.Memory + `". Expected format like "512m", "2g", or "1024k". ` +
+		"The orchestrator loads this config and reads the memory only when it spawns an agent, so " + spawns +
+		". In " + f.Where + ", write the memory as a number and one unit k, m or g" + where + fix + "."
+}
+
+// Replacement reports false: the fix is in the resources, not the image.
+func (InvalidMemory) Replacement() (string, bool) { return "", false }
+
+// MarshalJSON encodes the finding as [Finding] describes it, with
+// "scalerType", "field", "value" (the memory string) and "error" (the
+// [hostconfig.ParseError]'s text).
+func (f InvalidMemory) MarshalJSON() ([]byte, error) {
+	e := &errorJSON{}
+	if f.Err != nil {
+		e.Error = f.Err.Error()
+	}
+	return marshalFinding(f, findingJSON{resourceJSON: &resourceJSON{string(f.ScalerType), f.Field, f.Memory}, errorJSON: e})
+}
+
+func (InvalidMemory) finding() {}
+
+// InvalidLimit reports a limit of a container label set's
+// resources.limits, or of the config's defaults.resources.limits, that
+// [hostconfig.ResolveSpawnLimits] refuses though the orchestrator's parser
+// reads it: a memory or cpus that comes out as zero ("0k", "0.0001k",
+// cpus under 0.5e-9), which Docker reads as no limit, so the agents run
+// without the limit the config writes; or a memory of more bytes than an
+// int64 holds, which the container runtime refuses to create a container
+// with, so every spawn fails. A memory the parser refuses is an
+// [InvalidMemory] instead. Only container scalers are checked: their
+// backend makes the limits the container's (container-backend.ts); a
+// bare-metal scaler reads them by rules of its own (its systemd scope
+// under enforceCgroups, its job-image containers).
+type InvalidLimit struct {
+	Site
+	// ScalerType is the label set's scaler's type, container; "" for the
+	// defaults.
+	ScalerType scalerconfig.ScalerType
+	// Field is the limit, below the label set or the defaults:
+	// "resources.limits.memory" or "resources.limits.cpus", or
+	// "resources.memory" or "resources.cpus" for the flat form.
+	Field string
+	// At is where the file writes it; the zero Pos for a literal.
+	At scalerconfig.Pos
+	// Err is why ResolveSpawnLimits refuses it: its Field, the value as
+	// written, and the reason (a *hostconfig.ParseError with
+	// hostconfig.ErrRange, or hostconfig.ErrZeroLimit). nil, in a literal,
+	// reads as a memory limit of "" that comes out as zero.
+	Err *hostconfig.LimitError
+}
+
+// limitErr is f.Err, or for nil the zero limit it reads as.
+func (f InvalidLimit) limitErr() *hostconfig.LimitError {
+	if f.Err == nil {
+		return &hostconfig.LimitError{Field: "memory", Err: hostconfig.ErrZeroLimit}
+	}
+	return f.Err
+}
+
+// Code returns "invalid-limit".
+func (InvalidLimit) Code() string { return CodeInvalidLimit }
+
+// Message returns the warning text, in the style of the orchestrator's.
+func (f InvalidLimit) Message() string {
+	e := f.limitErr()
+	whose, where := "this label set's agents", " on this label set"
+	if f.ScalerIndex < 0 {
+		whose, where = "the agents of every label set that has no resources of its own", " in defaults.resources"
+	}
+	value := strconv.FormatFloat(e.CPUs, 'g', -1, 64)
+	if e.Field == "memory" {
+		value = errtext.Quote(e.Memory)
+	}
+	prefix := resourcePrefix(f.Site, f.ScalerType) + f.Field + " " + value
+	if errors.Is(e, hostconfig.ErrRange) {
+		return prefix + " is more bytes than a container's memory limit holds (an int64), so the container runtime refuses to create the containers of " +
+			whose + ": every spawn fails. In " + f.Where + ", set a smaller limit" + where + "."
+	}
+	what, least := "comes out as 0 bytes", `at least "1k"`
+	if e.Field == "cpus" {
+		what, least = "rounds to 0 NanoCPUs", "at least 0.000000001"
+	}
+	return prefix + " " + what + ", which Docker reads as no limit: " + whose +
+		" run without the limit the config writes. In " + f.Where + ", set " + least + where + ", or remove the limit."
+}
+
+// Replacement reports false: the fix is in the resources, not the image.
+func (InvalidLimit) Replacement() (string, bool) { return "", false }
+
+// MarshalJSON encodes the finding as [Finding] describes it, with
+// "scalerType", "field", "value" (the limit as written) and "error" (the
+// [hostconfig.LimitError]'s text).
+func (f InvalidLimit) MarshalJSON() ([]byte, error) {
+	e := f.limitErr()
+	var value any = e.CPUs
+	if e.Field == "memory" {
+		value = e.Memory
+	}
+	return marshalFinding(f, findingJSON{resourceJSON: &resourceJSON{string(f.ScalerType), f.Field, value}, errorJSON: &errorJSON{e.Error()}})
+}
+
+func (InvalidLimit) finding() {}
+
+// resourceJSON is what the resource findings add: the scaler's type, the
+// field and its value.
+type resourceJSON struct {
+	ScalerType string `json:"scalerType"`
+	Field      string `json:"field"`
+	Value      any    `json:"value"`
+}
+
+// resourcePrefix is how a resource finding's message starts: its label set
+// as the orchestrator's messages name one, or the defaults.
+func resourcePrefix(s Site, typ scalerconfig.ScalerType) string {
+	if s.ScalerIndex < 0 {
+		return "defaults: "
+	}
+	return s.named(string(typ)) + ": "
+}
+
+// memoryFix is the memory string the orchestrator reads that s was likely
+// meant as: a number and a unit written the way Docker, Kubernetes or a
+// person writes them ("4GB", "4Gi", "512 MiB", "2gb") as the number and
+// the unit alone ("4g"); false when s is not such a string.
+func memoryFix(s string) (string, bool) {
+	i := 0
+	for i < len(s) && ('0' <= s[i] && s[i] <= '9' || s[i] == '.') {
+		i++
+	}
+	number, rest := s[:i], s[i:]
+	for len(rest) > 0 && rest[0] == ' ' {
+		rest = rest[1:]
+	}
+	if len(rest) < 2 {
+		return "", false
+	}
+	unit, suffix := rest[:1], rest[1:]
+	switch suffix {
+	case "B", "b", "i", "iB", "ib":
+	default:
+		return "", false
+	}
+	fixed := number + string(unit[0]|0x20)
+	if _, err := hostconfig.ParseMemory(fixed); err != nil {
+		return "", false
+	}
+	return fixed, true
+}
+
+// CheckResources reports every memory string and limit of the config's
+// resources that fails a spawn: the defaults' first, then each label
+// set's in config order, each memory as an [InvalidMemory] (requests, then
+// limits; the flat form once) and each container limit as an
+// [InvalidLimit] (memory, then cpus). It looks at every scaler type for
+// memory strings, and at container scalers for limits; in.Config nil is
+// no finding. An empty result is never nil.
+func CheckResources(in Input) []Finding {
+	findings := []Finding{}
+	if in.Config == nil {
+		return findings
+	}
+	c := NewChecker(in)
+	findings = append(findings, c.CheckDefaults(in.Config)...)
+	for i := range in.Config.Scalers {
+		findings = append(findings, c.CheckResources(i, &in.Config.Scalers[i])...)
+	}
+	return findings
+}
+
+// CheckResources returns the findings of [CheckResources] for the scaler
+// at index in the config's scalers list; nil when there are none.
+func (c *Checker) CheckResources(index int, s *scalerconfig.Scaler) []Finding {
+	var out []Finding
+	for j := range s.LabelSets {
+		ls := &s.LabelSets[j]
+		if ls.Resources == nil {
+			continue
+		}
+		site := Site{
+			Scaler: s.Name, Labels: slices.Clone(ls.Labels), Image: ls.Image,
+			ScalerIndex: index, LabelSetIndex: j, Pos: ls.Pos, ImagePos: ls.ImagePos, ImageEnd: ls.ImageEnd, Where: c.c.where,
+		}
+		out = resourceFindings(out, site, s.Type, ls.Resources, ls.PosOf)
+	}
+	return out
+}
+
+// CheckDefaults returns the findings of [CheckResources] for the config's
+// defaults.resources, which the config's main file declares: the Site of
+// each has no scaler (ScalerIndex and LabelSetIndex -1), the defaults'
+// mapping as its Pos, and the main file as its Where. nil when there are
+// none.
+func (c *Checker) CheckDefaults(cfg *scalerconfig.Config) []Finding {
+	if cfg == nil || cfg.Defaults == nil || cfg.Defaults.Resources == nil {
+		return nil
+	}
+	site := Site{ScalerIndex: -1, LabelSetIndex: -1, Where: c.c.path}
+	site.Pos, _ = cfg.PosOf("defaults")
+	posOf := func(path string) (scalerconfig.Pos, bool) { return cfg.PosOf("defaults." + path) }
+	return resourceFindings(nil, site, "", cfg.Defaults.Resources, posOf)
+}
+
+// resourceFindings appends the findings of one resources block, of a label
+// set of a scaler of type typ ("" for the defaults), whose values posOf
+// places. Its limits are checked when they bound a container: a container
+// scaler's, or the defaults'.
+func resourceFindings(dst []Finding, site Site, typ scalerconfig.ScalerType, res *hostconfig.Resources, posOf func(string) (scalerconfig.Pos, bool)) []Finding {
+	if !refused(res, typ) {
+		return dst // most resources: no finding, and no position to look up
+	}
+	sides := [2]resourceSide{{name: "requests", spec: res.Requests}, {name: "limits", spec: res.Limits}}
+	for i := range sides {
+		sides[i].place(posOf)
+	}
+	flat := sides[0].spec != nil && sides[1].spec != nil &&
+		(sides[0].memoryAt.IsValid() && sides[0].memoryAt == sides[1].memoryAt || sides[0].cpuAt.IsValid() && sides[0].cpuAt == sides[1].cpuAt)
+	for i, side := range sides {
+		if side.spec == nil || side.spec.Memory == "" || flat && i == 0 {
+			continue
+		}
+		var pe *hostconfig.ParseError
+		if _, err := hostconfig.ParseMemory(side.spec.Memory); errors.As(err, &pe) && pe.Reason != hostconfig.ErrRange {
+			dst = append(dst, InvalidMemory{Site: site, ScalerType: typ, Field: side.field("memory", flat), Memory: side.spec.Memory, At: side.memoryAt, Err: pe})
+		}
+	}
+	if (typ == scalerconfig.TypeContainer || typ == "") && sides[1].spec != nil {
+		dst = sides[1].limitFindings(dst, site, typ, flat)
+	}
+	return dst
+}
+
+// refused reports whether resources of a label set of a scaler of type
+// typ ("" for the defaults) have a finding: a memory the parser refuses,
+// or limits ResolveSpawnLimits refuses where they bound a container.
+func refused(res *hostconfig.Resources, typ scalerconfig.ScalerType) bool {
+	for _, spec := range [2]*hostconfig.ResourceSpec{res.Requests, res.Limits} {
+		if spec == nil || spec.Memory == "" {
+			continue
+		}
+		var pe *hostconfig.ParseError
+		if _, err := hostconfig.ParseMemory(spec.Memory); errors.As(err, &pe) && pe.Reason != hostconfig.ErrRange {
+			return true
+		}
+	}
+	if typ != scalerconfig.TypeContainer && typ != "" {
+		return false
+	}
+	_, err := hostconfig.ResolveSpawnLimits(hostconfig.Limits{}, res)
+	return err != nil
+}
+
+// resourceSide is the requests or the limits of a resources block, and
+// where the file writes its memory and cpus.
+type resourceSide struct {
+	name            string
+	spec            *hostconfig.ResourceSpec
+	memoryAt, cpuAt scalerconfig.Pos
+}
+
+func (r *resourceSide) place(posOf func(string) (scalerconfig.Pos, bool)) {
+	r.memoryAt, _ = posOf("resources." + r.name + ".memory")
+	r.cpuAt, _ = posOf("resources." + r.name + ".cpus")
+}
+
+// field is the path of the side's key below the label set: the flat
+// form's own when flat.
+func (r *resourceSide) field(key string, flat bool) string {
+	if flat {
+		return "resources." + key
+	}
+	return "resources." + r.name + "." + key
+}
+
+// limitFindings appends an [InvalidLimit] for each limit of the side that
+// ResolveSpawnLimits refuses, each read on its own: memory, then cpus.
+func (r *resourceSide) limitFindings(dst []Finding, site Site, typ scalerconfig.ScalerType, flat bool) []Finding {
+	var lerr *hostconfig.LimitError
+	memory := hostconfig.Resources{Limits: &hostconfig.ResourceSpec{Memory: r.spec.Memory}}
+	if _, err := hostconfig.ResolveSpawnLimits(hostconfig.Limits{}, &memory); errors.As(err, &lerr) {
+		var pe *hostconfig.ParseError
+		if !errors.As(err, &pe) || pe.Reason == hostconfig.ErrRange {
+			dst = append(dst, InvalidLimit{Site: site, ScalerType: typ, Field: r.field("memory", flat), At: r.memoryAt, Err: lerr})
+		}
+	}
+	cpus := hostconfig.Resources{Limits: &hostconfig.ResourceSpec{CPUs: r.spec.CPUs}}
+	if _, err := hostconfig.ResolveSpawnLimits(hostconfig.Limits{}, &cpus); errors.As(err, &lerr) {
+		dst = append(dst, InvalidLimit{Site: site, ScalerType: typ, Field: r.field("cpus", flat), At: r.cpuAt, Err: lerr})
+	}
+	return dst
+}

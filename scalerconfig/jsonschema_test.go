@@ -1,0 +1,494 @@
+package scalerconfig
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"go/ast"
+	goparser "go/parser"
+	"go/token"
+	"os"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kicikit/kicikit/internal/yamljs"
+)
+
+// The JSON Schema (draft 2020-12) of the scaler config, for editors: made
+// here from the schema Load validates with (configSchema), its tables and
+// the Go field docs, and committed as the files below, which kici-preflight
+// embeds and prints with -schema. TestJSONSchemaFiles fails when they are
+// stale; go test ./scalerconfig -run TestJSONSchemaFiles -update rewrites
+// them. TestJSONSchemaHoldsToLoad holds them to Load.
+
+var update = flag.Bool("update", false, "rewrite the JSON Schema files under ../cmd/kici-preflight from the schema")
+
+const (
+	schemaDir     = "../cmd/kici-preflight/"
+	schemaName    = "scaler-config.schema.json"
+	dropInName    = "scaler-config-dropin.schema.json"
+	schemaBaseURL = "https://raw.githubusercontent.com/kicikit/kicikit/main/cmd/kici-preflight/"
+	draft2020     = "https://json-schema.org/draft/2020-12/schema"
+)
+
+// memoryPattern is the orchestrator's memory grammar (parseMemoryString's
+// regular expression) as a pattern both ECMA-262 and RE2 read alike: its
+// \s written out as the characters JavaScript's \s matches.
+const memoryPattern = "^[0-9]+(\\.[0-9]+)?[\t-\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*[kmgKMG]$"
+
+// reservedPattern is what a label starting with "kici:" once lower-cased
+// as JavaScript lower-cases it starts with: only K, k and the Kelvin sign
+// lower-case to k, only I and i to i (İ becomes i and a combining dot), C
+// and c to c (node, over every code point).
+const reservedPattern = "^[Kk\u212a][Ii][Cc][Ii]:"
+
+// jobj is a JSON object whose keys keep their order.
+type jobj []jkv
+
+type jkv struct {
+	k string
+	v any
+}
+
+// set sets key k to v, in place when k is there, else at the end.
+func (o *jobj) set(k string, v any) {
+	for i := range *o {
+		if (*o)[i].k == k {
+			(*o)[i].v = v
+			return
+		}
+	}
+	*o = append(*o, jkv{k, v})
+}
+
+// get returns the value of k, or nil.
+func (o jobj) get(k string) any {
+	for _, kv := range o {
+		if kv.k == k {
+			return kv.v
+		}
+	}
+	return nil
+}
+
+func (o jobj) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, kv := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		for _, v := range []any{kv.k, kv.v} {
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(v); err != nil {
+				return nil, err
+			}
+			b.Truncate(b.Len() - 1) // the encoder's line end
+			if v == kv.k {
+				b.WriteByte(':')
+			}
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// schemaGen makes the JSON Schema of a schema, its objects as $defs named
+// for their Go types, described by the Go docs.
+type schemaGen struct {
+	t      *testing.T
+	fields map[string]string // "Type.Field": the field's doc
+	types  map[string]string // "Type": the type's doc
+	defs   jobj
+	memory map[*schema]bool // the objects whose maxMemory a pipe reads as a memory string
+}
+
+func newSchemaGen(t *testing.T) *schemaGen {
+	g := &schemaGen{t: t, fields: map[string]string{}, types: map[string]string{}, memory: map[*schema]bool{}}
+	for _, file := range []string{"config.go", "../hostconfig/spawn.go"} {
+		for k, v := range fieldDocs(t, file) {
+			g.fields[k] = v
+		}
+		for k, v := range typeDocs(t, file) {
+			g.types[k] = v
+		}
+	}
+	return g
+}
+
+// typeDocs returns the doc comment of each type of the file, its lines
+// joined by spaces.
+func typeDocs(t *testing.T, file string) map[string]string {
+	f, err := goparser.ParseFile(token.NewFileSet(), file, nil, goparser.ParseComments)
+	require.NoError(t, err)
+	docs := map[string]string{}
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+			for _, spec := range gd.Specs {
+				ts := spec.(*ast.TypeSpec)
+				doc := gd.Doc.Text()
+				if ts.Doc != nil {
+					doc = ts.Doc.Text()
+				}
+				docs[ts.Name.Name] = strings.Join(strings.Fields(doc), " ")
+			}
+		}
+	}
+	return docs
+}
+
+// docLink is a Go doc link, [Name] or [pkg.Name]: shown as its name.
+var docLink = regexp.MustCompile(`\[([A-Za-z][A-Za-z0-9_.]*)\]`)
+
+// description is a Go doc as an editor shows it on hover.
+func description(doc string) string { return docLink.ReplaceAllString(doc, "$1") }
+
+// fieldDescription is the doc of a field as the description of its key:
+// without the field's name ("MaxAgents is the most agents" becomes "the
+// most agents"), without what it says of a Config built as a Go literal,
+// nil called unset.
+func fieldDescription(field, doc string) string {
+	for _, lead := range []string{field + " is ", field + " are ", field + " "} {
+		if rest, ok := strings.CutPrefix(doc, lead); ok {
+			doc = rest
+			break
+		}
+	}
+	var kept []string
+	for _, sentence := range strings.SplitAfter(doc, ". ") {
+		if !strings.Contains(sentence, "literal") {
+			kept = append(kept, sentence)
+		}
+	}
+	doc = strings.TrimSpace(strings.Join(kept, ""))
+	return description(nilWord.ReplaceAllString(doc, "unset"))
+}
+
+var nilWord = regexp.MustCompile(`\bnil\b`)
+
+// of is the JSON Schema of s.
+func (g *schemaGen) of(s *schema) jobj {
+	var o jobj
+	switch s.kind {
+	case "string", "boolean":
+		o.set("type", s.kind)
+	case "number":
+		o.set("type", "number")
+	case "literal":
+		o.set("const", json.Number(s.values[0]))
+	case "enum":
+		o = jobj{{"type", "string"}, {"enum", s.values}}
+	case "array":
+		o = jobj{{"type", "array"}, {"items", g.of(s.inner)}}
+	case "object":
+		return jobj{{"$ref", "#/$defs/" + g.def(s)}} // its checks are the definition's
+	case "record":
+		o = jobj{{"type", "object"}, {"properties", jobj{{"__proto__", jobj{}}}}, {"additionalProperties", g.of(s.inner)}} // __proto__ is dropped, whatever it holds
+	case "union":
+		var options []jobj
+		for _, opt := range s.options {
+			options = append(options, g.of(opt))
+		}
+		o.set("anyOf", options)
+	case "optional":
+		o = g.of(s.inner)
+	case "default":
+		o = g.of(s.inner)
+		o.set("default", jsonValue(g.t, s.def))
+	case "pipe":
+		if s.transform == "memory" {
+			g.memory[s.inner] = true
+		}
+		o = g.of(s.inner)
+	default:
+		g.t.Fatalf("a schema of kind %q", s.kind)
+	}
+	for _, c := range s.checks {
+		g.check(&o, s, c)
+	}
+	return o
+}
+
+// check adds what c requires to o, the JSON Schema of s.
+func (g *schemaGen) check(o *jobj, s *schema, c check) {
+	const maxSafe = json.Number("9007199254740991")
+	switch c.rule {
+	case "int":
+		o.set("type", "integer")
+		o.set("minimum", "-"+maxSafe)
+		o.set("maximum", maxSafe)
+	case "positive":
+		*o = slicesDelete(*o, "minimum")
+		o.set("exclusiveMinimum", json.Number("0"))
+	case "nonnegative":
+		o.set("minimum", json.Number("0"))
+	case "max":
+		o.set("maximum", c.limit)
+	case "nonempty":
+		if s.kind == "array" {
+			o.set("minItems", 1)
+		} else {
+			o.set("minLength", 1)
+		}
+	case "reserved":
+		items := o.get("items").(jobj)
+		items.set("not", jobj{{"pattern", reservedPattern}})
+		o.set("items", items)
+	case "scaler":
+		o.set("allOf", typeRulesSchema())
+	case "hostAccess", "pools":
+		// Beyond JSON Schema: see TestJSONSchemaHoldsToLoad.
+	default:
+		g.t.Fatalf("a check of rule %q: say how JSON Schema states it, or that it cannot", c.rule)
+	}
+}
+
+// slicesDelete is o without its key k.
+func slicesDelete(o jobj, k string) jobj {
+	out := jobj{}
+	for _, kv := range o {
+		if kv.k != k {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// def defines the object s under the name of its Go type, once, and
+// returns the name.
+func (g *schemaGen) def(s *schema) string {
+	name := s.goType.Name()
+	if g.defs.get(name) != nil {
+		return name
+	}
+	g.defs.set(name, jobj{}) // taken, while its keys' schemas are made
+	g.defs.set(name, g.object(s))
+	return name
+}
+
+// object is the JSON Schema of the object s: its keys, described by the
+// docs of the fields that hold them.
+func (g *schemaGen) object(s *schema) jobj {
+	o := jobj{{"type", "object"}}
+	if doc, _, _ := strings.Cut(g.types[s.goType.Name()], ". "); doc != "" {
+		o.set("description", description(strings.TrimSuffix(doc, ".")+"."))
+	}
+	names := g.fieldNames(s.goType)
+	var props jobj
+	var required []string
+	for _, f := range s.shape {
+		p := g.of(f.s)
+		if g.memory[s] && f.key == "maxMemory" {
+			p.set("pattern", memoryPattern)
+		}
+		doc := g.fields[s.goType.Name()+"."+names[f.key]]
+		require.NotEmpty(g.t, doc, "%s.%s has no doc", s.goType, f.key)
+		props.set(f.key, append(jobj{{"description", fieldDescription(names[f.key], doc)}}, p...))
+		if f.s.optin == optNone {
+			required = append(required, f.key)
+		}
+	}
+	o.set("properties", props)
+	if required != nil {
+		o.set("required", required)
+	}
+	if s.strict {
+		o.set("additionalProperties", false)
+	}
+	for _, c := range s.checks {
+		g.check(&o, s, c)
+	}
+	return o
+}
+
+// fieldNames maps the keys of the table of typ to the Go fields that hold
+// them.
+func (g *schemaGen) fieldNames(typ reflect.Type) map[string]string {
+	for _, tb := range goTables() {
+		if tb.typ != typ {
+			continue
+		}
+		dst, ks := tb.keys()
+		names := map[string]string{}
+		for _, k := range ks.list() {
+			names[k.name] = fieldOf(g.t, dst, k).Name
+		}
+		return names
+	}
+	g.t.Fatalf("no table of %s", typ)
+	return nil
+}
+
+// typeRulesSchema states typeRules: for a scaler of each type, the keys
+// that type asks for, of the scaler or of each label set.
+func typeRulesSchema() []jobj {
+	var out []jobj
+	rules := typeRules()
+	for _, typ := range scalerTypes() {
+		var scaler, set []jobj
+		for _, r := range rules {
+			if r.scalerType != typ {
+				continue
+			}
+			if r.labelSet {
+				set = append(set, r.jsonSchema())
+			} else {
+				scaler = append(scaler, r.jsonSchema())
+			}
+		}
+		if set != nil {
+			scaler = append(scaler, jobj{{"properties", jobj{{"labelSets", jobj{{"items", jobj{{"allOf", set}}}}}}}})
+		}
+		if scaler == nil {
+			continue
+		}
+		out = append(out, jobj{
+			{"if", jobj{{"properties", jobj{{"type", jobj{{"const", string(typ)}}}}}, {"required", []string{"type"}}}},
+			{"then", jobj{{"allOf", scaler}}},
+		})
+	}
+	return out
+}
+
+// jsonSchema states one rule: one of its keys set, as its need says.
+func (r typeRule) jsonSchema() jobj {
+	var options []jobj
+	for _, k := range r.keys {
+		if k == "" {
+			continue
+		}
+		o := jobj{{"required", []string{k}}}
+		switch r.need {
+		case needTruthy:
+			o.set("properties", jobj{{k, jobj{{"minLength", 1}}}})
+		case needNonEmpty:
+			o.set("properties", jobj{{k, jobj{{"minItems", 1}}}})
+		}
+		options = append(options, o)
+	}
+	if len(options) == 1 {
+		return options[0]
+	}
+	return jobj{{"anyOf", options}}
+}
+
+// jsonValue is a default's value as JSON.
+func jsonValue(t *testing.T, n *yamljs.Node) any {
+	switch n.Kind {
+	case yamljs.Bool:
+		return n.Bool
+	case yamljs.Number:
+		return n.Num
+	case yamljs.String:
+		return n.Str
+	case yamljs.Seq:
+		require.Empty(t, n.Items)
+		return []any{}
+	}
+	t.Fatalf("a default of kind %v", n.Kind)
+	return nil
+}
+
+// jsonSchemas are the two files: the main file's schema, and a drop-in's,
+// which refers to the scaler of the main one.
+func jsonSchemas(t *testing.T) (main, dropIn []byte) {
+	g := newSchemaGen(t)
+	root := g.object(configSchema())
+	// The drop-in merge: a main file may leave scalers out, or null, when
+	// its drop-ins add them.
+	props := root.get("properties").(jobj)
+	scalers := props.get("scalers").(jobj)
+	scalers.set("type", []string{"array", "null"})
+	props.set("scalers", scalers)
+	var required []string
+	for _, k := range root.get("required").([]string) {
+		if k != "scalers" {
+			required = append(required, k)
+		}
+	}
+	root.set("required", required)
+	head := jobj{
+		{"$schema", draft2020},
+		{"$id", schemaBaseURL + schemaName},
+		{"title", "KiCI scaler config"},
+		{"description", "The KiCI orchestrator's scaler config (KICI_SCALER_CONFIG_PATH), as the orchestrator 0.12.0 and later load it. " +
+			"Generated by kicikit from the schema its scalerconfig package validates with; what JSON Schema cannot say " +
+			"(the drop-in merge, gate labels' reachability, machine pool references, duplicate pool names, hostAccess and firecracker extraHosts entries) " +
+			"and what fails only when an agent spawns (a memory string the orchestrator cannot read), kici-preflight checks."},
+	}
+	main = indentJSON(t, append(append(head, slicesDelete(root, "description")...), jkv{"$defs", g.defs}))
+	drop := jobj{
+		{"$schema", draft2020},
+		{"$id", schemaBaseURL + dropInName},
+		{"title", "KiCI scaler config drop-in (scalers.d)"},
+		{"description", "A file of the scaler config's drop-in folder (KICI_SCALER_CONFIG_DIR), *.yaml or *.yml: the orchestrator appends the entries of its scalers list to the main file's and ignores its other keys."},
+		{"properties", jobj{{"scalers", jobj{
+			{"description", "Scalers appended to the main file's, each as the main file's scalers hold them. A scalers that is not a list adds nothing."},
+			{"items", jobj{{"$ref", schemaName + "#/$defs/Scaler"}}},
+		}}}},
+	}
+	return main, indentJSON(t, drop)
+}
+
+func indentJSON(t *testing.T, o jobj) []byte {
+	raw, err := json.Marshal(o)
+	require.NoError(t, err)
+	var b bytes.Buffer
+	require.NoError(t, json.Indent(&b, raw, "", "  "))
+	b.WriteByte('\n')
+	return b.Bytes()
+}
+
+// TestJSONSchemaFiles: the committed schemas are what the schema makes
+// now (-update rewrites them).
+func TestJSONSchemaFiles(t *testing.T) {
+	main, dropIn := jsonSchemas(t)
+	for name, want := range map[string][]byte{schemaName: main, dropInName: dropIn} {
+		if *update {
+			require.NoError(t, os.WriteFile(schemaDir+name, want, 0o644))
+			continue
+		}
+		got, err := os.ReadFile(schemaDir + name)
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(got), "%s is stale: go test ./scalerconfig -run TestJSONSchemaFiles -update", name)
+	}
+}
+
+// TestJSONSchemaPatterns holds the schema's patterns to the rules they
+// state: memoryPattern to the memory grammar Load reads a cap's maxMemory
+// with, over every white space and unit around a number, and
+// reservedPattern to the reserved-label rule, over the code points at
+// each of the prefix's places.
+func TestJSONSchemaPatterns(t *testing.T) {
+	memory := regexp.MustCompile(memoryPattern)
+	inputs := []string{"512m", "1.5g", "2G", "1024k", "0k", "", "m", "1", "1.m", ".5m", "1.5.5m", "-1m", "+1m", "1mb", "1 m ", " 1m", "1e3m", "１m", "1m\n"}
+	for r := rune(0); r <= 0x3100; r++ {
+		inputs = append(inputs, "1"+string(r)+"m", "1"+string(r)+string(r)+"g", "1"+string(r))
+	}
+	inputs = append(inputs, "1\ufeffk", "1\u0085k", "1\u2028\u2029M")
+	for _, in := range inputs {
+		_, err := memoryBytes(in)
+		assert.Equal(t, err == nil, memory.MatchString(in), "%q", in)
+	}
+	notReserved := regexp.MustCompile(reservedPattern)
+	// Every code point of the basic plane, and a sample of the others
+	// (none of which lower-cases to ASCII, as node says of them all).
+	for r := rune(0); r <= 0x10FFFF; r++ {
+		if 0xD800 <= r && r <= 0xDFFF || r > 0xFFFF && r%97 != 0 {
+			continue
+		}
+		for i := range 5 {
+			label := []rune("kici:x")
+			label[i] = r
+			if s := string(label); reserved(s) != notReserved.MatchString(s) {
+				t.Errorf("%q: reserved %v, the pattern says %v", s, reserved(s), !reserved(s))
+			}
+		}
+	}
+}

@@ -1,0 +1,199 @@
+package scalerconfig
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/kicikit/kicikit/internal/yamljs"
+)
+
+// "Did you mean": the key a misspelt key was meant to be. A problem of
+// unknown keys names, for each of them close to a key its object allows,
+// that key; the problem of a key the object lacks names the unknown keys
+// of its mapping that are close to it. Either is worked out from the file
+// and the schema only once there is a problem, so that a config that
+// loads costs nothing more.
+
+// Suggestion pairs a key the file writes where its object does not allow
+// it with the allowed key it is likely a misspelling of: equal to it but
+// for case, or within a small edit distance ([Problem.Suggestions]).
+type Suggestion struct {
+	Key   string // the key as the file writes it, which the object does not allow
+	Meant string // the key the object allows that Key is close to
+}
+
+// suggestions are those of the problem of iss, at path, in the files as
+// the walk from the validation root finds them; root is the schema.
+func (m *merged) suggestions(root *schema, path []seg, iss *issue) []Suggestion {
+	if iss.code == "unrecognized_keys" {
+		obj := objectAt(root, path, func(o *schema) bool { return noneIn(o, iss.keys) })
+		if obj == nil {
+			return nil
+		}
+		var out []Suggestion
+		for _, k := range iss.keys {
+			if meant := closest(k, obj); meant != "" {
+				out = append(out, Suggestion{Key: k, Meant: meant})
+			}
+		}
+		return out
+	}
+	if len(path) == 0 || path[len(path)-1].index >= 0 {
+		return nil
+	}
+	leaf, parent := path[len(path)-1].key, path[:len(path)-1]
+	_, node, whole := m.walk(parent)
+	if !whole || node.Kind != yamljs.Map || lookup(node, leaf) != nil {
+		return nil // the key is not missing: the problem is about its value
+	}
+	obj := objectAt(root, parent, func(o *schema) bool { return !noneIn(o, []string{leaf}) })
+	if obj == nil {
+		return nil
+	}
+	var out []Suggestion
+	for _, pair := range node.Pairs {
+		if noneIn(obj, []string{pair.Key}) && closest(pair.Key, obj) == leaf {
+			out = append(out, Suggestion{Key: pair.Key, Meant: leaf})
+		}
+	}
+	return out
+}
+
+// objectAt returns the object schema of the value at path below s (the
+// option of a union that fits), or nil.
+func objectAt(s *schema, path []seg, fits func(*schema) bool) *schema {
+	return schemaAt(s, path, func(o *schema) bool { return o.kind == "object" && fits(o) })
+}
+
+// schemaAt returns the schema of the value at path below s, past the
+// optionals, defaults and pipes around it, and, of a union, the option
+// whose value fits; nil when there is none.
+func schemaAt(s *schema, path []seg, fits func(*schema) bool) *schema {
+	for s != nil {
+		switch s.kind {
+		case "optional", "default", "pipe":
+			s = s.inner
+			continue
+		case "union":
+			for _, o := range s.options {
+				if r := schemaAt(o, path, fits); r != nil {
+					return r
+				}
+			}
+			return nil
+		}
+		if len(path) == 0 {
+			if fits(s) {
+				return s
+			}
+			return nil
+		}
+		s = childSchema(s, path[0])
+		path = path[1:]
+	}
+	return nil
+}
+
+// childSchema is the schema of the value at s below the array, object or
+// record s.
+func childSchema(s *schema, at seg) *schema {
+	switch {
+	case s.kind == "array" && at.index >= 0, s.kind == "record" && at.index < 0:
+		return s.inner
+	case s.kind == "object" && at.index < 0:
+		for _, f := range s.shape {
+			if f.key == at.key {
+				return f.s
+			}
+		}
+	}
+	return nil
+}
+
+// noneIn reports whether none of keys is a key of the object o.
+func noneIn(o *schema, keys []string) bool {
+	for _, k := range keys {
+		for _, f := range o.shape {
+			if f.key == k {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// closest returns the key of the object o that key is closest to, when it
+// is close enough, or "". Keys compare without regard to case, so that a
+// key equal to one but for case is always meant (distance 0); otherwise
+// the distance is the optimal string alignment distance (insertions,
+// deletions, substitutions and swaps of two neighbours, each one edit) in
+// runes, and a key is meant at most 2 edits away, and at most one edit for
+// each three runes of the meant key: "maxAgnets" is "maxAgents",
+// "imagee" "image", "cpu" "cpus", but "gpu" no key of a resource spec. A
+// tie goes to the first key in the schema's order.
+func closest(key string, o *schema) string {
+	best, bestD := "", 3
+	lower := strings.ToLower(key)
+	for _, f := range o.shape {
+		n := utf8.RuneCountInString(f.key)
+		if len(lower) > 4*n+8 {
+			continue // far longer than any key it could be meant as
+		}
+		d := editDistance(lower, strings.ToLower(f.key))
+		if d < bestD && (d == 0 || 3*d <= n) {
+			best, bestD = f.key, d
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance between a and b,
+// in runes, counted up to 3: any greater distance is 3.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if diff := len(ra) - len(rb); diff > 2 || diff < -2 {
+		return 3
+	}
+	// rows i-2, i-1 and i of the table of distances between prefixes.
+	prev2, prev, cur := make([]int, len(rb)+1), make([]int, len(rb)+1), make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return min(prev[len(rb)], 3)
+}
+
+// DidYouMean returns what the problem's Suggestions say, for a person to
+// read after its message: "" when there are none; `did you mean
+// "maxAgents"?` for the one unknown key of a problem of unknown keys; and
+// otherwise each meant key with the key the file writes for it, `did you
+// mean "maxAgents" for "maxAgnets"?` (on the problem of the missing key
+// maxAgents), `did you mean "image" for "imagee", "binaryPath" for
+// "binarypath"?`. Keys are written between double quotes as they are, as
+// the orchestrator's own message quotes them.
+func (p Problem) DidYouMean() string {
+	switch {
+	case len(p.Suggestions) == 0:
+		return ""
+	case p.Code == "unrecognized_keys" && len(p.Suggestions) == 1 && !strings.HasPrefix(p.Message, "Unrecognized keys"):
+		return `did you mean "` + p.Suggestions[0].Meant + `"?`
+	}
+	parts := make([]string, len(p.Suggestions))
+	for i, s := range p.Suggestions {
+		parts[i] = `"` + s.Meant + `" for "` + s.Key + `"`
+	}
+	return "did you mean " + strings.Join(parts, ", ") + "?"
+}
