@@ -62,65 +62,6 @@ type Replacement struct {
 	Image    string // the new image, as Text reads
 }
 
-// Reason is why a call of this package refuses its input, for errors.Is:
-// the errors it returns wrap one ([EditError], [LocationError]).
-type Reason uint8
-
-// The reasons [EditImages] and [PlanImages] refuse an edit.
-const (
-	// ErrNoImageValue: no string value starts and ends at the edit's
-	// positions (a position from another file, or from before a change).
-	ErrNoImageValue Reason = iota + 1
-	// ErrBlockScalar: the image is written as a block scalar (| or >).
-	ErrBlockScalar
-	// ErrAliased: the value is reached through a YAML alias, so that
-	// rewriting it would change every place the alias names it.
-	ErrAliased
-	// ErrStyle: the new image cannot be written in the old value's style
-	// (plain, 'single-quoted' or "double-quoted") and read back as itself.
-	ErrStyle
-	// ErrConflict: two edits of one value, or of overlapping text, disagree.
-	ErrConflict
-	// ErrChanged: the edited file would read differently in more than the
-	// edited images.
-	ErrChanged
-)
-
-// The reasons a [Location] names no file of a file system.
-const (
-	// ErrNotFSPath: a Location path that names no file of a file system
-	// rooted at its volume: a relative path that climbs out with "..", or
-	// a Dir on another Windows volume than Path.
-	ErrNotFSPath Reason = ErrChanged + 1
-)
-
-// Error returns a short lower-case description of r.
-func (r Reason) Error() string {
-	switch r {
-	case ErrNoImageValue:
-		return "no string value at this position"
-	case ErrBlockScalar:
-		return "the image is a block scalar (| or >): edit it by hand"
-	case ErrAliased:
-		return "the image is reached through a YAML alias: rewriting the anchor would change its other uses"
-	case ErrStyle:
-		return "the new image cannot be written in the value's style"
-	case ErrConflict:
-		return "another edit changes the same value differently"
-	case ErrChanged:
-		return "the edit would change more than the image"
-	case ErrNotFSPath:
-		return "not a path in a file system rooted at its volume"
-	case ErrNotRegular:
-		return "not a regular file"
-	case ErrNotDir:
-		return "not a directory"
-	case ErrTooLong:
-		return "longer than node reads"
-	}
-	return "reason " + strconv.Itoa(int(r))
-}
-
 // EditError is an edit [EditImages] refuses, and why.
 type EditError struct {
 	Edit ImageEdit // the edit refused

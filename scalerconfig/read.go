@@ -53,23 +53,6 @@ const (
 	EnvFileLimit
 )
 
-// The reasons a read refuses a file ([FileError]): what [ReadFile],
-// [ReadAll], [Load], [Scan], [Location.Load] and [Location.Scan] refuse
-// before they read it, or as they read it.
-const (
-	// ErrNotRegular: the path names something else than a regular file,
-	// symbolic links followed (FileError.Mode says what): a directory, a
-	// named pipe, a device such as /dev/zero, a socket. It is never read:
-	// a named pipe would wait for a writer, and a device may never end.
-	ErrNotRegular Reason = ErrNotFSPath + 1 + iota
-	// ErrNotDir: the drop-in folder's path names something else than a
-	// directory.
-	ErrNotDir
-	// ErrTooLong: the file is longer than the node call that reads it
-	// takes ([ReadLimit]); FileError.NodeError is what node throws.
-	ErrTooLong
-)
-
 // FileError is a file or folder that a read refuses ([ErrNotRegular],
 // [ErrNotDir], [ErrTooLong]). Load and the others return it wrapped with
 // their name, as they wrap an fs error: "scalerconfig.Load(\"/dev/zero\"):

@@ -1,0 +1,76 @@
+package scalerconfig
+
+import "strconv"
+
+// Reason is why a call of this package refuses its input, for errors.Is:
+// the errors it returns wrap one ([EditError], [LocationError],
+// [FileError]). Its values are the constants below.
+type Reason uint8
+
+// The reasons, in three groups: why [EditImages] and [PlanImages] refuse an
+// edit ([EditError]), why a [Location] names no file of a file system
+// ([LocationError]), and why a read refuses a file ([FileError]): what
+// [ReadFile], [ReadAll], [Load], [Scan], [Location.Load] and
+// [Location.Scan] refuse before they read it, or as they read it.
+const (
+	// ErrNoImageValue: no string value starts and ends at the edit's
+	// positions (a position from another file, or from before a change).
+	ErrNoImageValue Reason = iota + 1
+	// ErrBlockScalar: the image is written as a block scalar (| or >).
+	ErrBlockScalar
+	// ErrAliased: the value is reached through a YAML alias, so that
+	// rewriting it would change every place the alias names it.
+	ErrAliased
+	// ErrStyle: the new image cannot be written in the old value's style
+	// (plain, 'single-quoted' or "double-quoted") and read back as itself.
+	ErrStyle
+	// ErrConflict: two edits of one value, or of overlapping text, disagree.
+	ErrConflict
+	// ErrChanged: the edited file would read differently in more than the
+	// edited images.
+	ErrChanged
+
+	// ErrNotFSPath: a Location path that names no file of a file system
+	// rooted at its volume: a relative path that climbs out with "..", or
+	// a Dir on another Windows volume than Path.
+	ErrNotFSPath
+
+	// ErrNotRegular: the path names something else than a regular file,
+	// symbolic links followed (FileError.Mode says what): a directory, a
+	// named pipe, a device such as /dev/zero, a socket. It is never read:
+	// a named pipe would wait for a writer, and a device may never end.
+	ErrNotRegular
+	// ErrNotDir: the drop-in folder's path names something else than a
+	// directory.
+	ErrNotDir
+	// ErrTooLong: the file is longer than the node call that reads it
+	// takes ([ReadLimit]); FileError.NodeError is what node throws.
+	ErrTooLong
+)
+
+// Error returns a short lower-case description of r.
+func (r Reason) Error() string {
+	switch r {
+	case ErrNoImageValue:
+		return "no string value at this position"
+	case ErrBlockScalar:
+		return "the image is a block scalar (| or >): edit it by hand"
+	case ErrAliased:
+		return "the image is reached through a YAML alias: rewriting the anchor would change its other uses"
+	case ErrStyle:
+		return "the new image cannot be written in the value's style"
+	case ErrConflict:
+		return "another edit changes the same value differently"
+	case ErrChanged:
+		return "the edit would change more than the image"
+	case ErrNotFSPath:
+		return "not a path in a file system rooted at its volume"
+	case ErrNotRegular:
+		return "not a regular file"
+	case ErrNotDir:
+		return "not a directory"
+	case ErrTooLong:
+		return "longer than node reads"
+	}
+	return "reason " + strconv.Itoa(int(r))
+}
