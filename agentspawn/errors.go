@@ -23,8 +23,9 @@ const (
 	// ErrNotContainer is a scaler of another type than container: only the
 	// container backend spawns from a label set's image.
 	ErrNotContainer
-	// ErrLabelSetNotSupported is a Request.LabelSet that matches none of
-	// the scaler's label sets; an empty one matches none.
+	// ErrLabelSetNotSupported is a Request.LabelSet whose key
+	// ([NormalizeLabelSet]) is that of none of the scaler's label sets; an
+	// empty one matches only a label set whose key is "" as well.
 	ErrLabelSetNotSupported
 	// ErrAtCapacity is a scaler that already runs maxAgents agents or more.
 	ErrAtCapacity

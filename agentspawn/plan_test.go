@@ -284,9 +284,8 @@ func TestPlanRefusals(t *testing.T) {
 		{"reload: validates container label sets must have image", spawnReq(backendConfig(func(s *scalerconfig.Scaler, _ *scalerconfig.Config) {
 			s.LabelSets[1].Image = ""
 		}), linuxNode20, "agent-1"), ErrNoImage, `Label set [1] requires an 'image' field for container backend`},
-		{"an empty label set matches none", spawnReq(backendConfig(func(s *scalerconfig.Scaler, _ *scalerconfig.Config) {
-			s.LabelSets[0].Labels = nil
-		}), nil, "agent-1"), ErrLabelSetNotSupported, `Label set [] not supported by container backend "test-container"`},
+		{"an empty label set matches only an empty key", spawnReq(backendConfig(), nil, "agent-1"), ErrLabelSetNotSupported,
+			`Label set [] not supported by container backend "test-container"`},
 		{"no config", Request{Scaler: "test-container", LabelSet: linuxDocker}, ErrNoConfig,
 			"No scaler config: there is no container backend to spawn from"},
 		{"unknown scaler", func() Request { r := spawnReq(backendConfig(), linuxDocker, "a"); r.Scaler = "other"; return r }(),

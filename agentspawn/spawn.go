@@ -43,9 +43,11 @@ const (
 //
 // It finds the scaler named r.Scaler (the first of that name), which must
 // be a container scaler, and the first of its label sets whose
-// [NormalizeLabelSet] is r.LabelSet's. It refuses, in this order: a nil
-// Config, an unknown scaler, one of another type, a label set it does not
-// serve (an empty one among them), a scaler with r.Active >= maxAgents,
+// [NormalizeLabelSet] is r.LabelSet's: the keys are compared, as the
+// backend compares them, so ["a,b"] serves [a, b], and a label set whose
+// key is "" ([""], or none) serves an empty r.LabelSet. It refuses, in
+// this order: a nil Config, an unknown scaler, one of another type, a
+// label set it does not serve, a scaler with r.Active >= maxAgents,
 // a label set without an image, an empty job image, an empty AgentID or
 // OrchestratorURL, and limits hostconfig.ResolveSpawnLimits refuses.
 //
@@ -148,30 +150,74 @@ func containerScaler(r Request) (int, *scalerconfig.Scaler, error) {
 }
 
 // matchLabelSet returns the index of the first label set of s whose
-// normalized labels are want, or -1; buf is scratch space.
+// normalized labels join to the same key as want, or -1; buf is scratch
+// space. The keys are compared, not the labels, as the backend compares
+// its normalizeLabelSet strings: ["a,b"] and [a, b] are both "a,b", and
+// [""] and [] both "".
 func matchLabelSet(s *scalerconfig.Scaler, want, buf []string) int {
-	if len(want) == 0 {
-		return -1
-	}
 	for i := range s.LabelSets {
 		buf = normalized(s.LabelSets[i].Labels, buf[:0])
-		if equal(buf, want) {
+		if sameKey(buf, want) {
 			return i
 		}
 	}
 	return -1
 }
 
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
+// sameKey reports whether a and b, each joined with ",", are the same
+// string, without joining them.
+func sameKey(a, b []string) bool {
+	if keyLen(a) != keyLen(b) {
 		return false
 	}
-	for i := range a {
-		if a[i] != b[i] {
+	x, y := keyCursor{list: a}, keyCursor{list: b}
+	x.skip(0)
+	y.skip(0)
+	for !x.done() {
+		p, q := x.chunk(), y.chunk()
+		n := min(len(p), len(q))
+		if p[:n] != q[:n] {
 			return false
 		}
+		x.skip(n)
+		y.skip(n)
 	}
 	return true
+}
+
+// keyLen is the length of list joined with ",".
+func keyLen(list []string) int {
+	n := len(list) - 1
+	for _, s := range list {
+		n += len(s)
+	}
+	return max(n, 0)
+}
+
+// keyCursor walks a list joined with ",", a piece at a time: piece 2i is
+// list[i], and piece 2i+1 the comma after it.
+type keyCursor struct {
+	list       []string
+	piece, off int
+}
+
+func (c *keyCursor) done() bool { return c.piece >= 2*len(c.list)-1 }
+
+// chunk is what is left of the current piece.
+func (c *keyCursor) chunk() string {
+	if c.piece%2 == 1 {
+		return ","[c.off:]
+	}
+	return c.list[c.piece/2][c.off:]
+}
+
+// skip moves n bytes on, and past every piece it then ends or that is
+// empty.
+func (c *keyCursor) skip(n int) {
+	c.off += n
+	for !c.done() && c.chunk() == "" {
+		c.piece, c.off = c.piece+1, 0
+	}
 }
 
 // missing returns the Reason for what r or ls lacks that the container

@@ -194,6 +194,9 @@ func TestPlanMatch(t *testing.T) {
 			{Labels: []string{"İ"}, Image: "d"},
 			{Labels: []string{" linux"}, Image: "e"},
 			{Labels: []string{"", "gpu", "gpu"}, Image: "g"},
+			{Labels: []string{"a,b"}, Image: "h"},
+			{Labels: []string{""}, Image: "i"},
+			{Labels: []string{"x", ""}, Image: "j"},
 		}},
 		{Name: "c", Type: scalerconfig.TypeContainer, MaxAgents: 9, LabelSets: []scalerconfig.LabelSet{{Labels: []string{"gpu"}, Image: "f"}}},
 	}}
@@ -211,6 +214,14 @@ func TestPlanMatch(t *testing.T) {
 		{[]string{"gpu", ""}, 5}, // an empty label is a label, a repeated one counts once
 		{[]string{"gpu"}, -1},    // the first scaler of that name
 		{[]string{"linux", "docker", "gpu"}, -1},
+		// The backend compares the joined keys, not the labels: a comma in
+		// a label reads as a separator, and an empty key is a key.
+		{[]string{"a", "b"}, 6}, // "a,b" is the key of [a,b] and of ["a,b"]
+		{[]string{"A,B"}, 6},
+		{nil, 7},              // "" is the key of [] and of [""]
+		{[]string{"", ""}, 7}, // the same key
+		{[]string{",x"}, 8},   // [x, ""] sorts to ["", x]: ",x"
+		{[]string{"a", "b,"}, -1},
 	}
 	for _, tt := range tests {
 		t.Run(NormalizeLabelSet(tt.labels), func(t *testing.T) {

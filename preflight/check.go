@@ -3,10 +3,12 @@ package preflight
 import (
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/kicikit/kicikit/agentversion"
 	"github.com/kicikit/kicikit/imageref"
+	"github.com/kicikit/kicikit/internal/jsstr"
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
@@ -27,7 +29,9 @@ type Input struct {
 	// TargetVersion is the release the upgrade installs, such as "0.20.0"
 	// or " v0.20.0 "; it may be empty. Like the orchestrator, the check trims
 	// it, drops one leading "v", and uses the rest, "-suffix" included, when
-	// agentversion.Parse accepts it. Otherwise there is no usable target.
+	// it is a release as the orchestrator reads one: agentversion.Parse's
+	// grammar, each part any number of digits read as a JavaScript number.
+	// Otherwise there is no usable target.
 	TargetVersion string
 }
 
@@ -104,10 +108,7 @@ func (c *Checker) Counts() ImageCounts { return c.counts }
 // not read.
 func NewChecker(in Input) *Checker {
 	c := checker{target: usableTarget(in.TargetVersion), where: in.where(), path: in.Location.Path}
-	if c.target != "" {
-		// Parse reads the text ParseTarget keeps as ParseTarget read it.
-		c.version, _ = agentversion.Parse(c.target)
-	}
+	c.version, _ = jsRelease(c.target)
 	return &Checker{c: c}
 }
 
@@ -151,7 +152,7 @@ type checker struct {
 	// target is the usable target as the findings print it, or "" when
 	// there is none ([usableTarget]); version is its version.
 	target  string
-	version agentversion.Version
+	version release
 	where   string // the config file to edit, as the messages name it
 	path    string // the main file, as the messages name it
 }
@@ -205,11 +206,12 @@ type agentImage struct {
 func (c checker) read(ls *scalerconfig.LabelSet) agentImage {
 	img := agentImage{Parts: imageref.Split(ls.Image), policy: ls.ImagePullPolicy.Effective()}
 	if img.HasTag && img.Tag != imageref.LatestTag {
-		// The tag as agentversion.Compare reads a side: without one leading
-		// "v". ("latest", the commonest tag, is no release.)
-		v, err := agentversion.Parse(strings.TrimPrefix(img.Tag, "v"))
-		img.release = err == nil
-		img.older = img.release && c.target != "" && v.Less(c.version)
+		// The tag as the orchestrator's compareReleases reads a side:
+		// without one leading "v". ("latest", the commonest tag, is no
+		// release.)
+		var v release
+		v, img.release = jsRelease(strings.TrimPrefix(img.Tag, "v"))
+		img.older = img.release && c.target != "" && v.less(c.version)
 	}
 	return img
 }
@@ -251,12 +253,48 @@ func (img agentImage) floatingTag() bool {
 	return img.floating() && img.policy == scalerconfig.PullIfNotPresent
 }
 
-// usableTarget is the target as the findings print it: the text
-// [agentversion.ParseTarget] keeps, or "" when there is no usable target.
+// usableTarget is the target as the findings print it, or "" when there
+// is no usable target: as the orchestrator's checkContainerAgentImages
+// reads it, s trimmed and less one leading "v", kept when it is a release
+// ([jsRelease]); the text [agentversion.ParseTarget] keeps, for any target
+// whose parts fit a uint64.
 func usableTarget(s string) string {
-	_, text, err := agentversion.ParseTarget(s)
-	if err != nil {
+	text := strings.TrimPrefix(jsstr.Trim(s), "v")
+	if _, ok := jsRelease(text); !ok {
 		return ""
 	}
 	return text
+}
+
+// release is a release version as the orchestrator's parseVersionBase
+// returns it: its three parts as JavaScript numbers.
+type release [3]float64
+
+// jsRelease reads s as the orchestrator's parseVersionBase does:
+// [agentversion.Parse]'s grammar, with any number of digits a part, each
+// part read as JavaScript's Number reads it (the float64 nearest its
+// value, +Inf past the largest). So 0.0.99999999999999999999, which Parse
+// refuses (beyond uint64), is a release, and 0.20.9007199254740992 and
+// 0.20.9007199254740993 are the same one, as they are to the orchestrator.
+func jsRelease(s string) (release, bool) {
+	var r release
+	if _, err := agentversion.Parse(s); err != nil && !errors.Is(err, agentversion.ErrRange) {
+		return r, false
+	}
+	base, _, _ := strings.Cut(jsstr.Trim(s), "-")
+	for i, part := range strings.SplitN(base, ".", 3) {
+		r[i], _ = strconv.ParseFloat(part, 64) // ASCII digits only: Parse said so
+	}
+	return r, true
+}
+
+// less reports whether r is an older release than s, as compareReleases
+// orders them: the first part that differs decides.
+func (r release) less(s release) bool {
+	for i := range r {
+		if r[i] != s[i] {
+			return r[i] < s[i]
+		}
+	}
+	return false
 }

@@ -61,6 +61,14 @@ func TestCheckAgentImages(t *testing.T) {
 		{"digest only", one("kici-agent@"+sha256, ""), "0.20.0", nil},
 		{"unknown policy is not IfNotPresent", one("kici-agent:latest", "ifnotpresent"), "0.20.0", nil},
 
+		// The orchestrator reads each part as a JavaScript number: any
+		// number of digits, compared once rounded to a float64.
+		{"a part beyond uint64 is a release", one("kici-agent:0.0.99999999999999999999", ""), "0.20.0",
+			[]Finding{OlderPin{Site: site("kici-agent:0.0.99999999999999999999"), Tag: "0.0.99999999999999999999", Target: "0.20.0"}}},
+		{"a target beyond uint64", one("kici-agent:0.19.0", ""), "0.21.99999999999999999999",
+			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.21.99999999999999999999"}}},
+		{"parts equal once rounded", one("kici-agent:0.20.9007199254740992", ""), "0.20.9007199254740993", nil},
+
 		// The orchestrator's older-pin.
 		{"older pin", one("kici-agent:0.19.0", ""), "0.20.0",
 			[]Finding{OlderPin{Site: site("kici-agent:0.19.0"), Tag: "0.19.0", Target: "0.20.0"}}},
@@ -363,6 +371,9 @@ func TestUsableTarget(t *testing.T) {
 		{"0.20", ""},
 		{"v", ""},
 		{"   ", ""},
+		// Parts are JavaScript numbers: any number of digits is a release.
+		{"0.21.99999999999999999999", "0.21.99999999999999999999"},
+		{"v1." + strings.Repeat("9", 400) + ".0", "1." + strings.Repeat("9", 400) + ".0"},
 	}
 	for _, tt := range tests {
 		t.Run(strconv.Quote(tt.in), func(t *testing.T) {

@@ -192,8 +192,10 @@ func (NeverPull) finding() {}
 // release version ("stable", "main", "edge", "nightly", "0.20", "v1"), with
 // no digest and the pull policy IfNotPresent. Such a tag moves like latest,
 // each host keeps the image it pulled first, and nothing tells which release
-// runs. A release tag is one that agentversion.Compare accepts, so "v0.19.0"
-// and "0.20.0-5" are releases. The orchestrator says nothing here.
+// runs. A release tag is one that the orchestrator's compareReleases reads
+// as one (agentversion.Compare's grammar, with parts of any number of
+// digits), so "v0.19.0" and "0.20.0-5" are releases. The orchestrator says
+// nothing here.
 type FloatingTag struct {
 	Site
 	Tag    string // the floating tag

@@ -10,7 +10,6 @@ import (
 
 	"github.com/distribution/reference"
 
-	"github.com/kicikit/kicikit/agentversion"
 	"github.com/kicikit/kicikit/imageref"
 	"github.com/kicikit/kicikit/internal/jsstr"
 	"github.com/kicikit/kicikit/scalerconfig"
@@ -22,23 +21,19 @@ import (
 
 var seedDigits = regexp.MustCompile(`^[0-9]+$`)
 
-// seedParseVersion is parseVersionBase, with the package's one deliberate
-// difference: a part beyond uint64 is not a version.
-func seedParseVersion(version string) []uint64 {
+// seedParseVersion is parseVersionBase: each part ASCII digits, read as
+// JavaScript's Number reads it (the nearest float64).
+func seedParseVersion(version string) []float64 {
 	parts := strings.Split(strings.Split(jsstr.Trim(version), "-")[0], ".")
 	if len(parts) != 3 {
 		return nil
 	}
-	nums := make([]uint64, 3)
+	nums := make([]float64, 3)
 	for i, part := range parts {
 		if !seedDigits.MatchString(part) {
 			return nil
 		}
-		n, err := strconv.ParseUint(part, 10, 64)
-		if err != nil {
-			return nil
-		}
-		nums[i] = n
+		nums[i], _ = strconv.ParseFloat(part, 64)
 	}
 	return nums
 }
@@ -147,9 +142,11 @@ func FuzzCheckAgentImages(f *testing.F) {
 		"quay.io/Kici/kici-agent:0.19.0", "kici-agent: 0.19.0", "kici-agent:a+b", "kici agent",
 		"localhost:5000:0.20.0", "a:b:c", "a@b/c:d@e", "kici/" + strings.Repeat("a", 251) + "/kici-agent",
 	}
-	images = append(images, "kici-agent:stable", "kici-agent:0.20", "kici-agent:LATEST", "kici-agent:0.19.0 ", "quay.io/Kici/kici-agent")
+	images = append(images, "kici-agent:stable", "kici-agent:0.20", "kici-agent:LATEST", "kici-agent:0.19.0 ", "quay.io/Kici/kici-agent",
+		"kici-agent:0.0.99999999999999999999", "kici-agent:0.20.9007199254740992")
 	policies := []string{"", "IfNotPresent", "Always", "Never", "never"}
-	targets := []string{"", "0.20.0", " v0.20.0 ", "v 0.20.0", "vv0.20.0", "0.20.0-rc.1", "latest", "\u00a00.20.0\ufeff"}
+	targets := []string{"", "0.20.0", " v0.20.0 ", "v 0.20.0", "vv0.20.0", "0.20.0-rc.1", "latest", "\u00a00.20.0\ufeff",
+		"0.20.9007199254740993", "0.21.99999999999999999999"}
 	for i, image := range images {
 		f.Add(image, policies[i%len(policies)], images[(i*5+1)%len(images)], policies[(i/len(policies))%len(policies)],
 			targets[i%len(targets)], []string{"", dir}[i%2], []string{"container", "bare-metal"}[i/2%2])
@@ -257,9 +254,9 @@ func wantCodes(scalerType scalerconfig.ScalerType, ls scalerconfig.LabelSet, see
 	if _, err := reference.ParseNormalizedNamed(ls.Image); err != nil {
 		return append(codes, CodeInvalidImage)
 	}
-	_, releaseErr := agentversion.Compare(l.Tag, "0.0.0")
+	release := seedParseVersion(strings.TrimPrefix(l.Tag, "v")) != nil // compareReleases' reading of a side
 	moving := l.Tag == "" || l.Tag == "latest"
-	floating := !moving && releaseErr != nil
+	floating := !moving && !release
 	policy := ls.ImagePullPolicy
 	switch {
 	case l.HasDigest && seed != CodeOlderPin:

@@ -27,7 +27,9 @@ import (
 // InvalidMemory reports a memory string of a label set's resources, or of
 // the config's defaults.resources, requests or limits, that the
 // orchestrator's memory parser refuses ([hostconfig.ParseMemory]'s
-// grammar: "4GB", "4Gi", "2 gigs", "1024"). The config loads, and every
+// grammar: "4GB", "4Gi", "2 gigs", "1024", and "" where the file writes
+// it: memory: "" is a memory the scaler manager parses, not a memory left
+// out; in a Config literal, which holds no positions, "" is none). The config loads, and every
 // spawn that reads it fails: a spawn for the label set (for the defaults:
 // of a label set that sets no memory on that side of its own) whose job
 // sets no memory of its own, for a scaler of any type, since the scaler
@@ -273,8 +275,8 @@ func (c *Checker) CheckDefaults(cfg *scalerconfig.Config) []Finding {
 // places. Its limits are checked when they bound a container: a container
 // scaler's, or the defaults'.
 func resourceFindings(dst []Finding, site Site, typ scalerconfig.ScalerType, res *hostconfig.Resources, posOf func(string) (scalerconfig.Pos, bool)) []Finding {
-	if !refused(res, typ) {
-		return dst // most resources: no finding, and no position to look up
+	if !refused(res, typ, posOf) {
+		return dst // most resources: no finding, and no position to look up but an empty memory's
 	}
 	sides := [2]resourceSide{{name: "requests", spec: res.Requests}, {name: "limits", spec: res.Limits}}
 	for i := range sides {
@@ -283,11 +285,10 @@ func resourceFindings(dst []Finding, site Site, typ scalerconfig.ScalerType, res
 	flat := sides[0].spec != nil && sides[1].spec != nil &&
 		(sides[0].memoryAt.IsValid() && sides[0].memoryAt == sides[1].memoryAt || sides[0].cpuAt.IsValid() && sides[0].cpuAt == sides[1].cpuAt)
 	for i, side := range sides {
-		if side.spec == nil || side.spec.Memory == "" || flat && i == 0 {
+		if flat && i == 0 {
 			continue
 		}
-		var pe *hostconfig.ParseError
-		if _, err := hostconfig.ParseMemory(side.spec.Memory); errors.As(err, &pe) && pe.Reason != hostconfig.ErrRange {
+		if pe := memoryRefused(side.spec, side.memoryAt.IsValid); pe != nil {
 			dst = append(dst, InvalidMemory{Site: site, ScalerType: typ, Field: side.field("memory", flat), Memory: side.spec.Memory, At: side.memoryAt, Err: pe})
 		}
 	}
@@ -298,15 +299,16 @@ func resourceFindings(dst []Finding, site Site, typ scalerconfig.ScalerType, res
 }
 
 // refused reports whether resources of a label set of a scaler of type
-// typ ("" for the defaults) have a finding: a memory the parser refuses,
-// or limits ResolveSpawnLimits refuses where they bound a container.
-func refused(res *hostconfig.Resources, typ scalerconfig.ScalerType) bool {
-	for _, spec := range [2]*hostconfig.ResourceSpec{res.Requests, res.Limits} {
-		if spec == nil || spec.Memory == "" {
-			continue
+// typ ("" for the defaults), whose values posOf places, have a finding: a
+// memory the parser refuses, or limits ResolveSpawnLimits refuses where
+// they bound a container.
+func refused(res *hostconfig.Resources, typ scalerconfig.ScalerType, posOf func(string) (scalerconfig.Pos, bool)) bool {
+	for i, spec := range [2]*hostconfig.ResourceSpec{res.Requests, res.Limits} {
+		written := func() bool {
+			_, ok := posOf("resources." + [2]string{"requests", "limits"}[i] + ".memory")
+			return ok
 		}
-		var pe *hostconfig.ParseError
-		if _, err := hostconfig.ParseMemory(spec.Memory); errors.As(err, &pe) && pe.Reason != hostconfig.ErrRange {
+		if memoryRefused(spec, written) != nil {
 			return true
 		}
 	}
@@ -315,6 +317,24 @@ func refused(res *hostconfig.Resources, typ scalerconfig.ScalerType) bool {
 	}
 	_, err := hostconfig.ResolveSpawnLimits(hostconfig.Limits{}, res)
 	return err != nil
+}
+
+// memoryRefused returns why the orchestrator's memory parser refuses the
+// memory of spec, or nil: a memory string it cannot read, or an empty one
+// that the file writes (written reports whether it does), which the scaler
+// manager parses as any other (memVal !== undefined, in resolveEffective)
+// and parseMemoryString refuses. Only a memory the file leaves out, and ""
+// in a literal, is no memory. A memory beyond an int64, which the parser
+// reads, is nil here: as a container limit it is an [InvalidLimit].
+func memoryRefused(spec *hostconfig.ResourceSpec, written func() bool) *hostconfig.ParseError {
+	if spec == nil || spec.Memory == "" && !written() {
+		return nil
+	}
+	var pe *hostconfig.ParseError
+	if _, err := hostconfig.ParseMemory(spec.Memory); errors.As(err, &pe) && pe.Reason != hostconfig.ErrRange {
+		return pe
+	}
+	return nil
 }
 
 // resourceSide is the requests or the limits of a resources block, and

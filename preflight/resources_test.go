@@ -75,7 +75,21 @@ func TestCheckResources(t *testing.T) {
 		{"any scaler type: bare-metal", head + scalerOf("bare-metal", "{limits: {memory: 2 gigs}}"), []got{
 			{"invalid-memory", "s.yaml:11:38", "resources.limits.memory", 0, 0},
 		}},
-		{"any scaler type: firecracker", head + scalerOf("firecracker", "{requests: {memory: ''}}"), nil},
+		// The scaler manager parses every memory the file writes, "" too
+		// (memVal !== undefined), and parseMemoryString("") throws.
+		{"any scaler type: firecracker", head + scalerOf("firecracker", "{requests: {memory: ''}}"), []got{
+			{"invalid-memory", "s.yaml:16:40", "resources.requests.memory", 0, 0},
+		}},
+		{"an empty memory, written", head + scalerOf("container", `{limits: {memory: "", cpus: 1}}`), []got{
+			{"invalid-memory", "s.yaml:11:38", "resources.limits.memory", 0, 0},
+		}},
+		{"an empty flat memory, once", head + scalerOf("container", "{memory: ''}"), []got{
+			{"invalid-memory", "s.yaml:11:29", "resources.memory", 0, 0},
+		}},
+		{"an empty memory in the defaults", "version: 1\ndefaults:\n  resources:\n    requests: {memory: ''}\nscalers: []\n", []got{
+			{"invalid-memory", "s.yaml:4:24", "resources.requests.memory", -1, -1},
+		}},
+		{"no memory is no finding", head + scalerOf("container", "{limits: {cpus: 1}, requests: {}}"), nil},
 		{"any scaler type: event", head + scalerOf("event", "{requests: {memory: -1m}}"), []got{
 			{"invalid-memory", "s.yaml:12:40", "resources.requests.memory", 0, 0},
 		}},

@@ -24,8 +24,11 @@ type ImageEdit struct {
 	Image string
 
 	// loaded is the file the positions were read from, when
-	// LabelSet.ImageEdit made the edit: how Load read it.
+	// LabelSet.ImageEdit made the edit: how Load read it; at is the
+	// offsets Pos and End had then, so that an edit whose Pos or End a
+	// caller moved since is checked as a literal one is.
 	loaded fileSum
+	at     [2]int
 }
 
 // fileSum is the length and CRC-32C of a file's bytes, as Load read them;
@@ -51,7 +54,11 @@ func (ls *LabelSet) ImageEdit(image string) (ImageEdit, bool) {
 	if !ls.ImagePos.IsValid() || !ls.ImageEnd.IsValid() {
 		return ImageEdit{}, false
 	}
-	return ImageEdit{Pos: ls.ImagePos, End: ls.ImageEnd, Image: image, loaded: ls.loaded}, true
+	e := ImageEdit{Pos: ls.ImagePos, End: ls.ImageEnd, Image: image, loaded: ls.loaded}
+	if e.loaded != (fileSum{}) {
+		e.at = [2]int{e.Pos.Offset, e.End.Offset}
+	}
+	return e, true
 }
 
 // Replacement is one change [EditImages] makes: the bytes from Pos to End
@@ -127,12 +134,13 @@ func PlanImages(src []byte, edits []ImageEdit) ([]Replacement, error) {
 
 // loadedTree is the tree of src's values at the edits' offsets, made
 // without parsing src, when every edit was made by LabelSet.ImageEdit from
-// these bytes, a file without an alias, a tag or a directive (so that no
-// value is reached twice); else ok is false.
+// these bytes, its offsets as it made them, in a file without an alias, a
+// tag or a directive (so that no value is reached twice); else ok is
+// false.
 func loadedTree(src []byte, edits []ImageEdit) (t *tree, ok bool) {
 	sum := edits[0].loaded
 	for _, e := range edits {
-		if e.loaded != sum || sum == (fileSum{}) {
+		if e.loaded != sum || sum == (fileSum{}) || e.at != [2]int{e.Pos.Offset, e.End.Offset} {
 			return nil, false
 		}
 	}

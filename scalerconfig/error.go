@@ -37,9 +37,12 @@ type Problem struct {
 	// lacks (a required key, or a key a rule of the orchestrator asks
 	// for, such as a container label set's image), each key of the
 	// mapping that the object does not allow and that is closest to the
-	// missing one. So maxAgnets: 2 gets two problems that name each other:
-	// the unknown key maxAgnets with {maxAgnets, maxAgents}, and the
-	// missing key maxAgents with the same suggestion. Keys are close when
+	// missing one; for the problem of a union (invalid_union: a resources
+	// block that neither its nested nor its flat form reads), each
+	// unknown key a form found that is close to a key that form allows
+	// (cpu in limits, for cpus). So maxAgnets: 2 gets two problems that
+	// name each other: the unknown key maxAgnets with {maxAgnets,
+	// maxAgents}, and the missing key maxAgents with the same suggestion. Keys are close when
 	// equal but for case or within a small edit distance (see
 	// [Problem.DidYouMean]); nil when no key is. The keys that a stripping
 	// object drops without a word (the top level's, a warm pool's...)

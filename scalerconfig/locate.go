@@ -150,17 +150,32 @@ func windowsVolume(p string) string {
 // "C:\kici\scalers.yaml", "kici/scalers.yaml" in os.DirFS(`C:\`), and the
 // volume "C:" (`\\server\share` for a UNC path). A relative path (when
 // Locate had no working directory) stays relative: the file system is then
-// rooted at the process's working directory.
+// rooted at the process's working directory (for a Windows path written
+// after a drive, C:kici\scalers.yaml, that drive's). Path and Dir must lie
+// in one file system: on one volume, and both absolute or both relative;
+// else FS refuses Dir with a *[LocationError] ([ErrNotFSPath]), as no one
+// fs.FS holds both.
 func (l Location) FS() (volume, file, dir string, err error) {
 	volume, file, err = l.fsPath(l.Path)
 	if err != nil || l.Dir == "" {
 		return volume, file, "", err
 	}
 	dirVolume, dir, err := l.fsPath(l.Dir)
-	if err == nil && !strings.EqualFold(dirVolume, volume) {
+	if err == nil && (!strings.EqualFold(dirVolume, volume) || l.rooted(l.Dir) != l.rooted(l.Path)) {
 		err = &LocationError{Path: l.Dir, Reason: ErrNotFSPath}
 	}
 	return volume, file, dir, err
+}
+
+// rooted reports whether p is read from the root of its volume, not from
+// a working directory: /etc/kici, C:\kici, \\server\share\kici, \kici.
+func (l Location) rooted(p string) bool {
+	if !l.Windows {
+		return path.IsAbs(p)
+	}
+	volume := windowsVolume(p)
+	rest := p[len(volume):]
+	return strings.HasPrefix(volume, `\\`) || rest != "" && isSep(rest[0])
 }
 
 // Load loads the config at l from fsys, a file system rooted at the root of

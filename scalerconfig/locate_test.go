@@ -115,6 +115,14 @@ func TestLocationFS(t *testing.T) {
 		{name: "windows separators only", loc: Location{Path: `\\`, Windows: true}, err: true},
 		{name: "windows relative", loc: Location{Path: `kici\s.yaml`, Windows: true}, file: "kici/s.yaml"},
 		{name: "windows two volumes", loc: Location{Path: `C:\s.yaml`, Dir: `D:\s.d`, Windows: true}, volume: "C:", file: "s.yaml", dir: "s.d", err: true},
+		// Path and Dir in one file system: both relative, or both absolute.
+		{name: "a relative path, an absolute dir", loc: Location{Path: "s.yaml", Dir: "/etc/kici/s.d"}, err: true},
+		{name: "an absolute path, a relative dir", loc: Location{Path: "/etc/kici/s.yaml", Dir: "s.d"}, err: true},
+		{name: "both relative", loc: Location{Path: "s.yaml", Dir: "s.d"}, file: "s.yaml", dir: "s.d"},
+		{name: "windows: a rooted path, a drive-relative dir", loc: Location{Path: `C:\s.yaml`, Dir: `C:s.d`, Windows: true}, err: true},
+		{name: "windows: a relative path, a rooted dir", loc: Location{Path: `s.yaml`, Dir: `\kici\s.d`, Windows: true}, err: true},
+		{name: "windows: both drive-relative", loc: Location{Path: `C:s.yaml`, Dir: `c:s.d`, Windows: true}, volume: "C:", file: "s.yaml", dir: "s.d"},
+		{name: "windows: both on a share", loc: Location{Path: `\\srv\share\s.yaml`, Dir: `\\srv\share\s.d`, Windows: true}, volume: `\\srv\share`, file: "s.yaml", dir: "s.d"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			volume, file, dir, err := tc.loc.FS()

@@ -208,10 +208,12 @@ func (w *placeWalk) find(places []place, file string, item int) (Pos, bool) {
 			continue
 		}
 		if item >= 0 {
-			if k += 1 + item; k >= len(places) || places[k].path != w.path|itemBit {
+			// The items follow the list's own place: compared before the
+			// sum, so that an index near the int's range cannot wrap.
+			if item >= len(places)-k-1 || places[k+1+item].path != w.path|itemBit {
 				return Pos{}, false
 			}
-			p = places[k]
+			p = places[k+1+item]
 		}
 		return Pos{File: file, Line: int(p.line), Column: int(p.column), Offset: int(p.offset)}, true
 	}

@@ -123,6 +123,9 @@ func TestPosOfNone(t *testing.T) {
 		`scalers[0].labelSets[0].env["MY VAR"`, `scalers[0].labelSets[0].env["MY VAR"x]`, `scalers[0].labelSets[0].env[`,
 		"scalers[0].labelSets[0].resources.memory", // the flat form is read as requests and limits
 		"defaults.resources.limits.memory.x", "machinePools[0].cap.maxMemoryBytes",
+		// An index near the int's range must not overflow the item's offset.
+		"scalers[0].labelSets[0].labels[9223372036854775807]", "scalers[0].labelSets[0].volumes[9223372036854775806]",
+		"scalers[0].extraHosts[9223372036854775807]", "scalers[9223372036854775807]", "scalers[0].labelSets[9223372036854775807].image",
 	} {
 		_, ok := cfg.PosOf(path)
 		assert.False(t, ok, "%q", path)
@@ -256,4 +259,25 @@ func must(segs []seg, ok bool) []seg {
 		panic("not a path")
 	}
 	return segs
+}
+
+// FuzzPosOf: PosOf never panics on any path, below any struct, and a
+// position it gives is in the file it names.
+func FuzzPosOf(f *testing.F) {
+	for _, p := range []string{"version", "scalers[0].labelSets[0].labels[1]", `scalers[0].labelSets[0].env["MY VAR"]`,
+		"scalers[0].labelSets[0].labels[9223372036854775807]", "defaults.resources.limits.memory", "[0]", `["a"]`} {
+		f.Add(p)
+	}
+	fsys := fstest.MapFS{"s.yaml": {Data: []byte(placesMain)}}
+	cfg, err := Load(fsys, "s.yaml", "")
+	require.NoError(f, err)
+	s, ls, mp := &cfg.Scalers[0], &cfg.Scalers[0].LabelSets[0], &cfg.MachinePools[0]
+	f.Fuzz(func(t *testing.T, path string) {
+		for _, at := range []func(string) (Pos, bool){cfg.PosOf, s.PosOf, ls.PosOf, mp.PosOf} {
+			if pos, ok := at(path); ok {
+				require.Equal(t, "s.yaml", pos.File)
+				require.Less(t, pos.Offset, len(placesMain))
+			}
+		}
+	})
 }

@@ -120,6 +120,40 @@ func TestPlanLoadedEditsOtherBytes(t *testing.T) {
 	assert.ErrorIs(t, err, ErrNoImageValue)
 }
 
+// TestPlanLoadedEditsMoved: an edit of a loaded label set whose Pos or
+// End a caller then moves (they are exported fields) is checked against
+// the bytes, as a literal edit is, not trusted as where Load found the
+// value: moved onto the key "image: ", it is refused, where it replaced
+// the key.
+func TestPlanLoadedEditsMoved(t *testing.T) {
+	src := []byte("version: 1\nscalers:\n  - name: a\n    type: container\n    maxAgents: 1\n    labelSets:\n      - labels: [x]\n        image: kici-agent:1\n")
+	edits, ok := loadedEdits(src, []string{"kici-agent:2"})
+	require.True(t, ok)
+	require.Len(t, edits, 1)
+	for name, move := range map[string]func(*ImageEdit){
+		"Pos":      func(e *ImageEdit) { e.Pos.Offset -= len("image: ") },
+		"End":      func(e *ImageEdit) { e.End.Offset-- },
+		"Pos, End": func(e *ImageEdit) { e.Pos.Offset, e.End.Offset = e.Pos.Offset-7, e.End.Offset-7 },
+	} {
+		t.Run(name, func(t *testing.T) {
+			moved := edits[0]
+			move(&moved)
+			want, wantErr := PlanImages(src, literal([]ImageEdit{moved}))
+			reps, err := PlanImages(src, []ImageEdit{moved})
+			assert.Equal(t, want, reps)
+			out, _, editErr := EditImages(src, []ImageEdit{moved})
+			if wantErr == nil {
+				assert.NoError(t, err)
+				assert.NoError(t, editErr)
+				return
+			}
+			assert.EqualError(t, err, wantErr.Error())
+			assert.EqualError(t, editErr, wantErr.Error())
+			assert.Nil(t, out)
+		})
+	}
+}
+
 // TestPlanLoadedEditsReadNothing: planning the edits of a loaded config
 // does not parse it again, which would allocate the syntax of every label
 // set.

@@ -32,7 +32,8 @@ const (
 
 	// ErrNotFSPath: a Location path that names no file of a file system
 	// rooted at its volume: a relative path that climbs out with "..", or
-	// a Dir on another Windows volume than Path.
+	// a Dir in another file system than Path's (on another Windows volume,
+	// or relative where Path is absolute, or absolute where it is relative).
 	ErrNotFSPath
 
 	// ErrNotRegular: the path names something else than a regular file,

@@ -1,6 +1,7 @@
 package scalerconfig
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -25,18 +26,11 @@ type Suggestion struct {
 // suggestions are those of the problem of iss, at path, in the files as
 // the walk from the validation root finds them; root is the schema.
 func (m *merged) suggestions(root *schema, path []seg, iss *issue) []Suggestion {
-	if iss.code == "unrecognized_keys" {
-		obj := objectAt(root, path, func(o *schema) bool { return noneIn(o, iss.keys) })
-		if obj == nil {
-			return nil
-		}
-		var out []Suggestion
-		for _, k := range iss.keys {
-			if meant := closest(k, obj); meant != "" {
-				out = append(out, Suggestion{Key: k, Meant: meant})
-			}
-		}
-		return out
+	switch iss.code {
+	case "unrecognized_keys":
+		return keySuggestions(nil, root, path, iss.keys)
+	case "invalid_union":
+		return unionSuggestions(root, path, iss)
 	}
 	if len(path) == 0 || path[len(path)-1].index >= 0 {
 		return nil
@@ -59,6 +53,41 @@ func (m *merged) suggestions(root *schema, path []seg, iss *issue) []Suggestion 
 	return out
 }
 
+// keySuggestions appends to dst a suggestion for each of keys, unknown in
+// the object at path below s, that is close to a key the object allows.
+func keySuggestions(dst []Suggestion, s *schema, path []seg, keys []string) []Suggestion {
+	obj := objectAt(s, path, func(o *schema) bool { return noneIn(o, keys) })
+	if obj == nil {
+		return dst
+	}
+	for _, k := range keys {
+		if meant := closest(k, obj); meant != "" && !slices.Contains(dst, Suggestion{k, meant}) {
+			dst = append(dst, Suggestion{Key: k, Meant: meant})
+		}
+	}
+	return dst
+}
+
+// unionSuggestions are the suggestions of the unknown keys that each form
+// of the union at path found, in the form that found them: cpu in a
+// resources block's limits (the nested form) or in the block itself (the
+// flat form) is close to cpus.
+func unionSuggestions(root *schema, path []seg, iss *issue) []Suggestion {
+	u := schemaAt(root, path, func(o *schema) bool { return o.kind == "union" })
+	if u == nil {
+		return nil
+	}
+	var out []Suggestion
+	for i, option := range iss.options[:min(len(iss.options), len(u.options))] {
+		for _, o := range option {
+			if o.code == "unrecognized_keys" {
+				out = keySuggestions(out, u.options[i], forward(o.rpath), o.keys)
+			}
+		}
+	}
+	return out
+}
+
 // objectAt returns the object schema of the value at path below s (the
 // option of a union that fits), or nil.
 func objectAt(s *schema, path []seg, fits func(*schema) bool) *schema {
@@ -66,8 +95,9 @@ func objectAt(s *schema, path []seg, fits func(*schema) bool) *schema {
 }
 
 // schemaAt returns the schema of the value at path below s, past the
-// optionals, defaults and pipes around it, and, of a union, the option
-// whose value fits; nil when there is none.
+// optionals, defaults and pipes around it, and, of a union, the union
+// itself when it fits, else the option whose value fits; nil when there is
+// none.
 func schemaAt(s *schema, path []seg, fits func(*schema) bool) *schema {
 	for s != nil {
 		switch s.kind {
@@ -75,6 +105,9 @@ func schemaAt(s *schema, path []seg, fits func(*schema) bool) *schema {
 			s = s.inner
 			continue
 		case "union":
+			if len(path) == 0 && fits(s) {
+				return s
+			}
 			for _, o := range s.options {
 				if r := schemaAt(o, path, fits); r != nil {
 					return r

@@ -66,6 +66,14 @@ func TestDidYouMean(t *testing.T) {
 		{"a short key: one edit is too many", map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n" + labelSets + "    platform: {os: linux, arch: x64, xs: 1}\n"}, "", []string{
 			`s.yaml:7:38: scalers[0].platform: Unrecognized key: "xs"`,
 		}},
+		// The resources block is a union of two forms: a key close to one a
+		// form allows, in that form, names it.
+		{"in a form of the resources union: nested", map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n    labelSets: [{labels: [x], image: i, resources: {limits: {cpu: 2}}}]\n"}, "", []string{
+			`s.yaml:6:52: scalers[0].labelSets[0].resources: Invalid input did you mean "cpus" for "cpu"?`,
+		}},
+		{"in a form of the resources union: flat", map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n    labelSets: [{labels: [x], image: i, resources: {cpu: 2, memroy: 1g}}]\n"}, "", []string{
+			`s.yaml:6:52: scalers[0].labelSets[0].resources: Invalid input did you mean "cpus" for "cpu", "memory" for "memroy"?`,
+		}},
 		{"in a drop-in", map[string]string{"s.yaml": "version: 1\nscalers: []\n", "d/a.yaml": "scalers:\n  - {name: b, type: container, maxAgents: 1, lableSets: [{labels: [x], image: i}]}\n"}, "d", []string{
 			`d/a.yaml:2:5: scalers[0].labelSets: Invalid input: expected array, received undefined did you mean "labelSets" for "lableSets"?`,
 			`d/a.yaml:2:46: scalers[0]: Unrecognized key: "lableSets" did you mean "labelSets"?`,
@@ -96,7 +104,8 @@ func TestDidYouMeanInErrorText(t *testing.T) {
 
 // TestSuggestionsOfLoadCases: across the load cases, every suggestion
 // pairs a key the file writes with one its object allows, and only
-// problems of unknown or missing keys have one.
+// problems of unknown or missing keys, or of a union whose forms found
+// unknown keys, have one.
 func TestSuggestionsOfLoadCases(t *testing.T) {
 	n := 0
 	for _, c := range readLoadCases(t) {
@@ -110,7 +119,7 @@ func TestSuggestionsOfLoadCases(t *testing.T) {
 				n++
 				assert.NotEqual(t, s.Key, s.Meant, "%s: %s", c.Name, p)
 				assert.Contains(t, strings.Join(c.filesText(), "\n"), s.Key, "%s: %s", c.Name, p)
-				assert.True(t, p.Code == "unrecognized_keys" || strings.HasSuffix(p.Path, s.Meant), "%s: %s", c.Name, p)
+				assert.True(t, p.Code == "unrecognized_keys" || p.Code == "invalid_union" || strings.HasSuffix(p.Path, s.Meant), "%s: %s", c.Name, p)
 			}
 		}
 	}

@@ -113,6 +113,8 @@ const images = [
 	`kici-agent@sha256:${hex}`, `kici-agent:0.19.0@sha256:${hex}`, "kici-agent:",
 	"kici-agent@", "kici-agent: 0.19.0", "Quay.io/Kici/kici-agent:0.19.0",
 	"kici-agent:latest@", "ubuntu:22.04", "kici-agent-dev:latest", "mirror/kici-agent:0.19.0",
+	// Parts read as JavaScript numbers: any number of digits, equal once rounded.
+	"kici-agent:0.0.99999999999999999999", "kici-agent:0.20.9007199254740992", "kici-agent:v0.21.18446744073709551616",
 ];
 const policies = [undefined, "IfNotPresent", "Always", "Never"];
 const labelSets = images.flatMap((image, i) => policies.map((policy) => ({
@@ -130,7 +132,8 @@ const config = {
 };
 const scalerConfigPath = "/etc/kici/scalers.yaml";
 const scalerConfigDir = "/etc/kici/scalers.d";
-const targets = [undefined, "", "0.20.0", " v0.20.0 ", "v0.20.0-rc.1", "v 0.20.0", "vv0.20.0", "0.20", "latest", "\u00a00.20.0\ufeff"];
+const targets = [undefined, "", "0.20.0", " v0.20.0 ", "v0.20.0-rc.1", "v 0.20.0", "vv0.20.0", "0.20", "latest", "\u00a00.20.0\ufeff",
+	"0.20.9007199254740993", "0.21.99999999999999999999"];
 // JSON.stringify leaves out a targetVersion that is undefined.
 const runs = [
 	...targets.map((targetVersion) => ({ targetVersion, scalerConfigPath })),

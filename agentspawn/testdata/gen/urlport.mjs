@@ -36,5 +36,13 @@ const urls = [
   'foo://h\\x:1', 'http://h\\x:1', 'http://[::1]:', 'http://[::1]:65536', 'http://[]:1',
   'http://[fe80::1%25eth0]:1', 'http://[1.2.3.4]:1', 'http://[::ffff:1.2.3.4]:1', 'http://[::1::]:1', 'http://[G::1]:1',
   'http://[::FFFF]:1', 'tcp://[::1]x:1', 'ws:\\\\h:7', 'ws://h\\x:7',
+  // A special URL's host whose last label is a number is an IPv4 address,
+  // and must parse as one: at most four numbers, decimal, 0x hex or 0 octal.
+  'http://1.2.3.4.5:9', 'http://999.1.1.1:9', 'http://1.2.3.256:9', 'http://1.2.3.255:9', 'http://4294967295:9',
+  'http://4294967296:9', 'http://1.16777215:9', 'http://1.16777216:9', 'http://1.2.3.08:9', 'http://1.2.3.07:9',
+  'http://0x7f.1:9', 'http://0X7F.0x:9', 'http://0xg.1:9', 'http://foo.1:9', 'http://foo.0x1:9', 'http://foo.0x:9',
+  'http://foo.1.:9', 'http://1.2.3.4.:9', 'http://1.2.3.4..:9', 'http://.1:9', 'http://foo.1a:9', 'http://1a:9',
+  'http://%31.2.3.4:9', 'http://%39%39%39.1.1.1:9', 'http://0x100000000:9', 'http://0x' + '0'.repeat(40) + '1:9',
+  'http://' + '9'.repeat(30) + ':9', 'ws://10.0.0.256:4000/ws', 'tcp://999.1.1.1:9', 'tcp://foo.1:9',
 ];
 writeFileSync(new URL('../urlport.json', import.meta.url), JSON.stringify(urls.map((u) => [u, portOf(u)]), null, 1) + '\n');
