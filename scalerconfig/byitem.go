@@ -190,13 +190,15 @@ func (m *merged) scalersByItem(files []splitFile, scaler *schema) (list *yamljs.
 	list = &yamljs.Node{Kind: yamljs.Seq, Pos: files[0].items.Start}
 	var r payload
 	var parts yamljs.Reader // nothing of a group's tree is kept: decoding copies
+	var out outputs         // nor of a scaler's output
 	for n, f := range files {
 		ok := readGroups(&parts, f.src, f.items, m.group, func(g itemGroup, seq *yamljs.Node) bool {
 			if n == 0 && g.from == f.items.Start {
 				list.Pos = seq.Pos // the list's own position, as the whole file's tree has it
 			}
 			for _, item := range seq.Items {
-				r = payload{value: item, issues: r.issues[:0]}
+				out.reset()
+				r = payload{value: item, issues: r.issues[:0], out: &out}
 				scaler.run(&r)
 				if len(r.issues) > 0 {
 					return false
@@ -219,6 +221,12 @@ func (m *merged) take(s Scaler) {
 		m.scalers = append(m.scalers, s)
 		return
 	}
+	m.hand(s)
+}
+
+// hand hands a scaler to each: its own copy, made only here, where its
+// address is taken.
+func (m *merged) hand(s Scaler) {
 	m.each(m.handed, &s)
 	m.handed++
 }

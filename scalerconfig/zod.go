@@ -67,6 +67,7 @@ type issue struct {
 type payload struct {
 	value  *yamljs.Node // nil is undefined
 	issues []*issue
+	out    *outputs // where the output's values are made (outputs.go); nil: each on its own
 }
 
 // addIssue appends iss, placed at the value's path plus rel.
@@ -338,10 +339,10 @@ func array(elem *schema) *schema {
 			p.addIssue(invalidType("array", in))
 			return
 		}
-		out := &yamljs.Node{Kind: yamljs.Seq, Pos: in.Pos, End: in.End, Items: make([]*yamljs.Node, len(in.Items))}
+		out := p.out.node(yamljs.Node{Kind: yamljs.Seq, Pos: in.Pos, End: in.End, Items: p.out.itemList(len(in.Items))})
 		r := new(payload) // one for every item: its issues move to p
 		for i, item := range in.Items {
-			*r = payload{value: item, issues: r.issues[:0]}
+			*r = payload{value: item, issues: r.issues[:0], out: p.out}
 			elem.run(r)
 			p.prefix(seg{index: i}, r.issues)
 			out.Items[i] = r.value
@@ -386,7 +387,7 @@ func object(strict bool, shape ...field) *schema {
 		n := 0
 		r := new(payload) // one for every field: its issues move to p
 		for i, f := range shape {
-			*r = payload{value: vals[i], issues: r.issues[:0]}
+			*r = payload{value: vals[i], issues: r.issues[:0], out: p.out}
 			if v := property(p, r, f); v != nil {
 				pairs[n] = yamljs.Pair{Key: f.key, Value: v}
 				n++
@@ -395,7 +396,7 @@ func object(strict bool, shape ...field) *schema {
 		if unknown != nil {
 			p.addIssue(&issue{code: "unrecognized_keys", cont: contTrue, keys: unknown, message: unrecognized(unknown)})
 		}
-		p.value = &yamljs.Node{Kind: yamljs.Map, Pos: in.Pos, End: in.End, Pairs: append([]yamljs.Pair(nil), pairs[:n]...)}
+		p.value = p.out.node(yamljs.Node{Kind: yamljs.Map, Pos: in.Pos, End: in.End, Pairs: p.out.pairList(pairs[:n])})
 	}}
 }
 
@@ -460,7 +461,7 @@ func union(options ...*schema) *schema {
 	return &schema{kind: "union", options: options, parse: func(p *payload) {
 		results := make([]payload, len(options))
 		for i, o := range options {
-			results[i] = payload{value: p.value}
+			results[i] = payload{value: p.value, out: p.out}
 			o.run(&results[i])
 			if len(results[i].issues) == 0 {
 				*p = results[i]
