@@ -412,6 +412,16 @@ func object(strict bool, shape ...field) *schema {
 // gets for the key, nil for none.
 func property(p, r *payload, f field) *yamljs.Node {
 	present := r.value != nil
+	if !present && len(f.s.checks) == 0 {
+		// What an optional's or a default's run would give, without it:
+		// most keys of a label set are absent.
+		switch f.s.kind {
+		case "optional":
+			return nil
+		case "default":
+			return f.s.def
+		}
+	}
 	f.s.run(r)
 	p.prefix(seg{key: f.key, index: -1}, r.issues)
 	if present || f.s.optin != optNone {
