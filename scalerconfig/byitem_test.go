@@ -79,14 +79,14 @@ func TestLoadByItem(t *testing.T) {
 // what only the whole file can say.
 func TestLoadByItemRefuses(t *testing.T) {
 	for name, src := range map[string]string{
-		"an issue":                 "version: 1\nscalers:\n  - name: a\n    type: container\n    maxAgents: 0\n    labelSets: [{labels: [x], image: i}]\n",
-		"a YAML error in an item":  "version: 1\nscalers:\n  - name: a\n    name: b\n",
-		"a YAML error outside":     "version: 1\nversion: 1\nscalers:\n  - name: a\n",
-		"an unknown machinePool":   "version: 1\nscalers:\n  - {name: a, type: container, maxAgents: 1, machinePool: p, labelSets: [{labels: [x], image: i}]}\n",
-		"scalers not a list":       "version: 1\nscalers: 1\n",
-		"no scalers":               "version: 1\n",
-		"scalers a set":            "version: 1\nscalers: !!set {a}\n",
-		"a YAML error, not plain":  "version: 1\nscalers: []\nscalers: []\n",
+		"an issue":                "version: 1\nscalers:\n  - name: a\n    type: container\n    maxAgents: 0\n    labelSets: [{labels: [x], image: i}]\n",
+		"a YAML error in an item": "version: 1\nscalers:\n  - name: a\n    name: b\n",
+		"a YAML error outside":    "version: 1\nversion: 1\nscalers:\n  - name: a\n",
+		"an unknown machinePool":  "version: 1\nscalers:\n  - {name: a, type: container, maxAgents: 1, machinePool: p, labelSets: [{labels: [x], image: i}]}\n",
+		"scalers not a list":      "version: 1\nscalers: 1\n",
+		"no scalers":              "version: 1\n",
+		"scalers a set":           "version: 1\nscalers: !!set {a}\n",
+		"a YAML error, not plain": "version: 1\nscalers: []\nscalers: []\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, _, ok := loadByItem(files{}, "s.yaml", []byte(src), "", groupBytes, nil)
