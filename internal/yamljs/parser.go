@@ -123,41 +123,63 @@ func (t tokType) nodeName() string {
 	return ""
 }
 
-// tokenTypeOf is the type of a lexical token, tNone for none.
+// tokenTypeOf is the type of a lexical token, tNone for none: one of the
+// fixed tokens, else by its first byte.
 func tokenTypeOf(s string) tokType {
-	switch s {
-	case bom:
-		return tBOM
-	case ctlDocument:
-		return tDocMode
-	case ctlFlowEnd:
-		return tFlowErrorEnd
-	case ctlScalar:
-		return tScalar
-	case "---":
-		return tDocStart
-	case "...":
-		return tDocEnd
-	case "", "\n", "\r\n":
+	switch len(s) {
+	case 0:
 		return tNewline
-	case "-":
-		return tSeqItemInd
-	case "?":
-		return tExplicitKeyInd
-	case ":":
-		return tMapValueInd
-	case "{":
-		return tFlowMapStart
-	case "}":
-		return tFlowMapEnd
-	case "[":
-		return tFlowSeqStart
-	case "]":
-		return tFlowSeqEnd
-	case ",":
-		return tComma
+	case 1:
+		if t := oneByteToken(s[0]); t != tNone {
+			return t
+		}
+	case 2:
+		if s == "\r\n" {
+			return tNewline
+		}
+	case 3:
+		switch s {
+		case bom:
+			return tBOM
+		case "---":
+			return tDocStart
+		case "...":
+			return tDocEnd
+		}
 	}
 	return tokenTypeByFirst(s[0])
+}
+
+// oneByteToken is the type of the fixed token of one byte c, tNone when c
+// is none.
+func oneByteToken(c byte) tokType {
+	switch c {
+	case ctlDocument[0]:
+		return tDocMode
+	case ctlFlowEnd[0]:
+		return tFlowErrorEnd
+	case ctlScalar[0]:
+		return tScalar
+	case '\n':
+		return tNewline
+	case '-':
+		return tSeqItemInd
+	case '?':
+		return tExplicitKeyInd
+	case ':':
+		return tMapValueInd
+	case '{':
+		return tFlowMapStart
+	case '}':
+		return tFlowMapEnd
+	case '[':
+		return tFlowSeqStart
+	case ']':
+		return tFlowSeqEnd
+	case ',':
+		return tComma
+	}
+	return tNone
 }
 
 // tokenTypeByFirst is the type of a token that is none of the fixed ones,
