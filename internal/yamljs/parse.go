@@ -69,6 +69,18 @@ func ParseWithout(src []byte, from, to Pos) (*Node, error) {
 	return parseSource(s, nil, nil)
 }
 
+// ParseRangeWithout is [ParseRange] of src[from.Offset:end] without its
+// lines from cutFrom up to cutTo (both where a line starts, as
+// [SplitNestedItems] gives them, within the range), with every position
+// given in src: an item of a sequence without its own items.
+func ParseRangeWithout(src []byte, from Pos, end int, cutFrom, cutTo Pos) (*Node, error) {
+	text := make([]byte, 0, end-from.Offset-(cutTo.Offset-cutFrom.Offset))
+	text = append(append(text, src[from.Offset:cutFrom.Offset]...), src[cutTo.Offset:end]...)
+	s := readSource(text, true, make([]int, 0, 1+bytes.Count(text, []byte("\n")))) // text is this call's own
+	s.cutAt, s.cutBytes, s.cutLines = cutFrom.Offset-from.Offset, cutTo.Offset-cutFrom.Offset, cutTo.Line-cutFrom.Line
+	return parseSource(placed(s, from), nil, nil)
+}
+
 // parseSource parses s with the slabs given (nil: slabs of its own).
 func parseSource(s *source, ps *parserSlabs, cs *composerSlabs) (*Node, error) {
 	if cs == nil {
