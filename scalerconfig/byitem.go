@@ -47,12 +47,12 @@ func loadByItem(fsys files, name string, src []byte, dir string, group int, each
 		}
 		parts = append(parts, more...)
 	}
-	m := &merged{main: fsys.name(name), root: root, byItem: true, each: each, group: group}
+	m := &merged{main: fsys.name(name), root: root, byItem: true, each: each, group: group, bigItem: 32 * group}
 	if each == nil {
 		m.scalers = make([]Scaler, 0, main.count())
 	}
 	failed := false
-	list := func(scaler *schema) *schema {
+	list := func(scaler scalerMaker) *schema {
 		return &schema{parse: func(p *payload) {
 			p.value, failed = m.scalersByItem(parts, scaler)
 			if failed {
@@ -230,8 +230,8 @@ func readGroups(parts *yamljs.Reader, src []byte, items yamljs.Items, size int, 
 // to m.each, and returns what the top-level check reads of them. failed is
 // true at the first group with a YAML error or the first item with an
 // issue.
-func (m *merged) scalersByItem(files []splitFile, scaler *schema) (list *yamljs.Node, failed bool) {
-	b := &byItem{m: m, scaler: scaler, list: &yamljs.Node{Kind: yamljs.Seq, Pos: files[0].start()}}
+func (m *merged) scalersByItem(files []splitFile, scaler scalerMaker) (list *yamljs.Node, failed bool) {
+	b := &byItem{m: m, scaler: scaler(scalerKeys), maker: scaler, list: &yamljs.Node{Kind: yamljs.Seq, Pos: files[0].start()}}
 	for n, f := range files {
 		if !b.file(f, n == 0) {
 			return nil, true
@@ -245,6 +245,8 @@ func (m *merged) scalersByItem(files []splitFile, scaler *schema) (list *yamljs.
 type byItem struct {
 	m      *merged
 	scaler *schema
+	maker  scalerMaker   // of the schema of a scaler read by groups of label sets (bigScaler)
+	big    *bigScaler    // made for the first such scaler
 	list   *yamljs.Node  // what the top-level check reads of the items so far
 	r      payload       // an item's
 	parts  yamljs.Reader // nothing of a group's tree is kept: decoding copies
@@ -269,12 +271,24 @@ func (b *byItem) file(f splitFile, first bool) bool {
 		}
 		return b.items(list.Items, f.name)
 	}
-	return readGroups(&b.parts, f.src, f.items, b.m.group, func(g itemGroup, seq *yamljs.Node) bool {
-		if first && g.from == f.items.Start {
-			b.list.Pos = seq.Pos
+	for g := range itemGroups(f.items, b.m.group) {
+		if g.items == 1 && g.end-g.from.Offset > b.m.bigItem {
+			if read, ok := b.bigItem(f, g, first && g.from == f.items.Start); read {
+				if !ok {
+					return false
+				}
+				continue
+			}
 		}
-		return b.items(seq.Items, f.name)
-	})
+		n, err := b.parts.ParseRange(f.src, g.from, g.end)
+		if err == nil && first && g.from == f.items.Start {
+			b.list.Pos = n.Pos
+		}
+		if err != nil || n.Kind != yamljs.Seq || len(n.Items) != g.items || !b.items(n.Items, f.name) {
+			return false
+		}
+	}
+	return true
 }
 
 // items validates and decodes items of the file named name, one at a time,
