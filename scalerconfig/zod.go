@@ -351,6 +351,17 @@ func array(elem *schema) *schema {
 	}}
 }
 
+// jsValue is v as a schema reads a property's value: nil, as for a key
+// that is absent, for yaml's undefined (a merge of a set member gives one:
+// `<<: *s` with s `!!set {? [binaryPath]}` sets binaryPath to undefined),
+// which an optional or a defaulted field takes as absent.
+func jsValue(v *yamljs.Node) *yamljs.Node {
+	if v != nil && v.Kind == yamljs.Undefined {
+		return nil
+	}
+	return v
+}
+
 // maxShape is the most fields an object's shape has (a scaler has 30).
 const maxShape = 40
 
@@ -378,7 +389,7 @@ func object(strict bool, shape ...field) *schema {
 		var unknown []string
 		for _, pair := range properties(in) {
 			if i, ok := index[pair.Key]; ok {
-				vals[i] = pair.Value
+				vals[i] = jsValue(pair.Value)
 			} else if strict {
 				unknown = append(unknown, pair.Key)
 			}
