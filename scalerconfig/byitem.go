@@ -35,15 +35,11 @@ import (
 // rather than into the Config; handed is how many went, also when ok is
 // false.
 func loadByItem(fsys files, name string, src []byte, dir string, group int, each func(int, *Scaler)) (cfg *Config, handed int, ok bool) {
-	items, ok := yamljs.SplitItems(src, "scalers")
+	root, main, ok := mainPart(fsys.name(name), src)
 	if !ok {
 		return nil, 0, false
 	}
-	root, err := yamljs.ParseWithout(src, items.Start, items.End)
-	if err != nil {
-		return nil, 0, false
-	}
-	parts := []splitFile{{name: fsys.name(name), src: src, items: items}}
+	parts := []splitFile{main}
 	if dir != "" {
 		more, ok := splitDropIns(fsys, dir)
 		if !ok {
@@ -51,12 +47,12 @@ func loadByItem(fsys files, name string, src []byte, dir string, group int, each
 		}
 		parts = append(parts, more...)
 	}
-	m := &merged{main: fsys.name(name), root: root, byItem: true, each: each, group: group}
+	m := &merged{main: fsys.name(name), root: root, byItem: true, each: each, group: group, bigItem: 32 * group}
 	if each == nil {
-		m.scalers = make([]Scaler, 0, len(items.Items))
+		m.scalers = make([]Scaler, 0, main.count())
 	}
 	failed := false
-	list := func(scaler *schema) *schema {
+	list := func(scaler scalerMaker) *schema {
 		return &schema{parse: func(p *payload) {
 			p.value, failed = m.scalersByItem(parts, scaler)
 			if failed {
@@ -73,12 +69,56 @@ func loadByItem(fsys files, name string, src []byte, dir string, group int, each
 	return m.config(p.value), m.handed, true
 }
 
-// splitFile is a file whose scalers list is read a group of items at a
-// time: its path in the file system, its bytes, its items.
+// splitFile is a file whose scalers are read one at a time: split into
+// items, read a group of them at a time (items); or read whole, when it is
+// a drop-in in another form (whole: read again, on its own, when its turn
+// comes) or the main file in another form (nodes: its scalers, from its
+// tree, which the load holds anyway as the top level's).
 type splitFile struct {
 	name  string
 	src   []byte
 	items yamljs.Items
+	whole bool
+	nodes *yamljs.Node
+}
+
+// mainPart reads the main file: split into its scalers list's items when it
+// is in the plain form, with the root it has without them; else read
+// whole, when its scalers key holds a list of any form (a flow list, a list
+// among anchors and tags), whose items the load then reads one at a time.
+// ok is false when the file does not parse or its scalers is no list: the
+// whole config's reading says what then.
+func mainPart(name string, src []byte) (root *yamljs.Node, f splitFile, ok bool) {
+	if items, split := yamljs.SplitItems(src, "scalers"); split {
+		root, err := yamljs.ParseWithout(src, items.Start, items.End)
+		return root, splitFile{name: name, src: src, items: items}, err == nil
+	}
+	root, err := yamljs.Parse(src)
+	if err != nil {
+		return nil, splitFile{}, false
+	}
+	list := lookupMap(root, "scalers")
+	if list == nil || list.Kind != yamljs.Seq {
+		return nil, splitFile{}, false
+	}
+	return root, splitFile{name: name, src: src, nodes: list}, true
+}
+
+// count is how many scalers the file has.
+func (f splitFile) count() int {
+	if f.nodes != nil {
+		return len(f.nodes.Items)
+	}
+	return len(f.items.Items)
+}
+
+// start is where the file's scalers start: its first item's line, or its
+// list.
+func (f splitFile) start() yamljs.Pos {
+	if f.nodes != nil {
+		return f.nodes.Pos
+	}
+	return f.items.Start
 }
 
 // splitDropIns reads the drop-in folder as the whole config's reading does
@@ -113,8 +153,9 @@ func splitDropIns(fsys files, dir string) (parts []splitFile, ok bool) {
 
 // splitDropIn reads one drop-in: split into its scalers list's items when
 // it is in the plain form (the rest of it must parse: its other keys are
-// read, and dropped, by the whole config's reading), or else read whole,
-// when it adds no scalers (a list without items, or none at all).
+// read, and dropped, by the whole config's reading), or else read whole:
+// to be read again when its turn comes, when it adds scalers (a list with
+// items), else for nothing. ok is false when it does not parse.
 func splitDropIn(name string, src []byte) (f splitFile, adds, ok bool) {
 	if items, split := yamljs.SplitItems(src, "scalers"); split {
 		if _, err := yamljs.ParseWithout(src, items.Start, items.End); err != nil {
@@ -127,7 +168,10 @@ func splitDropIn(name string, src []byte) (f splitFile, adds, ok bool) {
 		return splitFile{}, false, false
 	}
 	list := lookupMap(n, "scalers")
-	return splitFile{}, false, list == nil || list.Kind != yamljs.Seq || len(list.Items) == 0
+	if list == nil || list.Kind != yamljs.Seq || len(list.Items) == 0 {
+		return splitFile{}, false, true
+	}
+	return splitFile{name: name, src: src, whole: true}, true, true
 }
 
 // groupBytes is about how much of the scalers list scalersByItem and
@@ -186,31 +230,81 @@ func readGroups(parts *yamljs.Reader, src []byte, items yamljs.Items, size int, 
 // to m.each, and returns what the top-level check reads of them. failed is
 // true at the first group with a YAML error or the first item with an
 // issue.
-func (m *merged) scalersByItem(files []splitFile, scaler *schema) (list *yamljs.Node, failed bool) {
-	list = &yamljs.Node{Kind: yamljs.Seq, Pos: files[0].items.Start}
-	var r payload
-	var parts yamljs.Reader // nothing of a group's tree is kept: decoding copies
+func (m *merged) scalersByItem(files []splitFile, scaler scalerMaker) (list *yamljs.Node, failed bool) {
+	b := &byItem{m: m, scaler: scaler(scalerKeys), maker: scaler, list: &yamljs.Node{Kind: yamljs.Seq, Pos: files[0].start()}}
 	for n, f := range files {
-		ok := readGroups(&parts, f.src, f.items, m.group, func(g itemGroup, seq *yamljs.Node) bool {
-			if n == 0 && g.from == f.items.Start {
-				list.Pos = seq.Pos // the list's own position, as the whole file's tree has it
-			}
-			for _, item := range seq.Items {
-				r = payload{value: item, issues: r.issues[:0]}
-				scaler.run(&r)
-				if len(r.issues) > 0 {
-					return false
-				}
-				m.take(m.scaler(r.value, f.name))
-				list.Items = append(list.Items, scalerRefs(r.value))
-			}
-			return true
-		})
-		if !ok {
+		if !b.file(f, n == 0) {
 			return nil, true
 		}
 	}
-	return list, false
+	return b.list, false
+}
+
+// byItem is what scalersByItem reads with: the scaler's schema, and the
+// memory it reads in, kept from one item to the next.
+type byItem struct {
+	m      *merged
+	scaler *schema
+	maker  scalerMaker   // of the schema of a scaler read by groups of label sets (bigScaler)
+	big    *bigScaler    // made for the first such scaler
+	list   *yamljs.Node  // what the top-level check reads of the items so far
+	r      payload       // an item's
+	parts  yamljs.Reader // nothing of a group's tree is kept: decoding copies
+	out    outputs       // nor of a scaler's output
+}
+
+// file reads the items of one file, and reports whether each was valid.
+// The first file's list gives the list its position, as the whole file's
+// tree has it.
+func (b *byItem) file(f splitFile, first bool) bool {
+	switch {
+	case f.nodes != nil:
+		return b.items(f.nodes.Items, f.name)
+	case f.whole:
+		n, err := b.parts.ParseRange(f.src, yamljs.Pos{Line: 1, Column: 1}, len(f.src))
+		if err != nil {
+			return false
+		}
+		list := lookupMap(n, "scalers")
+		if first {
+			b.list.Pos = list.Pos
+		}
+		return b.items(list.Items, f.name)
+	}
+	for g := range itemGroups(f.items, b.m.group) {
+		if g.items == 1 && g.end-g.from.Offset > b.m.bigItem {
+			if read, ok := b.bigItem(f, g, first && g.from == f.items.Start); read {
+				if !ok {
+					return false
+				}
+				continue
+			}
+		}
+		n, err := b.parts.ParseRange(f.src, g.from, g.end)
+		if err == nil && first && g.from == f.items.Start {
+			b.list.Pos = n.Pos
+		}
+		if err != nil || n.Kind != yamljs.Seq || len(n.Items) != g.items || !b.items(n.Items, f.name) {
+			return false
+		}
+	}
+	return true
+}
+
+// items validates and decodes items of the file named name, one at a time,
+// and reports whether each was valid.
+func (b *byItem) items(items []*yamljs.Node, name string) bool {
+	for _, item := range items {
+		b.out.reset()
+		b.r = payload{value: item, issues: b.r.issues[:0], out: &b.out}
+		b.scaler.run(&b.r)
+		if len(b.r.issues) > 0 {
+			return false
+		}
+		b.m.take(b.m.scaler(b.r.value, name))
+		b.list.Items = append(b.list.Items, scalerRefs(b.r.value))
+	}
+	return true
 }
 
 // take keeps a scaler read on its own for the Config, or hands it to each.
@@ -219,6 +313,12 @@ func (m *merged) take(s Scaler) {
 		m.scalers = append(m.scalers, s)
 		return
 	}
+	m.hand(s)
+}
+
+// hand hands a scaler to each: its own copy, made only here, where its
+// address is taken.
+func (m *merged) hand(s Scaler) {
 	m.each(m.handed, &s)
 	m.handed++
 }

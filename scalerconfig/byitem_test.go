@@ -79,12 +79,14 @@ func TestLoadByItem(t *testing.T) {
 // what only the whole file can say.
 func TestLoadByItemRefuses(t *testing.T) {
 	for name, src := range map[string]string{
-		"an issue":                 "version: 1\nscalers:\n  - name: a\n    type: container\n    maxAgents: 0\n    labelSets: [{labels: [x], image: i}]\n",
-		"a YAML error in an item":  "version: 1\nscalers:\n  - name: a\n    name: b\n",
-		"a YAML error outside":     "version: 1\nversion: 1\nscalers:\n  - name: a\n",
-		"an unknown machinePool":   "version: 1\nscalers:\n  - {name: a, type: container, maxAgents: 1, machinePool: p, labelSets: [{labels: [x], image: i}]}\n",
-		"an alias":                 "version: 1\nscalers:\n  - &a {name: a, type: container, maxAgents: 1, labelSets: [{labels: [x], image: i}]}\nx: *a\n",
-		"scalers not a block list": "version: 1\nscalers: []\n",
+		"an issue":                "version: 1\nscalers:\n  - name: a\n    type: container\n    maxAgents: 0\n    labelSets: [{labels: [x], image: i}]\n",
+		"a YAML error in an item": "version: 1\nscalers:\n  - name: a\n    name: b\n",
+		"a YAML error outside":    "version: 1\nversion: 1\nscalers:\n  - name: a\n",
+		"an unknown machinePool":  "version: 1\nscalers:\n  - {name: a, type: container, maxAgents: 1, machinePool: p, labelSets: [{labels: [x], image: i}]}\n",
+		"scalers not a list":      "version: 1\nscalers: 1\n",
+		"no scalers":              "version: 1\n",
+		"scalers a set":           "version: 1\nscalers: !!set {a}\n",
+		"a YAML error, not plain": "version: 1\nscalers: []\nscalers: []\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, _, ok := loadByItem(files{}, "s.yaml", []byte(src), "", groupBytes, nil)
@@ -93,6 +95,25 @@ func TestLoadByItemRefuses(t *testing.T) {
 			want, werr := load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "", yamljs.Parse, false)
 			assert.Equal(t, werr, err)
 			assert.Equal(t, want, got)
+		})
+	}
+}
+
+// TestLoadByItemMainWhole checks that a main file in another form than the
+// plain one, whose scalers key holds a list, is read whole and its scalers
+// one at a time, as the whole config's reading reads them.
+func TestLoadByItemMainWhole(t *testing.T) {
+	scaler := "{name: %s, type: container, maxAgents: 1, labelSets: [{labels: [x], image: i}]}"
+	for name, src := range map[string]string{
+		"an alias":     "version: 1\nscalers:\n  - &a " + fmt.Sprintf(scaler, "a") + "\nx: *a\n",
+		"a flow list":  "version: 1\nscalers: [" + fmt.Sprintf(scaler, "a") + ", " + fmt.Sprintf(scaler, "b") + "]\n",
+		"an empty one": "version: 1\nscalers: []\n",
+		"a tag":        "version: 1\nscalers: !!seq\n  - " + fmt.Sprintf(scaler, "a") + "\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, _, ok := loadByItem(files{}, "s.yaml", []byte(src), "", groupBytes, nil)
+			assert.True(t, ok)
+			checkScan(t, fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
 		})
 	}
 }
@@ -138,11 +159,13 @@ func checkScan(t testing.TB, fsys fstest.MapFS, main, dir string) {
 
 // TestLoadByItemDropIns reads configs with drop-ins by item and whole:
 // drop-ins that add scalers, that add none, that are not in the plain
-// form, that do not parse, and a folder that holds no drop-in.
+// form (read whole, each on its own), that do not parse, and a folder that
+// holds no drop-in.
 func TestLoadByItemDropIns(t *testing.T) {
 	main := byItemConfig(300)
 	scaler := "scalers:\n  - name: %s\n    type: container\n    maxAgents: 1\n    labelSets: [{labels: [x], image: 'kici-agent:0.20.0'}]\n"
-	byItem := map[string]bool{"two drop-ins": true, "no scalers": true, "not a drop-in": true, "empty folder": true, "sorted as JavaScript": true}
+	byItem := map[string]bool{"two drop-ins": true, "no scalers": true, "not a drop-in": true, "empty folder": true,
+		"sorted as JavaScript": true, "flow list": true, "alias": true}
 	for name, drops := range map[string]map[string]string{
 		"two drop-ins":         {"10-a.yaml": fmt.Sprintf(scaler, "a"), "20-b.yml": "# b\n" + fmt.Sprintf(scaler, "b") + "other: 1\n"},
 		"no scalers":           {"10-a.yaml": "other: 1\n", "20-b.yaml": "", "30-c.yaml": "scalers: []\n", "40-d.yaml": "- a list\n"},
@@ -158,15 +181,19 @@ func TestLoadByItemDropIns(t *testing.T) {
 		"a folder named .yaml": {"x.yaml/inside": ""},
 		"name not UTF-8":       {"\xff.yaml": fmt.Sprintf(scaler, "a")},
 	} {
-		t.Run(name, func(t *testing.T) {
-			fsys := fstest.MapFS{"etc/s.yaml": {Data: main}, "etc/s.d": {Mode: fs.ModeDir | 0o755}}
-			for n, text := range drops {
-				fsys["etc/s.d/"+n] = &fstest.MapFile{Data: []byte(text)}
-			}
-			checkScan(t, fsys, "etc/s.yaml", "etc/s.d")
-			_, _, ok := loadByItem(files{fsys: fsys}, "etc/s.yaml", main, "etc/s.d", groupBytes, nil)
-			assert.Equal(t, byItem[name], ok, "read by item")
-		})
+		// The main file in the plain form, and with no scalers of its own
+		// in a flow list, as a config of drop-ins often has.
+		for _, main := range [][]byte{main, []byte("version: 1\nscalers: []\n")} {
+			t.Run(name, func(t *testing.T) {
+				fsys := fstest.MapFS{"etc/s.yaml": {Data: main}, "etc/s.d": {Mode: fs.ModeDir | 0o755}}
+				for n, text := range drops {
+					fsys["etc/s.d/"+n] = &fstest.MapFile{Data: []byte(text)}
+				}
+				checkScan(t, fsys, "etc/s.yaml", "etc/s.d")
+				_, _, ok := loadByItem(files{fsys: fsys}, "etc/s.yaml", main, "etc/s.d", groupBytes, nil)
+				assert.Equal(t, byItem[name], ok, "read by item")
+			})
+		}
 	}
 }
 

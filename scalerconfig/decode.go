@@ -40,11 +40,20 @@ func (m *merged) config(v *yamljs.Node) *Config {
 
 // scaler decodes one scaler of the schema's output, declared in file.
 func (m *merged) scaler(v *yamljs.Node, file string) Scaler {
+	return m.scalerWith(v, file, len(m.places), nil)
+}
+
+// scalerWith is scaler for a scaler whose label sets were decoded before
+// it, sets, their places recorded from start on (bigscaler.go); v's
+// labelSets is then an empty list. With sets nil, they are v's.
+func (m *merged) scalerWith(v *yamljs.Node, file string, start int, sets []LabelSet) Scaler {
 	d := m.newDecoder(file)
 	s := Scaler{Pos: d.pos(v.Pos)}
 	ks := scalerKeys(&s)
-	start := len(m.places)
 	d.object(v, &ks)
+	if sets != nil {
+		s.LabelSets = sets
+	}
 	m.seal(start, &s.at, func(i int) *[]place { return &s.LabelSets[i].at })
 	return s
 }

@@ -141,7 +141,11 @@
 //     node's readFile stops too (see [ConfigLimit]), so that a file that
 //     grows while it is read cannot pass the limit; a file of more than
 //     MaxTextUnits bytes is counted first without keeping it, so that one
-//     too long is refused in about a second and a megabyte of memory.
+//     too long is refused in about a second and a megabyte of memory;
+//   - a file whose text holds [MaxEntries] entries of lists and mappings or
+//     more, on which node runs out of heap in yaml's parse, is refused with
+//     [ErrHeapLimit] before it is parsed, its entries counted with yaml's
+//     lexer alone.
 //
 // Nothing can be opened without waiting through an [io/fs.FS]: a named
 // pipe put in a file's place between the checking Stat and the open makes

@@ -231,7 +231,7 @@ func child(n *yamljs.Node, s seg) *yamljs.Node {
 		return nil
 	}
 	if n.Kind == yamljs.Map {
-		return lookup(n, s.key)
+		return jsValue(lookup(n, s.key)) // yaml's undefined is where a key is absent: at its mapping
 	}
 	return nil
 }

@@ -54,7 +54,9 @@ func (f files) lookup(p string) (string, bool) {
 }
 
 // readFile returns the bytes of the file at path p, read as the
-// orchestrator reads it (ReadFile with ConfigLimit); an error names it.
+// orchestrator reads it (ReadFile with ConfigLimit), and refused when they
+// hold more entries than node's yaml parses in node's heap (checkEntries);
+// an error names it.
 func (f files) readFile(p string) ([]byte, error) {
 	if err, ok := f.refused[p]; ok {
 		return nil, err
@@ -64,6 +66,9 @@ func (f files) readFile(p string) ([]byte, error) {
 		rd.max = MaxTextUnits
 	}
 	b, err := rd.readFile(f.fsys, p)
+	if err == nil {
+		err = checkEntries(p, b)
+	}
 	if err != nil {
 		err = f.wrap(p, err)
 		if f.refused != nil {

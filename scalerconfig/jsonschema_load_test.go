@@ -31,7 +31,7 @@ const (
 	reasonDuplicate  = "duplicate machine pool names"
 	reasonHostAccess = "hostAccess entries: addresses, ranges and ports as the firewall reads them"
 	reasonExtraHosts = "a firecracker scaler's extraHosts entries: host:address as the guest's /etc/hosts reads them"
-	reasonYAMLOnly   = "YAML values JSON has no form for (timestamps, binary, sets, ordered maps, symbols, .inf, .nan): an editor's view of them is not the orchestrator's"
+	reasonYAMLOnly   = "YAML values JSON has no form for (timestamps, binary, sets, ordered maps, symbols, .inf, .nan, a merge's undefined): an editor's view of them is not the orchestrator's"
 	reasonRead       = "a file or folder Load cannot read, or a folder named like a drop-in: no YAML for a schema"
 )
 
@@ -53,6 +53,7 @@ var beyondSchema = map[string]string{
 	"host access edges":                   reasonHostAccess,
 	"firecracker extra hosts":             reasonExtraHosts,
 	"drop-in with set scalers":            reasonYAMLOnly,
+	"undefined by a merge of a set":       reasonYAMLOnly,
 	"main file missing":                   reasonRead,
 	"drop-in folder missing":              reasonRead,
 	"drop-in folder named like a drop-in": reasonRead,

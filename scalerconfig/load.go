@@ -85,7 +85,8 @@ type merged struct {
 	handed  int // the scalers handed to each
 	group   int // the bytes of a group of items (groupBytes)
 	// places are those of the structs being decoded (places.go).
-	places []ownedPlace
+	places  []ownedPlace
+	bigItem int // the bytes past which an item is read by groups of label sets (bigItemBytes)
 }
 
 // load is Load with the parser given; with byItem, a config is read a

@@ -157,7 +157,8 @@ func mapOf(d *json.Decoder) (*yamljs.Node, error) {
 }
 
 // taggedNode is the value the generator wrote as {"\u0000tag": v}: a
-// number JSON cannot write, a Date, a Buffer, a Set, a Map or a Symbol.
+// number JSON cannot write, a Date, a Buffer, a Set, a Map, a Symbol or
+// undefined.
 func taggedNode(tag string, v *yamljs.Node) *yamljs.Node {
 	switch tag {
 	case "\u0000num":
@@ -181,6 +182,8 @@ func taggedNode(tag string, v *yamljs.Node) *yamljs.Node {
 		return n
 	case "\u0000symbol":
 		return &yamljs.Node{Kind: yamljs.Symbol, Str: v.Str}
+	case "\u0000undefined":
+		return &yamljs.Node{Kind: yamljs.Undefined}
 	}
 	return nil
 }

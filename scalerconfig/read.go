@@ -66,8 +66,12 @@ type FileError struct {
 	// Size, for ErrTooLong, is the bytes the read took before it stopped,
 	// or the size Stat reported when that was enough to refuse it.
 	Size   int64
-	Reason Reason // why: ErrNotRegular, ErrNotDir or ErrTooLong
-	// NodeError, for ErrTooLong, is the error node throws on this file,
+	Reason Reason // why: ErrNotRegular, ErrNotDir, ErrTooLong or ErrHeapLimit
+	// Entries, for ErrHeapLimit, is the entries of collections counted in
+	// the file ([MaxEntries]).
+	Entries int
+	// NodeError, for ErrTooLong and ErrHeapLimit, is the error node throws
+	// (or prints as it stops) on this file,
 	// as JavaScript's String(err) writes it: "RangeError: Invalid string
 	// length". The orchestrator's loadScalerConfig does not catch it: the
 	// orchestrator does not start its scalers; the upgrade's image check
@@ -86,6 +90,8 @@ func (e *FileError) Error() string {
 		what = modeName(e.Mode) + ", not a directory"
 	case ErrTooLong:
 		what = strconv.FormatInt(e.Size, 10) + " bytes" + tooLongWhy(e.NodeError) + ": node fails with " + e.NodeError
+	case ErrHeapLimit:
+		what = strconv.FormatInt(e.Size, 10) + " bytes" + heapLimitWhy(e.Entries) + ": node fails with " + e.NodeError
 	}
 	return errtext.Quote(e.Path) + ": " + what
 }

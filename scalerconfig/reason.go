@@ -47,6 +47,11 @@ const (
 	// ErrTooLong: the file is longer than the node call that reads it
 	// takes ([ReadLimit]); FileError.NodeError is what node throws.
 	ErrTooLong
+	// ErrHeapLimit: the file holds [MaxEntries] entries of lists and
+	// mappings or more (FileError.Entries), which node's yaml cannot parse
+	// in node's default heap; FileError.NodeError is what node prints as it
+	// stops.
+	ErrHeapLimit
 )
 
 // Error returns a short lower-case description of r.
@@ -72,6 +77,8 @@ func (r Reason) Error() string {
 		return "not a directory"
 	case ErrTooLong:
 		return "longer than node reads"
+	case ErrHeapLimit:
+		return "more entries than node's heap holds"
 	}
 	return "reason " + strconv.Itoa(int(r))
 }

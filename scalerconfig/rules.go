@@ -32,7 +32,7 @@ func canonicalLabels(p *payload) {
 		if c := canonical(l.Str); c != l.Str {
 			n := *l
 			n.Str = c
-			p.value.Items[i] = &n
+			p.value.Items[i] = p.out.node(n)
 		}
 	}
 }

@@ -99,11 +99,17 @@ func objectOf[T any](strict bool, t table[T]) *schema {
 
 // configSchema builds the whole file's schema. It is built once per Load:
 // the schemas are small, and a package-level value would be a global.
-func configSchema() *schema { return configSchemaWith(array) }
+func configSchema() *schema {
+	return configSchemaWith(func(scaler scalerMaker) *schema { return array(scaler(scalerKeys)) })
+}
+
+// scalerMaker makes a scaler's schema of a table of its keys: scalerKeys,
+// or for the by-item reading one whose labelSets is read otherwise.
+type scalerMaker func(keys table[Scaler]) *schema
 
 // configSchemaWith is configSchema with list making the scalers list's
-// schema from the scaler's.
-func configSchemaWith(list func(scaler *schema) *schema) *schema {
+// schema with the scalers' maker.
+func configSchemaWith(list func(scaler scalerMaker) *schema) *schema {
 	var pt *patterns // compiled when a firecracker scaler has extraHosts
 	hostPatterns := func() *patterns {
 		if pt == nil {
@@ -111,7 +117,8 @@ func configSchemaWith(list func(scaler *schema) *schema) *schema {
 		}
 		return pt
 	}
-	scalers := func() *schema { return list(scalerSchema(hostPatterns)) }
+	scaler := func(keys table[Scaler]) *schema { return scalerSchema(keys, hostPatterns) }
+	scalers := func() *schema { return list(scaler) }
 	top := func(c *Config) keys { return configKeys(c, scalers) }
 	return objectOf(false, top).with(check{rule: "pools", fn: checkPools})
 }
@@ -160,10 +167,10 @@ func firecrackerKeys(f *FirecrackerNetwork) keys {
 	}
 }
 
-// scalerSchema is a scaler's schema, with its refinement: hostPatterns
-// gives the patterns its extraHosts check reads.
-func scalerSchema(hostPatterns func() *patterns) *schema {
-	return objectOf(true, scalerKeys).with(check{rule: "scaler", fn: func(p *payload) { checkScaler(p, hostPatterns) }})
+// scalerSchema is a scaler's schema, of its keys (scalerKeys), with its
+// refinement: hostPatterns gives the patterns its extraHosts check reads.
+func scalerSchema(keys table[Scaler], hostPatterns func() *patterns) *schema {
+	return objectOf(true, keys).with(check{rule: "scaler", fn: func(p *payload) { checkScaler(p, hostPatterns) }})
 }
 
 func scalerKeys(s *Scaler) keys {

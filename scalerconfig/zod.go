@@ -67,6 +67,7 @@ type issue struct {
 type payload struct {
 	value  *yamljs.Node // nil is undefined
 	issues []*issue
+	out    *outputs // where the output's values are made (outputs.go); nil: each on its own
 }
 
 // addIssue appends iss, placed at the value's path plus rel.
@@ -338,16 +339,27 @@ func array(elem *schema) *schema {
 			p.addIssue(invalidType("array", in))
 			return
 		}
-		out := &yamljs.Node{Kind: yamljs.Seq, Pos: in.Pos, End: in.End, Items: make([]*yamljs.Node, len(in.Items))}
+		out := p.out.node(yamljs.Node{Kind: yamljs.Seq, Pos: in.Pos, End: in.End, Items: p.out.itemList(len(in.Items))})
 		r := new(payload) // one for every item: its issues move to p
 		for i, item := range in.Items {
-			*r = payload{value: item, issues: r.issues[:0]}
+			*r = payload{value: item, issues: r.issues[:0], out: p.out}
 			elem.run(r)
 			p.prefix(seg{index: i}, r.issues)
 			out.Items[i] = r.value
 		}
 		p.value = out
 	}}
+}
+
+// jsValue is v as a schema reads a property's value: nil, as for a key
+// that is absent, for yaml's undefined (a merge of a set member gives one:
+// `<<: *s` with s `!!set {? [binaryPath]}` sets binaryPath to undefined),
+// which an optional or a defaulted field takes as absent.
+func jsValue(v *yamljs.Node) *yamljs.Node {
+	if v != nil && v.Kind == yamljs.Undefined {
+		return nil
+	}
+	return v
 }
 
 // maxShape is the most fields an object's shape has (a scaler has 30).
@@ -377,7 +389,7 @@ func object(strict bool, shape ...field) *schema {
 		var unknown []string
 		for _, pair := range properties(in) {
 			if i, ok := index[pair.Key]; ok {
-				vals[i] = pair.Value
+				vals[i] = jsValue(pair.Value)
 			} else if strict {
 				unknown = append(unknown, pair.Key)
 			}
@@ -386,7 +398,7 @@ func object(strict bool, shape ...field) *schema {
 		n := 0
 		r := new(payload) // one for every field: its issues move to p
 		for i, f := range shape {
-			*r = payload{value: vals[i], issues: r.issues[:0]}
+			*r = payload{value: vals[i], issues: r.issues[:0], out: p.out}
 			if v := property(p, r, f); v != nil {
 				pairs[n] = yamljs.Pair{Key: f.key, Value: v}
 				n++
@@ -395,7 +407,7 @@ func object(strict bool, shape ...field) *schema {
 		if unknown != nil {
 			p.addIssue(&issue{code: "unrecognized_keys", cont: contTrue, keys: unknown, message: unrecognized(unknown)})
 		}
-		p.value = &yamljs.Node{Kind: yamljs.Map, Pos: in.Pos, End: in.End, Pairs: append([]yamljs.Pair(nil), pairs[:n]...)}
+		p.value = p.out.node(yamljs.Node{Kind: yamljs.Map, Pos: in.Pos, End: in.End, Pairs: p.out.pairList(pairs[:n])})
 	}}
 }
 
@@ -411,6 +423,16 @@ func object(strict bool, shape ...field) *schema {
 // gets for the key, nil for none.
 func property(p, r *payload, f field) *yamljs.Node {
 	present := r.value != nil
+	if !present && len(f.s.checks) == 0 {
+		// What an optional's or a default's run would give, without it:
+		// most keys of a label set are absent.
+		switch f.s.kind {
+		case "optional":
+			return nil
+		case "default":
+			return f.s.def
+		}
+	}
 	f.s.run(r)
 	p.prefix(seg{key: f.key, index: -1}, r.issues)
 	if present || f.s.optin != optNone {
@@ -460,7 +482,7 @@ func union(options ...*schema) *schema {
 	return &schema{kind: "union", options: options, parse: func(p *payload) {
 		results := make([]payload, len(options))
 		for i, o := range options {
-			results[i] = payload{value: p.value}
+			results[i] = payload{value: p.value, out: p.out}
 			o.run(&results[i])
 			if len(results[i].issues) == 0 {
 				*p = results[i]

@@ -106,7 +106,7 @@ func (c *composer) newCollection(kind ykind, tag *tagDef) *ynode {
 //kicikit:long yaml's resolveBlockMap: each entry's key properties, key, value properties and value, with the checks between them
 func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode {
 	m := c.newCollection(yMap, tag)
-	m.pairs = make([]ypair, 0, len(bm.items))
+	m.pairs = list(&c.slabs.pairs, len(bm.items))
 	ctx.atRoot = false
 	offset := bm.offset
 	commentEnd := -1
@@ -229,7 +229,7 @@ func (c *composer) longerThan(a, b, n int) bool {
 
 func (c *composer) resolveBlockSeq(ctx *composeCtx, bs *cst, tag *tagDef) *ynode {
 	seq := c.newCollection(ySeq, tag)
-	seq.items = make([]*ynode, 0, len(bs.items))
+	seq.items = list(&c.slabs.items, len(bs.items))
 	ctx.atRoot = false
 	ctx.atKey = false
 	offset := bs.offset
@@ -284,9 +284,9 @@ func (c *composer) resolveFlowCollection(ctx *composeCtx, fc *cst, tag *tagDef) 
 	}
 	coll.flow = true
 	if isMap {
-		coll.pairs = make([]ypair, 0, len(fc.items))
+		coll.pairs = list(&c.slabs.pairs, len(fc.items))
 	} else {
-		coll.items = make([]*ynode, 0, len(fc.items))
+		coll.items = list(&c.slabs.items, len(fc.items))
 	}
 	atRoot := ctx.atRoot
 	ctx.atRoot = false

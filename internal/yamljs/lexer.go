@@ -569,6 +569,9 @@ func (l *lexer) parsePlainScalar() lexState {
 	i := l.pos - 1
 	for {
 		i++
+		if j := l.skipPlain(i, inFlow); j > i {
+			end, i = j-1, j // each byte skipped ends the scalar so far
+		}
 		c := l.ch(i)
 		if c == -1 {
 			break
@@ -613,6 +616,38 @@ func (l *lexer) parsePlainScalar() lexState {
 		return lexFlow
 	}
 	return lexDoc
+}
+
+// The bytes below 128 that a plain scalar's loop looks at: in a block,
+// ':' and white space (bits of plainStops, by byte); in a flow collection
+// the flow indicators too (flowStops, by byte less 64, and ',').
+const (
+	plainStops = 1<<':' | 1<<' ' | 1<<'\t' | 1<<'\n' | 1<<'\r'
+	flowStops  = 1<<('['-64) | 1<<(']'-64) | 1<<('{'-64) | 1<<('}'-64)
+)
+
+// skipPlain returns the index of the first byte from i on that the plain
+// scalar's loop looks at, every byte before it being one that just
+// extends the scalar: not ':', white space or, in a flow collection, a
+// flow indicator.
+func (l *lexer) skipPlain(i int, inFlow bool) int {
+	stops0, stops1 := uint64(plainStops), uint64(0)
+	if inFlow {
+		stops0, stops1 = plainStops|1<<',', flowStops
+	}
+	for ; i < len(l.src); i++ {
+		switch c := l.src[i]; {
+		case c < 64:
+			if stops0>>c&1 != 0 {
+				return i
+			}
+		case c < 128:
+			if stops1>>(c-64)&1 != 0 {
+				return i
+			}
+		}
+	}
+	return i
 }
 
 func (l *lexer) pushCount(n int) int {

@@ -1,5 +1,7 @@
 package yamljs
 
+import "bytes"
+
 // Parse returns the JavaScript value that the npm package yaml's parse()
 // returns for src (read as fs.readFile(path, 'utf-8') reads a file), as a
 // tree of Nodes with their positions in src, or a [*SyntaxError] when
@@ -18,7 +20,11 @@ func ParseRange(src []byte, from Pos, end int) (*Node, error) {
 }
 
 func rangeSource(src []byte, from Pos, end int) *source {
-	s := newSource(src[from.Offset:end])
+	return placed(newSource(src[from.Offset:end]), from)
+}
+
+// placed is s placed in the text it is a part of, from where it starts.
+func placed(s *source, from Pos) *source {
 	s.baseOffset, s.baseLine = from.Offset, from.Line-1
 	return s
 }
@@ -32,18 +38,23 @@ func rangeSource(src []byte, from Pos, end int) *source {
 //
 // The zero Reader is ready to use. It is not safe for concurrent use.
 type Reader struct {
-	ps *parserSlabs
-	cs *composerSlabs
+	ps    *parserSlabs
+	cs    *composerSlabs
+	lines []int // the line starts of the last part
 }
 
-// ParseRange is [ParseRange], in r's memory.
+// ParseRange is [ParseRange], in r's memory. It reads src in place rather
+// than a copy of it: src must not change while a Node it returned, or a
+// string of one, is in use.
 func (r *Reader) ParseRange(src []byte, from Pos, end int) (*Node, error) {
 	if r.ps == nil {
 		r.ps, r.cs = newParserSlabs(true), newComposerSlabs(true)
 	}
 	r.ps.reset()
 	r.cs.reset()
-	return parseSource(rangeSource(src, from, end), r.ps, r.cs)
+	s := placed(readSource(src[from.Offset:end], true, r.lines), from)
+	r.lines = s.lines
+	return parseSource(s, r.ps, r.cs)
 }
 
 // ParseWithout is Parse of src without its lines from `from` up to `to`
@@ -53,13 +64,28 @@ func (r *Reader) ParseRange(src []byte, from Pos, end int) (*Node, error) {
 func ParseWithout(src []byte, from, to Pos) (*Node, error) {
 	text := make([]byte, 0, len(src)-(to.Offset-from.Offset))
 	text = append(append(text, src[:from.Offset]...), src[to.Offset:]...)
-	s := newSource(text)
+	s := readSource(text, true, make([]int, 0, 1+bytes.Count(text, []byte("\n")))) // text is this call's own
 	s.cutAt, s.cutBytes, s.cutLines = from.Offset, to.Offset-from.Offset, to.Line-from.Line
 	return parseSource(s, nil, nil)
 }
 
+// ParseRangeWithout is [ParseRange] of src[from.Offset:end] without its
+// lines from cutFrom up to cutTo (both where a line starts, as
+// [SplitNestedItems] gives them, within the range), with every position
+// given in src: an item of a sequence without its own items.
+func ParseRangeWithout(src []byte, from Pos, end int, cutFrom, cutTo Pos) (*Node, error) {
+	text := make([]byte, 0, end-from.Offset-(cutTo.Offset-cutFrom.Offset))
+	text = append(append(text, src[from.Offset:cutFrom.Offset]...), src[cutTo.Offset:end]...)
+	s := readSource(text, true, make([]int, 0, 1+bytes.Count(text, []byte("\n")))) // text is this call's own
+	s.cutAt, s.cutBytes, s.cutLines = cutFrom.Offset-from.Offset, cutTo.Offset-cutFrom.Offset, cutTo.Line-cutFrom.Line
+	return parseSource(placed(s, from), nil, nil)
+}
+
 // parseSource parses s with the slabs given (nil: slabs of its own).
 func parseSource(s *source, ps *parserSlabs, cs *composerSlabs) (*Node, error) {
+	if cs == nil {
+		cs = newComposerSlabs(false)
+	}
 	doc, aliases, lines := compose(s, ps, cs)
 	if len(doc.errors) > 0 {
 		e := s.syntaxError(doc.errors)
@@ -70,7 +96,7 @@ func parseSource(s *source, ps *parserSlabs, cs *composerSlabs) (*Node, error) {
 		at := s.pos(0)
 		return &Node{Kind: Null, Pos: at, End: at}, nil
 	}
-	cv := newConverter(doc, s, aliases)
+	cv := newConverter(doc, s, aliases, cs)
 	js, err := cv.toJS(doc.contents)
 	if err != nil {
 		p := Problem{Code: err.code, Message: err.message}
@@ -100,6 +126,7 @@ func compose(s *source, ps *parserSlabs, cs *composerSlabs) (*document, bool, []
 	newLexer(s.text, p.next).run()
 	p.end()
 	comp.end(len(s.text))
+	p.slabs.lines = p.lines // kept for the next text when the slabs are
 	return first, comp.sawAlias, p.lines
 }
 

@@ -123,41 +123,63 @@ func (t tokType) nodeName() string {
 	return ""
 }
 
-// tokenTypeOf is the type of a lexical token, tNone for none.
+// tokenTypeOf is the type of a lexical token, tNone for none: one of the
+// fixed tokens, else by its first byte.
 func tokenTypeOf(s string) tokType {
-	switch s {
-	case bom:
-		return tBOM
-	case ctlDocument:
-		return tDocMode
-	case ctlFlowEnd:
-		return tFlowErrorEnd
-	case ctlScalar:
-		return tScalar
-	case "---":
-		return tDocStart
-	case "...":
-		return tDocEnd
-	case "", "\n", "\r\n":
+	switch len(s) {
+	case 0:
 		return tNewline
-	case "-":
-		return tSeqItemInd
-	case "?":
-		return tExplicitKeyInd
-	case ":":
-		return tMapValueInd
-	case "{":
-		return tFlowMapStart
-	case "}":
-		return tFlowMapEnd
-	case "[":
-		return tFlowSeqStart
-	case "]":
-		return tFlowSeqEnd
-	case ",":
-		return tComma
+	case 1:
+		if t := oneByteToken(s[0]); t != tNone {
+			return t
+		}
+	case 2:
+		if s == "\r\n" {
+			return tNewline
+		}
+	case 3:
+		switch s {
+		case bom:
+			return tBOM
+		case "---":
+			return tDocStart
+		case "...":
+			return tDocEnd
+		}
 	}
 	return tokenTypeByFirst(s[0])
+}
+
+// oneByteToken is the type of the fixed token of one byte c, tNone when c
+// is none.
+func oneByteToken(c byte) tokType {
+	switch c {
+	case ctlDocument[0]:
+		return tDocMode
+	case ctlFlowEnd[0]:
+		return tFlowErrorEnd
+	case ctlScalar[0]:
+		return tScalar
+	case '\n':
+		return tNewline
+	case '-':
+		return tSeqItemInd
+	case '?':
+		return tExplicitKeyInd
+	case ':':
+		return tMapValueInd
+	case '{':
+		return tFlowMapStart
+	case '}':
+		return tFlowMapEnd
+	case '[':
+		return tFlowSeqStart
+	case ']':
+		return tFlowSeqEnd
+	case ',':
+		return tComma
+	}
+	return tNone
 }
 
 // tokenTypeByFirst is the type of a token that is none of the fixed ones,
@@ -254,9 +276,9 @@ func (c *cst) lastItem() *cstItem {
 // is cleared: its first slots are in a chunk of item lists, and a pointer
 // left there would keep alive, chunk by chunk, the syntax tree the
 // composer lets go as it reads it.
-func (c *cst) pushItem(it *cstItem) {
+func (p *parser) pushItem(c *cst, it *cstItem) {
 	old := c.items
-	c.items = append(c.items, it)
+	c.items = append(p.slabs.itemPtrs.grow(c.items), it)
 	if cap(old) != cap(c.items) {
 		clear(old)
 	}
@@ -393,7 +415,13 @@ func newParser(text string, out func(*cst), slabs *parserSlabs) *parser {
 	if slabs == nil {
 		slabs = newParserSlabs(false)
 	}
-	return &parser{atNewLine: true, out: out, text: text, lines: []int{0}, slabs: slabs}
+	return &parser{atNewLine: true, out: out, text: text, lines: append(slabs.lines[:0], 0), slabs: slabs}
+}
+
+// push appends t to a token list, as yaml pushes a token, growing the list
+// in the parser's chunks.
+func (p *parser) push(list []token, t token) []token {
+	return append(p.slabs.toks.grow(list), t)
 }
 
 // one returns a token list holding t, with room for two more.
@@ -566,7 +594,7 @@ func (p *parser) popToken(tok *cst) {
 	case tBlockMap:
 		it := top.lastItem()
 		if it.value != nil {
-			top.pushItem(p.item(cstItem{start: []token{}, key: tok, sep: []token{}}))
+			p.pushItem(top, p.item(cstItem{start: []token{}, key: tok, sep: []token{}}))
 			p.onKeyLine = true
 			return
 		} else if it.sep != nil {
@@ -579,7 +607,7 @@ func (p *parser) popToken(tok *cst) {
 	case tBlockSeq:
 		it := top.lastItem()
 		if it.value != nil {
-			top.pushItem(p.item(cstItem{start: []token{}, value: tok}))
+			p.pushItem(top, p.item(cstItem{start: []token{}, value: tok}))
 		} else {
 			it.value = tok
 		}
@@ -587,7 +615,7 @@ func (p *parser) popToken(tok *cst) {
 		it := top.lastItem()
 		switch {
 		case it == nil || it.value != nil:
-			top.pushItem(p.item(cstItem{start: []token{}, key: tok, sep: []token{}}))
+			p.pushItem(top, p.item(cstItem{start: []token{}, key: tok, sep: []token{}}))
 		case it.sep != nil:
 			it.value = tok
 		default:
@@ -628,7 +656,7 @@ func (p *parser) moveTrailingEmpty(top, tok *cst) {
 	if top.typ == tDocument {
 		top.end = last.start
 	} else {
-		top.pushItem(p.item(cstItem{start: last.start}))
+		p.pushItem(top, p.item(cstItem{start: last.start}))
 	}
 	tok.dropLastItem()
 }
@@ -644,7 +672,7 @@ func (p *parser) stream() {
 	case tDocMode, tDocStart:
 		doc := &cst{typ: tDocument, offset: p.offset, x: &cstExt{start: []token{}}}
 		if p.typ == tDocStart {
-			doc.x.start = append(doc.x.start, p.sourceToken())
+			doc.x.start = p.push(doc.x.start, p.sourceToken())
 		}
 		p.stack = append(p.stack, doc)
 		return
@@ -664,11 +692,11 @@ func (p *parser) document(doc *cst) {
 			p.pop()
 			p.step()
 		} else {
-			doc.x.start = append(doc.x.start, p.sourceToken())
+			doc.x.start = p.push(doc.x.start, p.sourceToken())
 		}
 		return
 	case tAnchor, tTag, tSpace, tComment, tNewline:
-		doc.x.start = append(doc.x.start, p.sourceToken())
+		doc.x.start = p.push(doc.x.start, p.sourceToken())
 		return
 	}
 	if bv := p.startBlockValue(doc); bv != nil {
@@ -687,7 +715,7 @@ func (p *parser) scalar(scalar *cst) {
 	start := firstKeyStartProps(prevProps(p.peek(2)))
 	var sep []token
 	if scalar.end != nil {
-		sep = append(scalar.end, p.sourceToken())
+		sep = p.push(scalar.end, p.sourceToken())
 		scalar.end = nil
 	} else {
 		sep = p.one(p.sourceToken())
@@ -699,7 +727,7 @@ func (p *parser) scalar(scalar *cst) {
 func (p *parser) blockScalar(scalar *cst) {
 	switch p.typ {
 	case tSpace, tComment, tNewline:
-		scalar.x.props = append(scalar.x.props, p.sourceToken())
+		scalar.x.props = p.push(scalar.x.props, p.sourceToken())
 	case tScalar:
 		scalar.source = p.source
 		// A block scalar's source includes its last line break.
@@ -719,14 +747,14 @@ func (p *parser) blockMapNewline(m *cst, it *cstItem) {
 	switch {
 	case it.value != nil:
 		if n := len(it.value.end); n > 0 && it.value.end[n-1].typ == tComment {
-			it.value.end = append(it.value.end, p.sourceToken())
+			it.value.end = p.push(it.value.end, p.sourceToken())
 		} else {
-			m.pushItem(p.item(cstItem{start: p.one(p.sourceToken())}))
+			p.pushItem(m, p.item(cstItem{start: p.one(p.sourceToken())}))
 		}
 	case it.sep != nil:
-		it.sep = append(it.sep, p.sourceToken())
+		it.sep = p.push(it.sep, p.sourceToken())
 	default:
-		it.start = append(it.start, p.sourceToken())
+		it.start = p.push(it.start, p.sourceToken())
 	}
 }
 
@@ -735,9 +763,9 @@ func (p *parser) blockMapNewline(m *cst, it *cstItem) {
 func (p *parser) collSpace(c *cst, it *cstItem, isMap bool) {
 	switch {
 	case it.value != nil:
-		c.pushItem(p.item(cstItem{start: p.one(p.sourceToken())}))
+		p.pushItem(c, p.item(cstItem{start: p.one(p.sourceToken())}))
 	case isMap && it.sep != nil:
-		it.sep = append(it.sep, p.sourceToken())
+		it.sep = p.push(it.sep, p.sourceToken())
 	default:
 		if p.atIndentedComment(it.start, c.indent) {
 			items := c.items
@@ -745,13 +773,13 @@ func (p *parser) collSpace(c *cst, it *cstItem, isMap bool) {
 				prev := items[len(items)-2]
 				if prev.value != nil && prev.value.end != nil {
 					prev.value.end = append(prev.value.end, it.start...)
-					prev.value.end = append(prev.value.end, p.sourceToken())
+					prev.value.end = p.push(prev.value.end, p.sourceToken())
 					c.dropLastItem()
 					return
 				}
 			}
 		}
-		it.start = append(it.start, p.sourceToken())
+		it.start = p.push(it.start, p.sourceToken())
 	}
 }
 
@@ -778,23 +806,23 @@ func (p *parser) blockMap(m *cst) {
 		case tAnchor, tTag:
 			switch {
 			case atNextItem || it.value != nil:
-				start = append(start, p.sourceToken())
-				m.pushItem(p.item(cstItem{start: start}))
+				start = p.push(start, p.sourceToken())
+				p.pushItem(m, p.item(cstItem{start: start}))
 				p.onKeyLine = true
 			case it.sep != nil:
-				it.sep = append(it.sep, p.sourceToken())
+				it.sep = p.push(it.sep, p.sourceToken())
 			default:
-				it.start = append(it.start, p.sourceToken())
+				it.start = p.push(it.start, p.sourceToken())
 			}
 			return
 		case tExplicitKeyInd:
 			switch {
 			case it.sep == nil && !it.explicitKey:
-				it.start = append(it.start, p.sourceToken())
+				it.start = p.push(it.start, p.sourceToken())
 				it.explicitKey = true
 			case atNextItem || it.value != nil:
-				start = append(start, p.sourceToken())
-				m.pushItem(p.item(cstItem{start: start, explicitKey: true}))
+				start = p.push(start, p.sourceToken())
+				p.pushItem(m, p.item(cstItem{start: start, explicitKey: true}))
 			default:
 				p.stack = append(p.stack, p.blockColl(tBlockMap, p.offset, p.indent, cstItem{start: p.one(p.sourceToken()), explicitKey: true}))
 			}
@@ -808,7 +836,7 @@ func (p *parser) blockMap(m *cst) {
 			fs := p.flowScalar()
 			switch {
 			case atNextItem || it.value != nil:
-				m.pushItem(p.item(cstItem{start: start, key: fs, sep: []token{}}))
+				p.pushItem(m, p.item(cstItem{start: start, key: fs, sep: []token{}}))
 				p.onKeyLine = true
 			case it.sep != nil:
 				p.stack = append(p.stack, fs)
@@ -826,7 +854,7 @@ func (p *parser) blockMap(m *cst) {
 						return
 					}
 				} else if atMapIndent {
-					m.pushItem(p.item(cstItem{start: start}))
+					p.pushItem(m, p.item(cstItem{start: start}))
 				}
 				p.stack = append(p.stack, bv)
 				return
@@ -879,12 +907,12 @@ func (p *parser) blockMapValueInd(m *cst, it *cstItem, start []token, atNextItem
 				p.stack = append(p.stack, p.newImplicitNullKeyMap(st))
 			}
 		case it.value != nil:
-			m.pushItem(p.item(cstItem{start: []token{}, sep: p.one(p.sourceToken())}))
+			p.pushItem(m, p.item(cstItem{start: []token{}, sep: p.one(p.sourceToken())}))
 		case includesToken(it.sep, tMapValueInd):
 			p.stack = append(p.stack, p.newImplicitNullKeyMap(start))
 		case isFlowToken(it.key) && !includesToken(it.sep, tNewline):
 			st := firstKeyStartProps(&it.start)
-			key, sep := it.key, append(it.sep, p.sourceToken())
+			key, sep := it.key, p.push(it.sep, p.sourceToken())
 			it.key, it.sep = nil, nil
 			p.stack = append(p.stack, p.blockColl(tBlockMap, p.offset, p.indent, cstItem{start: st, key: key, sep: sep}))
 		case len(start) > 0:
@@ -893,7 +921,7 @@ func (p *parser) blockMapValueInd(m *cst, it *cstItem, start []token, atNextItem
 			sep = append(append(append(sep, it.sep...), start...), p.sourceToken())
 			it.sep = sep
 		default:
-			it.sep = append(it.sep, p.sourceToken())
+			it.sep = p.push(it.sep, p.sourceToken())
 		}
 		return
 	}
@@ -901,11 +929,11 @@ func (p *parser) blockMapValueInd(m *cst, it *cstItem, start []token, atNextItem
 	case it.sep == nil:
 		it.key, it.sep = nil, p.one(p.sourceToken())
 	case it.value != nil || atNextItem:
-		m.pushItem(p.item(cstItem{start: start, sep: p.one(p.sourceToken())}))
+		p.pushItem(m, p.item(cstItem{start: start, sep: p.one(p.sourceToken())}))
 	case includesToken(it.sep, tMapValueInd):
 		p.stack = append(p.stack, p.newImplicitNullKeyMap([]token{}))
 	default:
-		it.sep = append(it.sep, p.sourceToken())
+		it.sep = p.push(it.sep, p.sourceToken())
 	}
 }
 
@@ -915,12 +943,12 @@ func (p *parser) blockSequence(seq *cst) {
 	case tNewline:
 		if it.value != nil {
 			if n := len(it.value.end); n > 0 && it.value.end[n-1].typ == tComment {
-				it.value.end = append(it.value.end, p.sourceToken())
+				it.value.end = p.push(it.value.end, p.sourceToken())
 			} else {
-				seq.pushItem(p.item(cstItem{start: p.one(p.sourceToken())}))
+				p.pushItem(seq, p.item(cstItem{start: p.one(p.sourceToken())}))
 			}
 		} else {
-			it.start = append(it.start, p.sourceToken())
+			it.start = p.push(it.start, p.sourceToken())
 		}
 		return
 	case tSpace, tComment:
@@ -928,15 +956,15 @@ func (p *parser) blockSequence(seq *cst) {
 		return
 	case tAnchor, tTag:
 		if it.value == nil && p.indent > seq.indent {
-			it.start = append(it.start, p.sourceToken())
+			it.start = p.push(it.start, p.sourceToken())
 			return
 		}
 	case tSeqItemInd:
 		if p.indent == seq.indent {
 			if it.value != nil || includesToken(it.start, tSeqItemInd) {
-				seq.pushItem(p.item(cstItem{start: p.one(p.sourceToken())}))
+				p.pushItem(seq, p.item(cstItem{start: p.one(p.sourceToken())}))
 			} else {
-				it.start = append(it.start, p.sourceToken())
+				it.start = p.push(it.start, p.sourceToken())
 			}
 			return
 		}
@@ -976,7 +1004,7 @@ func (p *parser) flowCollection(fc *cst) {
 			fixFlowSeqItems(fc)
 			sep := append([]token{}, fc.end[1:]...)
 			fc.end = fc.end[:1:1]
-			sep = append(sep, p.sourceToken())
+			sep = p.push(sep, p.sourceToken())
 			p.onKeyLine = true
 			p.stack[len(p.stack)-1] = p.blockColl(tBlockMap, fc.offset, fc.indent, cstItem{start: start, key: fc, sep: sep})
 		} else {
@@ -990,32 +1018,32 @@ func (p *parser) flowCollectionItem(fc *cst, it *cstItem) {
 	switch p.typ {
 	case tComma, tExplicitKeyInd:
 		if it == nil || it.sep != nil {
-			fc.pushItem(p.item(cstItem{start: p.one(p.sourceToken())}))
+			p.pushItem(fc, p.item(cstItem{start: p.one(p.sourceToken())}))
 		} else {
-			it.start = append(it.start, p.sourceToken())
+			it.start = p.push(it.start, p.sourceToken())
 		}
 	case tMapValueInd:
 		switch {
 		case it == nil || it.value != nil:
-			fc.pushItem(p.item(cstItem{start: []token{}, sep: p.one(p.sourceToken())}))
+			p.pushItem(fc, p.item(cstItem{start: []token{}, sep: p.one(p.sourceToken())}))
 		case it.sep != nil:
-			it.sep = append(it.sep, p.sourceToken())
+			it.sep = p.push(it.sep, p.sourceToken())
 		default:
 			it.key, it.sep = nil, p.one(p.sourceToken())
 		}
 	case tSpace, tComment, tNewline, tAnchor, tTag:
 		switch {
 		case it == nil || it.value != nil:
-			fc.pushItem(p.item(cstItem{start: p.one(p.sourceToken())}))
+			p.pushItem(fc, p.item(cstItem{start: p.one(p.sourceToken())}))
 		case it.sep != nil:
-			it.sep = append(it.sep, p.sourceToken())
+			it.sep = p.push(it.sep, p.sourceToken())
 		default:
-			it.start = append(it.start, p.sourceToken())
+			it.start = p.push(it.start, p.sourceToken())
 		}
 	case tAlias, tScalar, tSingleQuoted, tDoubleQuoted:
 		p.flowItemScalar(fc, it)
 	case tFlowMapEnd, tFlowSeqEnd:
-		fc.end = append(fc.end, p.sourceToken())
+		fc.end = p.push(fc.end, p.sourceToken())
 	default:
 		if bv := p.startBlockValue(fc); bv != nil {
 			p.stack = append(p.stack, bv)
@@ -1032,7 +1060,7 @@ func (p *parser) flowItemScalar(fc *cst, it *cstItem) {
 	fs := p.flowScalar()
 	switch {
 	case it == nil || it.value != nil:
-		fc.pushItem(p.item(cstItem{start: []token{}, key: fs, sep: []token{}}))
+		p.pushItem(fc, p.item(cstItem{start: []token{}, key: fs, sep: []token{}}))
 	case it.sep != nil:
 		p.stack = append(p.stack, fs)
 	default:
@@ -1077,7 +1105,7 @@ func (p *parser) startBlockValue(parent *cst) *cst {
 	case tExplicitKeyInd:
 		p.onKeyLine = true
 		start := firstKeyStartProps(prevProps(parent))
-		start = append(start, p.sourceToken())
+		start = p.push(start, p.sourceToken())
 		return p.blockColl(tBlockMap, p.offset, p.indent, cstItem{start: start, explicitKey: true})
 	case tMapValueInd:
 		p.onKeyLine = true
@@ -1103,7 +1131,7 @@ func (p *parser) documentEnd(docEnd *cst) {
 	if p.typ == tDocMode {
 		return
 	}
-	docEnd.end = append(docEnd.end, p.sourceToken())
+	docEnd.end = p.push(docEnd.end, p.sourceToken())
 	if p.typ == tNewline {
 		p.pop()
 	}
@@ -1122,7 +1150,7 @@ func (p *parser) lineEnd(tok *cst) {
 	if tok.end == nil {
 		tok.end = p.one(p.sourceToken())
 	} else {
-		tok.end = append(tok.end, p.sourceToken())
+		tok.end = p.push(tok.end, p.sourceToken())
 	}
 	if p.typ == tNewline {
 		p.pop()

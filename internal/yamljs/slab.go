@@ -16,7 +16,9 @@ type slab[T any] struct {
 	most   int // the capacity of the largest chunk
 }
 
-// take returns n (at most 4) zeroed values of one chunk.
+// take returns n zeroed values of one chunk: n small beside the chunks
+// (a list of a few slots, or a collection's list of its items), since the
+// room left in a chunk too small for n is wasted.
 func (s *slab[T]) take(n int) []T {
 	k := len(s.cur)
 	if k+n > cap(s.cur) {
@@ -47,6 +49,23 @@ func (s *slab[T]) advance(n int) {
 	}
 }
 
+// grow returns list with room for at least one more value: list itself
+// when it has room, else its values copied to twice its capacity, in a
+// chunk when that is small (the slots it leaves are not used again until
+// a kept chunk is reset), else in an array of its own.
+func (s *slab[T]) grow(list []T) []T {
+	if len(list) < cap(list) {
+		return list
+	}
+	n := max(2*cap(list), 3)
+	if n > s.most/8 {
+		return append(make([]T, 0, n), list...)
+	}
+	grown := s.take(n)[:len(list)]
+	copy(grown, list)
+	return grown
+}
+
 // reset makes a slab that keeps its chunks hand them out again, from the
 // first; what was taken before must no longer be used.
 func (s *slab[T]) reset() { s.cur, s.next = nil, 0 }
@@ -68,6 +87,7 @@ type parserSlabs struct {
 	itemPtrs slab[*cstItem]
 	nodes    slab[cst]
 	exts     slab[cstExt]
+	lines    []int // the memory of the parser's lines
 }
 
 func newParserSlabs(keep bool) *parserSlabs {
@@ -88,18 +108,42 @@ func (ps *parserSlabs) reset() {
 	ps.exts.reset()
 }
 
-// composerSlabs are the composer's slabs: the document model, which the
-// returned Nodes live in.
+// composerSlabs are the composer's and the converter's slabs: the
+// document model, which the returned Nodes live in, and the lists of both.
 type composerSlabs struct {
-	nodes slab[ynode]
-	exts  slab[yext]
+	nodes   slab[ynode]
+	exts    slab[yext]
+	pairs   slab[ypair]
+	items   slab[*ynode]
+	jsPairs slab[Pair]
+	jsItems slab[*Node]
 }
 
 func newComposerSlabs(keep bool) *composerSlabs {
-	return &composerSlabs{nodes: slab[ynode]{keep: keep, most: chunk}, exts: slab[yext]{keep: keep, most: chunk}}
+	return &composerSlabs{
+		nodes:   slab[ynode]{keep: keep, most: chunk},
+		exts:    slab[yext]{keep: keep, most: chunk},
+		pairs:   slab[ypair]{keep: keep, most: listChunk},
+		items:   slab[*ynode]{keep: keep, most: listChunk},
+		jsPairs: slab[Pair]{keep: keep, most: chunk},
+		jsItems: slab[*Node]{keep: keep, most: listChunk},
+	}
 }
 
 func (cs *composerSlabs) reset() {
 	cs.nodes.reset()
 	cs.exts.reset()
+	cs.pairs.reset()
+	cs.items.reset()
+	cs.jsPairs.reset()
+	cs.jsItems.reset()
+}
+
+// list returns an empty list with room for n values: in a chunk when n is
+// small, else in an array of its own.
+func list[T any](s *slab[T], n int) []T {
+	if n > s.most/8 {
+		return make([]T, 0, n)
+	}
+	return s.take(n)[:0]
 }

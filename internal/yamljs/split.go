@@ -65,6 +65,42 @@ func SplitItems(src []byte, key string) (items Items, ok bool) {
 	return sp.positions(), true
 }
 
+// SplitNestedItems is [SplitItems] for the block mapping that one item of a
+// split sequence holds: src[from.Offset:end] is the item (from a line
+// start, such as [Items] gives one, to the next item's), "- " then the
+// mapping's first key on its line and the mapping's other keys below it
+// at that key's column, and key is a key of that mapping whose value is a
+// block sequence. The item is read as a text of its own, in the plain
+// form SplitItems reads, its mapping's lines in place of the root's; the
+// positions are in src.
+//
+// Parsing the parts (the item without the sequence's lines with
+// [ParseRangeWithout], the sequence's items with [ParseRange]) then gives
+// the values and positions that parsing the item gives, with the same
+// proviso as for SplitItems: a part that does not parse says nothing.
+func SplitNestedItems(src []byte, from Pos, end int, key string) (items Items, ok bool) {
+	text := src[from.Offset:end]
+	if !utf8.Valid(text) {
+		return Items{}, false
+	}
+	sp := splitter{src: text, key: key, lead: leadDash}
+	newLexer(unsafe.String(unsafe.SliceData(text), len(text)), sp.token).run()
+	if sp.failed || sp.phase < inSeq || sp.lead != leadDone {
+		return Items{}, false
+	}
+	if sp.phase == inSeq {
+		sp.end = len(text)
+	}
+	items = sp.positions()
+	shift := func(p *Pos) { p.Offset, p.Line = p.Offset+from.Offset, p.Line+from.Line-1 }
+	shift(&items.Start)
+	shift(&items.End)
+	for i := range items.Items {
+		shift(&items.Items[i])
+	}
+	return items, true
+}
+
 // The splitter's phases, in the order the text goes through them.
 const (
 	inRoot    = iota // root mapping lines before the key
@@ -92,7 +128,25 @@ type splitter struct {
 	column int   // the sequence's indicator column, 0-based
 	starts []int // each item's line start
 	end    int   // the line start after the sequence
+
+	// base is the column of the mapping's keys: 0 for the root mapping,
+	// and for the mapping an item holds (SplitNestedItems) the column of
+	// the key after the item's "-" (lead reads the "-" and the spaces
+	// after it as the indentation of that key).
+	base int
+	lead leadState
 }
+
+// leadState is how far the splitter of an item's mapping has read the
+// item's first line: its "-" and the spaces after it are indentation.
+type leadState uint8
+
+const (
+	noLead    leadState = iota // the root mapping: no item line
+	leadDash                   // awaiting the item's "-"
+	leadSpace                  // the "-" read, awaiting the spaces after it
+	leadDone                   // the first key's column is the base
+)
 
 // token reads one token of the lexer.
 //
@@ -150,6 +204,11 @@ func (sp *splitter) token(at int, s string) {
 	case sp.flow == 0 && lineStart && typ == tSpace:
 		sp.awaiting, sp.indent = true, len(s)
 		sp.failed = !allSpaces(s)
+	case sp.lead == leadSpace:
+		// The spaces after the item's "-" indent its first key.
+		sp.lead, sp.awaiting, sp.indent = leadDone, true, sp.indent+len(s)
+		sp.base = sp.indent
+		sp.failed = typ != tSpace || !allSpaces(s)
 	case sp.flow == 0 && (lineStart || sp.awaiting):
 		if !lineStart && typ == tSpace { // a tab after the indent
 			sp.failed = true
@@ -190,11 +249,17 @@ func (sp *splitter) keyLine(typ tokType) {
 // line reads the first token of a line that holds more than a comment,
 // outside any flow collection: its line start, indent and type.
 func (sp *splitter) line(start, indent int, typ tokType, s string) {
+	if sp.lead == leadDash {
+		// The item's own "-", which the key after it follows on its line.
+		sp.lead, sp.awaiting, sp.indent = leadSpace, true, indent+1
+		sp.failed = typ != tSeqItemInd
+		return
+	}
 	switch sp.phase {
 	case inRoot, afterSeq:
 		sp.rootLine(indent, typ, s)
 	case beforeSeq:
-		if typ != tSeqItemInd {
+		if typ != tSeqItemInd || indent < sp.base {
 			sp.failed = true
 			return
 		}
@@ -204,7 +269,7 @@ func (sp *splitter) line(start, indent int, typ tokType, s string) {
 		case indent > sp.column:
 		case indent == sp.column && typ == tSeqItemInd:
 			sp.starts = append(sp.starts, start)
-		case indent > 0:
+		case indent > sp.base:
 			// The sequence ends at a line that no root key starts.
 			sp.failed = true
 		default:
@@ -217,7 +282,9 @@ func (sp *splitter) line(start, indent int, typ tokType, s string) {
 // rootLine reads a line of the root mapping outside the sequence.
 func (sp *splitter) rootLine(indent int, typ tokType, s string) {
 	switch {
-	case indent > 0: // inside a root key's value
+	case indent > sp.base: // inside a root key's value
+	case indent < sp.base: // an item's line less indented than its mapping
+		sp.failed = true
 	case typ == tSeqItemInd || typ == tExplicitKeyInd || typ == tMapValueInd:
 		sp.failed = true
 	case typ == tFlowSeqStart || typ == tFlowMapStart:

@@ -1,9 +1,11 @@
 package yamljs
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // source is the text yaml reads and the way back from its offsets to the
@@ -35,17 +37,31 @@ type fix struct {
 }
 
 func newSource(src []byte) *source {
+	return readSource(src, false, make([]int, 0, 1+bytes.Count(src, []byte("\n"))))
+}
+
+// readSource is newSource, with the line starts in the memory of lines,
+// and with inPlace the text read in place: when src is valid UTF-8, the
+// text is src's bytes, which must then not change while the text or a
+// string of it is in use.
+func readSource(src []byte, inPlace bool, lines []int) *source {
 	s := &source{src: src}
-	if utf8.Valid(src) {
-		s.text = string(src)
-	} else {
+	switch {
+	case !utf8.Valid(src):
 		s.text, s.fixes = decodeWHATWG(src)
+	case inPlace:
+		s.text = unsafe.String(unsafe.SliceData(src), len(src))
+	default:
+		s.text = string(src)
 	}
-	s.lines = append(s.lines, 0)
-	for i, c := range src {
-		if c == '\n' {
-			s.lines = append(s.lines, i+1)
+	s.lines = append(lines[:0], 0)
+	for i := 0; ; {
+		nl := bytes.IndexByte(src[i:], '\n')
+		if nl < 0 {
+			break
 		}
+		i += nl + 1
+		s.lines = append(s.lines, i)
 	}
 	return s
 }

@@ -28,10 +28,11 @@ type converter struct {
 	// onCreate is yaml's ctx.onCreate: the anchor whose value the next
 	// collection created is.
 	onCreate *anchorData
+	slabs    *composerSlabs // the lists of the values made
 }
 
-func newConverter(doc *document, src *source, aliases bool) *converter {
-	cv := &converter{doc: doc, src: src, anchors: map[*ynode]*anchorData{}}
+func newConverter(doc *document, src *source, aliases bool, slabs *composerSlabs) *converter {
+	cv := &converter{doc: doc, src: src, anchors: map[*ynode]*anchorData{}, slabs: slabs}
 	if aliases {
 		cv.targets = resolveAliases(doc.contents)
 	}
@@ -161,7 +162,7 @@ func (cv *converter) fresh(n *ynode, kind Kind) *Node {
 
 func (cv *converter) seq(n *ynode) (*Node, *jsError) {
 	js := cv.fresh(n, Seq)
-	js.Items = make([]*Node, 0, len(n.items))
+	js.Items = list(&cv.slabs.jsItems, len(n.items))
 	cv.created(js)
 	for _, it := range n.items {
 		v, err := cv.toJS(it)
@@ -245,9 +246,9 @@ func (cv *converter) aliasCount(n *ynode, onPath map[*ynode]bool) int {
 func (cv *converter) object(n *ynode) (*Node, *jsError) {
 	js := cv.fresh(n, Map)
 	cv.created(js)
-	b := newPropBuilder(len(n.pairs))
+	b := propBuilder{pairs: list(&cv.slabs.jsPairs, len(n.pairs))}
 	for _, p := range n.pairs {
-		if err := cv.addPair(b, p); err != nil {
+		if err := cv.addPair(&b, p); err != nil {
 			return nil, err
 		}
 	}

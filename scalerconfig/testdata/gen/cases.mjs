@@ -353,6 +353,11 @@ scalers:
   one('symbol in a length list', container('', '', '{length: [!!merge <<]}')),
   one('timestamp file', '!!timestamp 2001-12-14\n', 'a Date is an object: version and scalers are missing'),
   one('symbol file', '!!merge <<\n'),
+  one('undefined by a merge of a set', '%YAML 1.1\n---\nx:\n  - &s !!set {? [binaryPath], ? [volumes], ? [imagePullPolicy]}\n  - &p !!set {? [host], ? [maxConcurrentSpawns]}\n' +
+    container('<<: *s', '    <<: *p'),
+    "a set member [k] merged sets k to undefined: an optional or defaulted field takes it as absent"),
+  one('undefined env value by a merge of a set', '%YAML 1.1\n---\nx:\n  - &s !!set {? [A]}\n' + container('env: {<<: *s}'),
+    "a record's value must be a string: undefined is not"),
   one('binary file', '!!binary aGk=\n'),
   {
     name: 'drop-in to a timestamp main',

@@ -50,6 +50,7 @@ function tagged(v) {
     return v;
   }
   if (typeof v === 'symbol') return { '\u0000symbol': v.description };
+  if (v === undefined) return { '\u0000undefined': null };
   if (v instanceof Date) return { '\u0000date': v.getTime() };
   if (v instanceof Uint8Array) return { '\u0000bytes': [...v] };
   if (v instanceof Set) return { '\u0000set': [...v].map(tagged) };

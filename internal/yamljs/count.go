@@ -1,0 +1,79 @@
+package yamljs
+
+import "unsafe"
+
+// CountEntries returns a lower bound of the entries of collections that
+// yaml's parser makes of src, read with yaml's own lexer and no more: each
+// "-" indicator starts an item of a block sequence, each ":" indicator
+// ends the key of a pair, and a flow collection holds at least as many
+// entries as it has "," separators or ":" indicators. It allocates little
+// whatever the text, so that a reader can tell, before it reads a text, a
+// text too large for the memory yaml has (node's heap). (The lexer's
+// decisions look at ASCII bytes only: bytes that are not UTF-8 count as
+// the U+FFFD node reads them as.)
+func CountEntries(src []byte) int {
+	c := counter{}
+	newLexer(unsafe.String(unsafe.SliceData(src), len(src)), c.token).run()
+	for len(c.flows) > 0 {
+		c.close()
+	}
+	return c.entries
+}
+
+// counter counts entries from the lexer's tokens.
+type counter struct {
+	entries    int
+	scalarNext bool         // the next token is a scalar's source
+	flows      []flowCounts // the open flow collections, innermost last, up to maxDepth
+	deeper     int          // the open flow collections past maxDepth, left uncounted
+}
+
+// flowCounts are the separators and indicators of an open flow collection.
+type flowCounts struct{ commas, colons int }
+
+func (c *counter) token(at int, s string) {
+	if at < 0 {
+		c.scalarNext = s == ctlScalar
+		return
+	}
+	if c.scalarNext {
+		c.scalarNext = false
+		return
+	}
+	switch tokenTypeOf(s) {
+	case tFlowMapStart, tFlowSeqStart:
+		if len(c.flows) == maxDepth {
+			c.deeper++
+		} else {
+			c.flows = append(c.flows, flowCounts{})
+		}
+	case tFlowMapEnd, tFlowSeqEnd:
+		if c.deeper > 0 {
+			c.deeper--
+		} else if len(c.flows) > 0 {
+			c.close()
+		}
+	case tComma:
+		if len(c.flows) > 0 && c.deeper == 0 {
+			c.flows[len(c.flows)-1].commas++
+		}
+	case tMapValueInd:
+		switch {
+		case len(c.flows) == 0:
+			c.entries++
+		case c.deeper == 0:
+			c.flows[len(c.flows)-1].colons++
+		}
+	case tSeqItemInd:
+		if len(c.flows) == 0 {
+			c.entries++
+		}
+	}
+}
+
+// close counts the entries of the innermost flow collection.
+func (c *counter) close() {
+	f := c.flows[len(c.flows)-1]
+	c.flows = c.flows[:len(c.flows)-1]
+	c.entries += max(f.commas, f.colons)
+}

@@ -1,0 +1,95 @@
+package yamljs
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// cstEntries counts the entries of the collections of the syntax tree
+// yaml's parser makes of src: what CountEntries bounds from below.
+func cstEntries(src []byte) int {
+	n := 0
+	var walk func(c *cst)
+	walk = func(c *cst) {
+		if c == nil {
+			return
+		}
+		switch c.typ {
+		case tBlockMap, tBlockSeq, tFlowCollection:
+			n += len(c.items)
+		}
+		for _, it := range c.items {
+			walk(it.key)
+			walk(it.value)
+		}
+		if c.x != nil {
+			walk(c.x.value)
+		}
+	}
+	p := newParser(newSource(src).text, walk, nil)
+	newLexer(p.text, p.next).run()
+	p.end()
+	return n
+}
+
+func TestCountEntries(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want int
+	}{
+		{"", 0},
+		{"a\n", 0},
+		{"[a, b, c]\n", 2}, // a flow list: at least its separators
+		{"[a, b, c,]\n", 3},
+		{"{a: 1, b, c: [x, y]}\n", 3},
+		{"- a\n- b\n-\n", 3},
+		{"a: 1\nb:\n  - x\n  - y: z\n", 5},
+		{"? a\n: b\n", 1},
+		{"# - a: [b, c]\n", 0},
+		{"'- a: b, c'\n", 0},
+		{"\"[a, b]\"\n", 0},
+		{"|\n  - a: [b, c]\n", 0},
+		{"a: b-c:d\n", 1},
+		{"[[[a, b]]]\n", 1},
+		{"[a, b, c\n", 2}, // an unclosed list counts too
+		{"--- [a, b]\n--- [b, c, d]\n", 3},
+	} {
+		assert.Equal(t, c.want, CountEntries([]byte(c.src)), "%q", c.src)
+		assert.LessOrEqual(t, CountEntries([]byte(c.src)), cstEntries([]byte(c.src)), "%q", c.src)
+	}
+}
+
+// TestCountEntriesLowerBound: on every corpus text that yaml reads without
+// an error, the entries counted are at most those of the syntax tree
+// yaml's parser makes, so that a reader refusing a text for its count
+// never refuses one smaller than the count says. (A text with an error
+// can count more: an entry the parser reads as an error; the orchestrator
+// does not load such a text either way.)
+func TestCountEntriesLowerBound(t *testing.T) {
+	srcs := [][]byte{}
+	add := func(src []byte) {
+		if _, err := Parse(src); err == nil {
+			srcs = append(srcs, src)
+		}
+	}
+	for _, c := range loadCorpus(t) {
+		add(c.bytes(t))
+	}
+	for i, c := range loadRandomCorpus(t) {
+		if !raceDetector || i%4 == 0 {
+			add(c.src)
+		}
+	}
+	assert.Greater(t, len(srcs), 20_000, "texts without an error")
+	over := 0
+	for _, src := range srcs {
+		if got, tree := CountEntries(src), cstEntries(src); got > tree {
+			over++
+			if over <= 5 {
+				t.Errorf("%q: counted %d entries, the tree has %d", src, got, tree)
+			}
+		}
+	}
+	assert.Zero(t, over, "texts counted above their tree, of %d", len(srcs))
+}

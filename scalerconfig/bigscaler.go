@@ -1,0 +1,182 @@
+package scalerconfig
+
+import "github.com/kicikit/kicikit/internal/yamljs"
+
+// A scaler can be most of a config: one with 600,000 label sets is 45 MB of
+// text, one item of the scalers list, whose tree alone takes gigabytes. An
+// item longer than 32 groups (1 MiB) whose labelSets key holds a block
+// list is read by groups of label sets: the scaler without its label sets
+// (yamljs.SplitNestedItems, then ParseRangeWithout), and the label sets a
+// group at a time, each validated as labelSets' array validates it, on its
+// own, and decoded at once. The scaler's schema is the scaler's own with
+// labelSets read so (bigScaler.list): what the scaler's refinement
+// (checkScaler) reads of each label set, whether its image, binaryPath and
+// rootfsPath are set and, when the scaler has mandatory labels, its labels,
+// is all the list holds. As for the scalers list, any YAML error or issue
+// leaves the reading to the whole config's.
+
+// bigScaler reads the label sets of one scaler at a time.
+type bigScaler struct {
+	b      *byItem
+	schema *schema // the scaler's, with labelSets read by groups
+	set    *schema // a label set's
+	file   splitFile
+	sets   yamljs.Items                    // the scaler's label sets
+	labels bool                            // the scaler has mandatory labels: its gates read each set's labels
+	read   []LabelSet                      // the scaler's label sets, decoded
+	failed bool                            // a label set had an issue or a YAML error
+	out    outputs                         // a label set's output
+	r      payload                         // a label set's
+	shared [1 << checkedCount]*yamljs.Node // checked's lists without labels
+}
+
+// bigItem reads the one item of group g of file f, a long one, by groups
+// of label sets when it can: read is false when it cannot, and the item is
+// read as any other; ok is false at a YAML error or an issue.
+func (b *byItem) bigItem(f splitFile, g itemGroup, first bool) (read, ok bool) {
+	sets, split := yamljs.SplitNestedItems(f.src, g.from, g.end, "labelSets")
+	if !split {
+		return false, false
+	}
+	rest, err := yamljs.ParseRangeWithout(f.src, g.from, g.end, sets.Start, sets.End)
+	if err != nil || rest.Kind != yamljs.Seq || len(rest.Items) != 1 {
+		return true, false
+	}
+	if first {
+		b.list.Pos = rest.Pos // the list's own position, as the whole file's tree has it
+	}
+	if b.big == nil {
+		b.big = &bigScaler{b: b, set: labelSetsSchema().inner}
+		b.big.schema = b.maker(b.big.keys)
+	}
+	big := b.big
+	big.file, big.sets, big.read, big.failed = f, sets, make([]LabelSet, 0, len(sets.Items)), false
+	big.labels = hasItems(lookupMap(rest.Items[0], "mandatoryLabels"))
+	b.out.reset()
+	b.r = payload{value: rest.Items[0], issues: b.r.issues[:0], out: &b.out}
+	start := len(b.m.places) // the label sets' places are recorded as they are decoded
+	big.schema.run(&b.r)
+	if big.failed || len(b.r.issues) > 0 {
+		b.m.places = b.m.places[:start]
+		return true, false
+	}
+	for i, p := range b.r.value.Pairs {
+		if p.Key == "labelSets" {
+			// Decoded already: the scaler's decoding reads an empty list,
+			// where the file writes the list.
+			b.r.value.Pairs[i].Value = &yamljs.Node{Kind: yamljs.Seq, Pos: p.Value.Pos, Items: []*yamljs.Node{}}
+		}
+	}
+	s := b.m.scalerWith(b.r.value, f.name, start, big.read)
+	b.m.take(s)
+	b.list.Items = append(b.list.Items, scalerRefs(b.r.value))
+	return true, true
+}
+
+// hasItems reports whether n is a list with items.
+func hasItems(n *yamljs.Node) bool { return n != nil && n.Kind == yamljs.Seq && len(n.Items) > 0 }
+
+// keys are the scaler's keys, its labelSets read by list.
+func (big *bigScaler) keys(s *Scaler) keys {
+	ks := scalerKeys(s)
+	for i := range ks {
+		if ks[i].name == "labelSets" {
+			ks[i].schema = big.list
+		}
+	}
+	return ks
+}
+
+// list is the labelSets schema of a scaler read by groups of label sets:
+// it ignores the value it is given (the list's lines were cut), reads the
+// scaler's label sets, and gives a list of what the scaler's refinement
+// reads of them.
+func (big *bigScaler) list() *schema {
+	return &schema{kind: "array", parse: func(p *payload) {
+		p.value = big.readSets()
+		if big.failed {
+			// Never reported: it stops the checks, which read the list.
+			p.addIssue(&issue{code: "custom", cont: contFalse, message: "read the whole file"})
+		}
+	}}
+}
+
+// readSets reads the scaler's label sets a group at a time, validating and
+// decoding each, and returns the list the scaler's refinement reads.
+func (big *bigScaler) readSets() *yamljs.Node {
+	list := &yamljs.Node{Kind: yamljs.Seq, Pos: big.sets.Start, Items: make([]*yamljs.Node, 0, len(big.sets.Items))}
+	ok := readGroups(&big.b.parts, big.file.src, big.sets, big.b.m.group, func(g itemGroup, seq *yamljs.Node) bool {
+		if g.from == big.sets.Start {
+			list.Pos = seq.Pos // the list's own position, as the whole file's tree has it
+		}
+		for _, item := range seq.Items {
+			big.out.reset()
+			big.r = payload{value: item, issues: big.r.issues[:0], out: &big.out}
+			big.set.run(&big.r)
+			if len(big.r.issues) > 0 {
+				return false
+			}
+			// decodeList's reading of one label set, its places owned by
+			// its index.
+			d := decoder{m: big.b.m, file: big.file.name, owner: int32(len(big.read))}
+			ls := LabelSet{Pos: d.pos(item.Pos)}
+			ks := labelSetKeys(&ls)
+			d.object(big.r.value, &ks)
+			big.read = append(big.read, ls)
+			list.Items = append(list.Items, big.checked(big.r.value))
+		}
+		return true
+	})
+	big.failed = !ok
+	return list
+}
+
+// checked is what the scaler's refinement reads of a label set's output:
+// whether its image, binaryPath and rootfsPath are set (non-empty strings)
+// and, when the scaler has mandatory labels, its labels, copied. Without
+// labels it is one of the eight lists of the keys set, made once.
+func (big *bigScaler) checked(ls *yamljs.Node) *yamljs.Node {
+	var set int
+	var labels *yamljs.Node
+	for _, p := range ls.Pairs {
+		if k := checkedKey(p.Key); k >= 0 && truthy(p.Value) {
+			set |= 1 << k
+		} else if p.Key == "labels" && big.labels {
+			labels = &yamljs.Node{Kind: yamljs.Seq, Items: make([]*yamljs.Node, len(p.Value.Items))}
+			for i, l := range p.Value.Items {
+				labels.Items[i] = &yamljs.Node{Kind: yamljs.String, Str: l.Str}
+			}
+		}
+	}
+	if labels == nil && big.shared[set] != nil {
+		return big.shared[set]
+	}
+	n := &yamljs.Node{Kind: yamljs.Map}
+	for k, key := range checkedKeys() {
+		if set&(1<<k) != 0 {
+			n.Pairs = append(n.Pairs, yamljs.Pair{Key: key, Value: &yamljs.Node{Kind: yamljs.String, Str: "set"}})
+		}
+	}
+	if labels != nil {
+		n.Pairs = append(n.Pairs, yamljs.Pair{Key: "labels", Value: labels})
+	} else {
+		big.shared[set] = n
+	}
+	return n
+}
+
+// checkedKeys are the keys of a label set whose being set the scaler's
+// refinement reads.
+func checkedKeys() [checkedCount]string { return [...]string{"image", "binaryPath", "rootfsPath"} }
+
+const checkedCount = 3
+
+// checkedKey is the index of key in checkedKeys, -1 for none.
+func checkedKey(key string) int {
+	for k, c := range checkedKeys() {
+		if key == c {
+			return k
+		}
+	}
+	return -1
+}

@@ -1,0 +1,96 @@
+package scalerconfig
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kicikit/kicikit/internal/yamljs"
+)
+
+// bigScalerConfig is a config whose second scaler, of the keys head, has
+// n label sets, each set's text from set(i), and the keys tail after its
+// labelSets.
+func bigScalerConfig(head string, n int, set func(i int) string, tail string) []byte {
+	var b strings.Builder
+	b.WriteString("version: 1\nscalers:\n  - {name: small, type: container, maxAgents: 1, labelSets: [{labels: [s], image: i}]}\n")
+	b.WriteString("  - name: big\n" + head + "    labelSets:\n")
+	for i := range n {
+		b.WriteString(set(i))
+	}
+	b.WriteString(tail)
+	b.WriteString("  - {name: last, type: container, maxAgents: 1, labelSets: [{labels: [l], image: i}]}\n")
+	return []byte(b.String())
+}
+
+// TestLoadByItemBigScaler reads scalers long enough to be read by groups
+// of label sets, of every kind the scaler's refinement reads otherwise,
+// and checks that the Config, or the refusal, is the whole config's.
+func TestLoadByItemBigScaler(t *testing.T) {
+	container := "    type: container\n    maxAgents: 2\n"
+	image := func(i int) string {
+		return fmt.Sprintf("      - labels: [Docker, 'L%d']\n        image: reg/kici-agent:0.20.%d\n", i, i%5)
+	}
+	for _, c := range []struct {
+		name   string
+		src    []byte
+		byItem bool // read by item: valid, and read so
+	}{
+		{"container", bigScalerConfig(container, 300, image, "    runtime: docker\n"), true},
+		{"flow label sets", bigScalerConfig(container, 300, func(i int) string {
+			return fmt.Sprintf("      - {labels: [x%d], image: 'r/i:%d', env: {A: b}}\n", i, i)
+		}, ""), true},
+		{"bare-metal", bigScalerConfig("    type: bare-metal\n    maxAgents: 2\n", 300, func(i int) string {
+			if i%2 == 0 {
+				return fmt.Sprintf("      - labels: [m%d]\n        binaryPath: /opt/kici\n", i)
+			}
+			return image(i)
+		}, ""), true},
+		{"firecracker", bigScalerConfig("    type: firecracker\n    maxAgents: 2\n    firecrackerPath: /f\n    jailerPath: /j\n    kernelPath: /k\n    uid: 1\n    gid: 1\n", 300, func(i int) string {
+			return fmt.Sprintf("      - labels: [vm%d]\n        rootfsPath: /r%d\n", i, i)
+		}, "    extraHosts: [\"a.example:10.0.0.1\"]\n"), true},
+		{"mandatory labels, each set reaches them", bigScalerConfig(container+"    mandatoryLabels: [Docker]\n", 300, image, ""), true},
+		{"mandatory labels after the sets", bigScalerConfig(container, 300, image, "    mandatoryLabels: [docker]\n    platform: {os: linux, arch: x64}\n"), true},
+		{"a gate one set misses", bigScalerConfig(container, 300, func(i int) string {
+			if i == 150 {
+				return "      - labels: [other]\n        image: r/i:1\n"
+			}
+			return image(i)
+		}, "    mandatoryLabels: [docker]\n"), false},
+		{"a set without an image", bigScalerConfig(container, 300, func(i int) string {
+			if i == 299 {
+				return "      - labels: [x]\n"
+			}
+			return image(i)
+		}, ""), false},
+		{"a set with an unknown key", bigScalerConfig(container, 300, func(i int) string {
+			return image(i) + map[bool]string{true: "        nope: 1\n"}[i == 7]
+		}, ""), false},
+		{"a YAML error in a set", bigScalerConfig(container, 300, func(i int) string {
+			return image(i) + map[bool]string{true: "        image: twice\n"}[i == 200]
+		}, ""), false},
+		{"an issue outside the sets", bigScalerConfig("    type: container\n    maxAgents: 0\n", 300, image, ""), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			const group = 64 // the big scaler, over 32 groups, is read by groups of label sets
+			require.Greater(t, len(c.src), 32*group)
+			items, ok := yamljs.SplitItems(c.src, "scalers")
+			require.True(t, ok)
+			_, ok = yamljs.SplitNestedItems(c.src, items.Items[1], items.Items[2].Offset, "labelSets")
+			require.True(t, ok, "the big scaler's label sets split")
+			got, _, ok := loadByItem(files{}, "s.yaml", c.src, "", group, nil)
+			want, err := load(fstest.MapFS{"s.yaml": {Data: c.src}}, "s.yaml", "", yamljs.Parse, false)
+			assert.Equal(t, c.byItem, ok, "read by item")
+			if ok {
+				require.NoError(t, err)
+				require.Equal(t, unstamped(want), got)
+				require.Len(t, got.Scalers[1].LabelSets, 300)
+			}
+			checkScan(t, fstest.MapFS{"s.yaml": {Data: c.src}}, "s.yaml", "")
+		})
+	}
+}

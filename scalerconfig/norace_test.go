@@ -1,0 +1,5 @@
+//go:build !race
+
+package scalerconfig
+
+const raceDetector = false
