@@ -134,7 +134,7 @@ func (c *Checker) check(findings []Finding, index int, s *scalerconfig.Scaler) [
 			continue
 		}
 		c.counts.Agent++
-		findings = c.c.labelSet(findings, s.Name, ls, img, index, j)
+		findings = c.c.labelSet(findings, s.Name, ls, &img, index, j)
 	}
 	return findings
 }
@@ -160,11 +160,8 @@ type checker struct {
 // labelSet appends to dst the findings for label set j of scaler i, named
 // scaler, whose image img is an agent image, in the order
 // [CheckAgentImages] gives them.
-func (c checker) labelSet(dst []Finding, scaler string, ls *scalerconfig.LabelSet, img agentImage, i, j int) []Finding {
-	var invalid *imageref.ParseError
-	if _, err := imageref.Parse(ls.Image); err != nil {
-		errors.As(err, &invalid) // Parse's one error type
-	}
+func (c *checker) labelSet(dst []Finding, scaler string, ls *scalerconfig.LabelSet, img *agentImage, i, j int) []Finding {
+	invalid := img.invalid
 	if invalid == nil && !img.movingTag() && !img.olderPin() && !img.neverPull() && !img.floatingTag() {
 		return dst // most label sets: no finding, and no Site to build
 	}
@@ -194,17 +191,26 @@ func (c checker) labelSet(dst []Finding, scaler string, ls *scalerconfig.LabelSe
 
 // agentImage is what the rules read from a label set's agent image: the
 // orchestrator's lenient split of it, valid or not (for a valid image, the
-// split is where the reference grammar reads its tag and digest), and its
-// pull policy.
+// split is where the reference grammar reads its tag and digest), why it
+// is not a valid reference, and its pull policy.
 type agentImage struct {
 	imageref.Parts
+	invalid *imageref.ParseError    // nil for a valid reference
 	policy  scalerconfig.PullPolicy // with the default applied
 	release bool                    // the tag names a release
 	older   bool                    // the tag is a release older than the target
 }
 
-func (c checker) read(ls *scalerconfig.LabelSet) agentImage {
-	img := agentImage{Parts: imageref.Split(ls.Image), policy: ls.ImagePullPolicy.Effective()}
+// read reads the label set's image once: a valid reference's parts are
+// those imageref.Split gives it, so that only an invalid one is split.
+func (c *checker) read(ls *scalerconfig.LabelSet) agentImage {
+	img := agentImage{policy: ls.ImagePullPolicy.Effective()}
+	if r, err := imageref.Parse(ls.Image); err == nil {
+		img.Parts = imageref.Parts{Repository: r.Repository, Tag: r.Tag, Digest: r.Digest, HasTag: r.Tag != "", HasDigest: r.Digest != ""}
+	} else {
+		img.Parts = imageref.Split(ls.Image)
+		img.invalid, _ = err.(*imageref.ParseError) // Parse's one error type
+	}
 	if img.HasTag && img.Tag != imageref.LatestTag {
 		// The tag as the orchestrator's compareReleases reads a side:
 		// without one leading "v". ("latest", the commonest tag, is no
@@ -277,12 +283,20 @@ type release [3]float64
 // refuses (beyond uint64), is a release, and 0.20.9007199254740992 and
 // 0.20.9007199254740993 are the same one, as they are to the orchestrator.
 func jsRelease(s string) (release, bool) {
+	v, err := agentversion.Parse(s)
+	if err == nil {
+		// Go rounds a uint64 to the nearest float64, ties to even, as
+		// Number rounds the decimal digits of the same integer.
+		return release{float64(v.Major), float64(v.Minor), float64(v.Patch)}, true
+	}
 	var r release
-	if _, err := agentversion.Parse(s); err != nil && !errors.Is(err, agentversion.ErrRange) {
+	if !errors.Is(err, agentversion.ErrRange) {
 		return r, false
 	}
 	base, _, _ := strings.Cut(jsstr.Trim(s), "-")
-	for i, part := range strings.SplitN(base, ".", 3) {
+	for i := range r {
+		var part string
+		part, base, _ = strings.Cut(base, ".")
 		r[i], _ = strconv.ParseFloat(part, 64) // ASCII digits only: Parse said so
 	}
 	return r, true
