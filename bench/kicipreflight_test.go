@@ -55,17 +55,22 @@ func measure(argv []string) int {
 		}
 	}
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	code := 0
 	if err := cmd.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		return 2
+		if cmd.ProcessState == nil {
+			return 2
+		}
+		code = cmd.ProcessState.ExitCode()
 	}
 	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	fmt.Fprintf(os.Stderr, "\npeak %d cpu %d\n", cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss*1024, cpu.Nanoseconds())
-	return 0
+	return code
 }
 
 // measured runs cmd through measure and returns its peak resident memory
-// in bytes and its CPU time.
+// in bytes and its CPU time. When cmd ran but failed, they come with an
+// error that holds its standard error.
 func measured(self string, cmd *exec.Cmd) (int64, time.Duration, error) {
 	m := exec.Command(self, cmd.Args...)
 	m.Env = append(cmd.Env, peakEnv+"=1")
@@ -74,15 +79,26 @@ func measured(self string, cmd *exec.Cmd) (int64, time.Duration, error) {
 	}
 	var stderr bytes.Buffer
 	m.Stdout, m.Stderr = io.Discard, &stderr
-	if err := m.Run(); err != nil {
-		return 0, 0, fmt.Errorf("%v: %s", err, stderr.Bytes())
-	}
+	runErr := m.Run()
 	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
 	var peak, cpu int64
 	if _, err := fmt.Sscanf(lines[len(lines)-1], "peak %d cpu %d", &peak, &cpu); err != nil {
-		return 0, 0, fmt.Errorf("%q: %v", stderr.Bytes(), err)
+		return 0, 0, fmt.Errorf("%v: %q: %v", runErr, stderr.Bytes(), err)
+	}
+	if runErr != nil {
+		return peak, time.Duration(cpu), fmt.Errorf("%v: %s", runErr, stderr.Bytes())
 	}
 	return peak, time.Duration(cpu), nil
+}
+
+// buildPreflight builds cmd/kici-preflight into b's temporary folder and
+// returns its path.
+func buildPreflight(b *testing.B) string {
+	prog := filepath.Join(b.TempDir(), "kici-preflight")
+	if out, err := exec.Command("go", "build", "-o", prog, "github.com/kicikit/kicikit/cmd/kici-preflight").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	return prog
 }
 
 // lintFile is a configFile whose label sets are one in ten on latest (a
@@ -128,10 +144,7 @@ type procImpl struct {
 // most 10x the input.
 func BenchmarkAgentImageCheck(b *testing.B) {
 	dir := b.TempDir()
-	prog := filepath.Join(dir, "kici-preflight")
-	if out, err := exec.Command("go", "build", "-o", prog, "github.com/kicikit/kicikit/cmd/kici-preflight").CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
-	}
+	prog := buildPreflight(b)
 	self, err := os.Executable()
 	if err != nil {
 		b.Fatal(err)

@@ -1,0 +1,82 @@
+//go:build unix
+
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// nodeParse reads file with npm yaml 2.9.1 in a fresh node process
+// (node/parse.mjs, its package installed by `npm ci` in node/), as the
+// orchestrator reads its scaler config, and returns the nanoseconds the
+// parse took, measured inside node, and the process's peak resident
+// memory. It skips b when node or the package is missing: bench/run
+// installs the package first.
+func nodeParse(b *testing.B, self, file string) (parseNs, peak int64) {
+	b.Helper()
+	script, err := filepath.Abs(filepath.Join("node", "parse.mjs"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join("node", "node_modules", "yaml")); err != nil {
+		b.Skip("npm yaml is not installed: cd bench/node && npm ci")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		b.Skip("no node on the PATH")
+	}
+	m := exec.Command(self, node, script, file)
+	m.Env = append(os.Environ(), peakEnv+"=1")
+	var stdout, stderr bytes.Buffer
+	m.Stdout, m.Stderr = &stdout, &stderr
+	if err := m.Run(); err != nil {
+		b.Fatalf("node: %v: %s", err, stderr.Bytes())
+	}
+	if _, err := fmt.Sscanf(strings.TrimSpace(stdout.String()), "parse-ns %d", &parseNs); err != nil {
+		b.Fatalf("node printed %q: %v", stdout.Bytes(), err)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	var cpu int64
+	if _, err := fmt.Sscanf(lines[len(lines)-1], "peak %d cpu %d", &peak, &cpu); err != nil {
+		b.Fatalf("%q: %v", stderr.Bytes(), err)
+	}
+	return parseNs, peak
+}
+
+// benchNode is the impl=npmyaml sub-benchmark of file, read by npm yaml:
+// each op is one fresh node process (ns/op is the process's time, node's
+// start-up included). It reports the parse's own time per item (unit, over
+// items) and per op (parse-ns/op), and the highest peak resident memory of
+// its processes (peak-MB).
+func benchNode(b *testing.B, file string, items int, unit string) {
+	self, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var total, peak int64
+	for b.Loop() {
+		ns, p := nodeParse(b, self, file)
+		total += ns
+		peak = max(peak, p)
+	}
+	b.ReportMetric(float64(total)/float64(b.N), "parse-ns/op")
+	b.ReportMetric(float64(total)/float64(b.N)/float64(items), unit)
+	b.ReportMetric(float64(peak)/1e6, "peak-MB")
+}
+
+// writeTemp writes src to a file of b's temporary folder and returns its
+// path.
+func writeTemp(b *testing.B, name string, src []byte) string {
+	b.Helper()
+	file := filepath.Join(b.TempDir(), name)
+	if err := os.WriteFile(file, src, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return file
+}
