@@ -81,7 +81,11 @@ func TestCountEntriesLowerBound(t *testing.T) {
 			add(c.src)
 		}
 	}
-	assert.Greater(t, len(srcs), 20_000, "texts without an error")
+	least := 20_000 // of the 62,563 corpus texts, those without an error
+	if raceDetector {
+		least /= 4 // a fourth of the random corpus
+	}
+	assert.Greater(t, len(srcs), least, "texts without an error")
 	over := 0
 	for _, src := range srcs {
 		if got, tree := CountEntries(src), cstEntries(src); got > tree {
