@@ -67,6 +67,11 @@ func TestHeapLimitFlowList(t *testing.T) {
 	// gigabytes, so only the count is asked).
 	src = []byte("[" + strings.Repeat("a,", MaxEntries-1) + "a]\n")
 	assert.NoError(t, checkEntries("s.yaml", src))
+	// Long files of few entries pass: one of few indicators without being
+	// lexed, one whose indicators are in a comment and a quoted scalar
+	// after its count.
+	assert.NoError(t, checkEntries("s.yaml", []byte("a: "+strings.Repeat("x", MaxEntries)+"\n")))
+	assert.NoError(t, checkEntries("s.yaml", []byte("# "+strings.Repeat("- :", MaxEntries/3)+"\na: '"+strings.Repeat(",", MaxEntries/2)+"'\n")))
 }
 
 // TestMemoryDropIns: many small drop-ins beside a main file of
