@@ -128,7 +128,8 @@ func (c *Checker) check(findings []Finding, index int, s *scalerconfig.Scaler) [
 		if ls.Image == "" {
 			continue
 		}
-		img := c.c.read(ls)
+		var img agentImage
+		c.c.read(ls, &img)
 		if !imageref.IsAgentImage(img.Repository) {
 			c.counts.Other++
 			continue
@@ -201,12 +202,15 @@ type agentImage struct {
 	older   bool                    // the tag is a release older than the target
 }
 
-// read reads the label set's image once: a valid reference's parts are
-// those imageref.Split gives it, so that only an invalid one is split.
-func (c *checker) read(ls *scalerconfig.LabelSet) agentImage {
-	img := agentImage{policy: ls.ImagePullPolicy.Effective()}
+// read reads the label set's image into img once: a valid reference's
+// parts are those imageref.Split gives it, so that only an invalid one is
+// split. (img is filled in place: the check reads every label set, and
+// copies of it cost as much as the rest.)
+func (c *checker) read(ls *scalerconfig.LabelSet, img *agentImage) {
+	*img = agentImage{policy: ls.ImagePullPolicy.Effective()}
 	if r, err := imageref.Parse(ls.Image); err == nil {
-		img.Parts = imageref.Parts{Repository: r.Repository, Tag: r.Tag, Digest: r.Digest, HasTag: r.Tag != "", HasDigest: r.Digest != ""}
+		img.Repository, img.Tag, img.Digest = r.Repository, r.Tag, r.Digest
+		img.HasTag, img.HasDigest = r.Tag != "", r.Digest != ""
 	} else {
 		img.Parts = imageref.Split(ls.Image)
 		img.invalid, _ = err.(*imageref.ParseError) // Parse's one error type
@@ -219,7 +223,6 @@ func (c *checker) read(ls *scalerconfig.LabelSet) agentImage {
 		v, img.release = jsRelease(strings.TrimPrefix(img.Tag, "v"))
 		img.older = img.release && c.target != "" && v.less(c.version)
 	}
-	return img
 }
 
 // moving reports whether the image names no fixed release: no tag or
