@@ -1,7 +1,6 @@
 package yamljs
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 
@@ -47,43 +46,16 @@ func checkNestedSplit(t testing.TB, src []byte, key string) bool {
 	if err != nil {
 		return true // read whole: any outcome is the item's
 	}
-	parts := make([]*Node, len(items.Items))
-	for i, at := range items.Items {
-		next := items.End.Offset
-		if i+1 < len(items.Items) {
-			next = items.Items[i+1].Offset
-		}
-		part, err := ParseRange(src, at, next)
-		if err != nil {
-			return true
-		}
-		require.Equal(t, Seq, part.Kind, "item %d", i)
-		require.Len(t, part.Items, 1, "item %d", i)
-		parts[i] = part.Items[0]
+	parts, ok := parseParts(t, src, items)
+	if !ok {
+		return true
 	}
 	require.NoError(t, wholeErr, "every part parses, the item does not")
 	require.Len(t, whole.Items, 1)
 	require.Len(t, rest.Items, 1)
 	w, r := whole.Items[0], rest.Items[0]
-	require.Equal(t, Map, w.Kind)
-	require.Equal(t, Map, r.Kind)
 	require.Equal(t, w.Pos, r.Pos)
-	require.Len(t, r.Pairs, len(w.Pairs))
-	for i, p := range w.Pairs {
-		q := r.Pairs[i]
-		require.Equal(t, p.Key, q.Key)
-		require.Equal(t, p.KeyPos, q.KeyPos, "key %q", p.Key)
-		if p.Key != key {
-			sameNode(t, p.Value, q.Value, p.Key)
-			continue
-		}
-		require.Equal(t, Null, q.Value.Kind)
-		require.Equal(t, Seq, p.Value.Kind)
-		require.Len(t, p.Value.Items, len(parts))
-		for j, n := range p.Value.Items {
-			sameNode(t, n, parts[j], key+"["+strconv.Itoa(j)+"]")
-		}
-	}
+	samePairs(t, w, r, key, parts)
 	return true
 }
 

@@ -27,6 +27,18 @@ func checkSplit(t testing.TB, src []byte, key string) bool {
 	if err != nil {
 		return true // read whole: any outcome is the whole text's
 	}
+	parts, ok := parseParts(t, src, items)
+	if !ok {
+		return true
+	}
+	require.NoError(t, wholeErr, "every part parses, the whole text does not")
+	samePairs(t, whole, rest, key, parts)
+	return true
+}
+
+// parseParts parses each item of items on its own, as a list of one item,
+// and returns the items; false when one does not parse.
+func parseParts(t testing.TB, src []byte, items Items) ([]*Node, bool) {
 	parts := make([]*Node, len(items.Items))
 	for i, from := range items.Items {
 		end := items.End.Offset
@@ -35,13 +47,18 @@ func checkSplit(t testing.TB, src []byte, key string) bool {
 		}
 		part, err := ParseRange(src, from, end)
 		if err != nil {
-			return true
+			return nil, false
 		}
 		require.Equal(t, Seq, part.Kind, "item %d", i)
 		require.Len(t, part.Items, 1, "item %d", i)
 		parts[i] = part.Items[0]
 	}
-	require.NoError(t, wholeErr, "every part parses, the whole text does not")
+	return parts, true
+}
+
+// samePairs checks that the mapping rest, read without the list at key, is
+// the mapping whole but for that list, which is parts, positions included.
+func samePairs(t testing.TB, whole, rest *Node, key string, parts []*Node) {
 	require.Equal(t, Map, whole.Kind)
 	require.Equal(t, Map, rest.Kind)
 	require.Len(t, rest.Pairs, len(whole.Pairs))
@@ -60,7 +77,6 @@ func checkSplit(t testing.TB, src []byte, key string) bool {
 			sameNode(t, n, parts[j], key+"["+strconv.Itoa(j)+"]")
 		}
 	}
-	return true
 }
 
 // sameNode checks that b is a, positions included. A collection's end is
