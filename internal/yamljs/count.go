@@ -4,7 +4,8 @@ import "unsafe"
 
 // CountEntries returns a lower bound of the entries of collections that
 // yaml's parser makes of src, read with yaml's own lexer and no more: each
-// "-" indicator starts an item of a block sequence, each ":" indicator
+// "-" indicator at a line's start or after another indicator starts an
+// item of a block sequence, each ":" indicator
 // ends the key of a pair, and a flow collection holds at least as many
 // entries as it has "," separators or ":" indicators. It allocates little
 // whatever the text, so that a reader can tell, before it reads a text, a
@@ -12,7 +13,7 @@ import "unsafe"
 // decisions look at ASCII bytes only: bytes that are not UTF-8 count as
 // the U+FFFD node reads them as.)
 func CountEntries(src []byte) int {
-	c := counter{}
+	c := counter{item: true}
 	newLexer(unsafe.String(unsafe.SliceData(src), len(src)), c.token).run()
 	for len(c.flows) > 0 {
 		c.close()
@@ -24,8 +25,14 @@ func CountEntries(src []byte) int {
 type counter struct {
 	entries    int
 	scalarNext bool         // the next token is a scalar's source
+	blockNext  bool         // that scalar is a block scalar's body, which ends its lines
 	flows      []flowCounts // the open flow collections, innermost last, up to maxDepth
 	deeper     int          // the open flow collections past maxDepth, left uncounted
+	// item is whether a "-" here starts an item: at a line's start, or
+	// after an indicator that starts a value ("-", "?", ":") and spaces.
+	// After a scalar, yaml's parser keeps a "-" in the scalar's end
+	// (`? "x"'y' - -` is {x: null}), and so does the count.
+	item bool
 }
 
 // flowCounts are the separators and indicators of an open flow collection.
@@ -37,10 +44,20 @@ func (c *counter) token(at int, s string) {
 		return
 	}
 	if c.scalarNext {
-		c.scalarNext = false
+		c.scalarNext, c.item, c.blockNext = false, c.blockNext, false
 		return
 	}
-	switch tokenTypeOf(s) {
+	t := tokenTypeOf(s)
+	switch t {
+	case tNewline, tExplicitKeyInd, tMapValueInd:
+		c.item = true
+	case tSpace, tComment, tSeqItemInd:
+	case tBlockScalarHeader:
+		c.blockNext, c.item = true, false
+	default:
+		c.item = false
+	}
+	switch t {
 	case tFlowMapStart, tFlowSeqStart:
 		if len(c.flows) == maxDepth {
 			c.deeper++
@@ -65,7 +82,7 @@ func (c *counter) token(at int, s string) {
 			c.flows[len(c.flows)-1].colons++
 		}
 	case tSeqItemInd:
-		if len(c.flows) == 0 {
+		if len(c.flows) == 0 && c.item {
 			c.entries++
 		}
 	}

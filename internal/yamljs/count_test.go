@@ -97,3 +97,22 @@ func TestCountEntriesLowerBound(t *testing.T) {
 	}
 	assert.Zero(t, over, "texts counted above their tree, of %d", len(srcs))
 }
+
+// TestCountEntriesIndicatorsInAnEnd: indicators that yaml's parser keeps
+// in a scalar's end, after the value of an explicit key on its line, make
+// no entries; yaml reads each text without an error.
+func TestCountEntriesIndicatorsInAnEnd(t *testing.T) {
+	for _, src := range []string{
+		"version: 1\n? \"x\"'y' - - - -\n",
+		"? a - - -\n",
+		"- a - - b\n",
+		"a: |\n  x\n- - b\n",
+	} {
+		if _, err := Parse([]byte(src)); err != nil {
+			continue // not a text yaml reads: no bound to hold
+		}
+		assert.LessOrEqual(t, CountEntries([]byte(src)), cstEntries([]byte(src)), "%q", src)
+	}
+	// Items after a block scalar's body still count.
+	assert.Equal(t, 3, CountEntries([]byte("- |\n  x\n- y\n- z\n")))
+}
