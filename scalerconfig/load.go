@@ -282,7 +282,7 @@ func (m *merged) spread(s *yamljs.Node) ([]item, error) {
 		items = append(items, item{file: m.main, node: &n})
 	}
 	switch {
-	case s == nil || s.Kind == yamljs.Null:
+	case s == nil || s.Kind == yamljs.Null || s.Kind == yamljs.Undefined: // undefined ?? [] is [], as for null
 	case s.Kind == yamljs.Seq || s.Kind == yamljs.Set:
 		for _, n := range s.Items {
 			items = append(items, item{file: m.main, node: n})

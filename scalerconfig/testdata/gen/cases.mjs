@@ -360,6 +360,13 @@ scalers:
     "a record's value must be a string: undefined is not"),
   one('binary file', '!!binary aGk=\n'),
   {
+    name: 'undefined main scalers by a merge of a set, with a drop-in',
+    note: 'mainConfig.scalers ?? [] reads undefined as none: the drop-in\'s scalers are the list',
+    files: { 'main.yaml': '%YAML 1.1\n---\nx:\n  - &s !!set {? [scalers]}\nversion: 1\n<<: *s\n', 'd/a.yaml': scaler(CONTAINER) },
+    main: 'main.yaml',
+    dir: 'd',
+  },
+  {
     name: 'drop-in to a timestamp main',
     note: 'the scalers become a property of the Date, which zod reads',
     files: { 'main.yaml': '!!timestamp 2001-12-14\n', 'd/a.yaml': scaler(CONTAINER) },
