@@ -197,7 +197,9 @@ func TestPosOfEveryValue(t *testing.T) {
 // listsAll reports whether the list at path below n has the item "all".
 func listsAll(n *yamljs.Node, path []seg) bool {
 	for _, s := range path {
-		n = child(n, s)
+		if n = child(n, s); n == nil {
+			return false // a key left out, or yaml's undefined
+		}
 	}
 	for _, item := range n.Items {
 		if item.Str == "all" {

@@ -359,6 +359,7 @@ scalers:
   one('undefined env value by a merge of a set', '%YAML 1.1\n---\nx:\n  - &s !!set {? [A]}\n' + container('env: {<<: *s}'),
     "a record's value must be a string: undefined is not"),
   one('binary file', '!!binary aGk=\n'),
+  one('unknown key by a merge', '%YAML 1.1\n---\nx:\n  - &m {nope: 1}\n' + container('<<: *m'), 'a merged key the schema does not know is placed where the merge source writes it, as Load places it'),
   {
     name: 'undefined main scalers by a merge of a set, with a drop-in',
     note: 'mainConfig.scalers ?? [] reads undefined as none: the drop-in\'s scalers are the list',

@@ -83,8 +83,29 @@ function child(d, node, seg) {
   if (typeof seg === 'number') return isSeq(node) && node.items[seg] ? { node: deref(d, node.items[seg]) } : undefined;
   // A Set's members are not properties.
   if (!isMap(node) || node.tag === 'tag:yaml.org,2002:set') return undefined;
-  const pair = node.items.find((p) => keyOf(p) === seg);
+  const pair = findPair(d, node, seg);
   return pair ? { node: deref(d, pair.value), key: pair.key } : undefined;
+}
+// A YAML 1.1 merge key ('<<'), which yaml reads as a symbol.
+const isMerge = (p) => typeof p.key?.value === 'symbol';
+// findPair is the pair of the mapping node that gives key its value, as
+// the merged value has it: the mapping's own, else that of the first merge
+// source (an alias, or a list of them) that has it, so that a merged key is
+// placed where it is written, as Load places it.
+function findPair(d, node, key, seen = new Set()) {
+  const own = node.items.find((p) => !isMerge(p) && keyOf(p) === key);
+  if (own) return own;
+  seen.add(node);
+  for (const p of node.items.filter(isMerge)) {
+    const v = deref(d, p.value);
+    for (const src of isSeq(v) ? v.items.map((n) => deref(d, n)) : [v]) {
+      if (isMap(src) && !seen.has(src)) {
+        const found = findPair(d, src, key, seen);
+        if (found) return found;
+      }
+    }
+  }
+  return undefined;
 }
 function position(c, ds, origin, iss) {
   let file = c.main;
@@ -119,7 +140,7 @@ function position(c, ds, origin, iss) {
   }
   let at = node;
   if (iss.code === 'unrecognized_keys' && isMap(node)) {
-    at = node.items.find((p) => keyOf(p) === iss.keys[0])?.key ?? node;
+    at = findPair(d, node, iss.keys[0])?.key ?? node;
   } else if (iss.params?.at !== undefined && isSeq(node)) {
     at = deref(d, node.items[iss.params.at]);
   } else if (iss.message.startsWith("Labels with 'kici:'") && isSeq(node)) {
