@@ -48,15 +48,7 @@ func (c *counter) token(at int, s string) {
 		return
 	}
 	t := tokenTypeOf(s)
-	switch t {
-	case tNewline, tExplicitKeyInd, tMapValueInd:
-		c.item = true
-	case tSpace, tComment, tSeqItemInd:
-	case tBlockScalarHeader:
-		c.blockNext, c.item = true, false
-	default:
-		c.item = false
-	}
+	c.itemAfter(t)
 	switch t {
 	case tFlowMapStart, tFlowSeqStart:
 		if len(c.flows) == maxDepth {
@@ -85,6 +77,19 @@ func (c *counter) token(at int, s string) {
 		if len(c.flows) == 0 && c.item {
 			c.entries++
 		}
+	}
+}
+
+// itemAfter sets c.item for the token after one of type t.
+func (c *counter) itemAfter(t tokType) {
+	switch t {
+	case tNewline, tExplicitKeyInd, tMapValueInd:
+		c.item = true
+	case tSpace, tComment, tSeqItemInd:
+	case tBlockScalarHeader:
+		c.blockNext, c.item = true, false
+	default:
+		c.item = false
 	}
 }
 
