@@ -80,15 +80,25 @@ func measured(self string, cmd *exec.Cmd) (int64, time.Duration, error) {
 	var stderr bytes.Buffer
 	m.Stdout, m.Stderr = io.Discard, &stderr
 	runErr := m.Run()
-	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
-	var peak, cpu int64
-	if _, err := fmt.Sscanf(lines[len(lines)-1], "peak %d cpu %d", &peak, &cpu); err != nil {
-		return 0, 0, fmt.Errorf("%v: %q: %v", runErr, stderr.Bytes(), err)
+	peak, cpu, err := peakOf(stderr.Bytes())
+	if err != nil {
+		return 0, 0, fmt.Errorf("%v: %v", runErr, err)
 	}
 	if runErr != nil {
-		return peak, time.Duration(cpu), fmt.Errorf("%v: %s", runErr, stderr.Bytes())
+		return peak, cpu, fmt.Errorf("%v: %s", runErr, stderr.Bytes())
 	}
-	return peak, time.Duration(cpu), nil
+	return peak, cpu, nil
+}
+
+// peakOf reads the peak resident memory and the CPU time that measure
+// writes as the last line of stderr.
+func peakOf(stderr []byte) (peak int64, cpu time.Duration, err error) {
+	lines := strings.Split(strings.TrimSpace(string(stderr)), "\n")
+	var ns int64
+	if _, err := fmt.Sscanf(lines[len(lines)-1], "peak %d cpu %d", &peak, &ns); err != nil {
+		return 0, 0, fmt.Errorf("%q: %v", stderr, err)
+	}
+	return peak, time.Duration(ns), nil
 }
 
 // buildPreflight builds cmd/kici-preflight into b's temporary folder and

@@ -41,10 +41,9 @@ func nodeParse(b *testing.B, self, file string) (parseNs, peak int64) {
 	if _, err := fmt.Sscanf(strings.TrimSpace(stdout.String()), "parse-ns %d", &parseNs); err != nil {
 		b.Fatalf("node printed %q: %v", stdout.Bytes(), err)
 	}
-	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
-	var cpu int64
-	if _, err := fmt.Sscanf(lines[len(lines)-1], "peak %d cpu %d", &peak, &cpu); err != nil {
-		b.Fatalf("%q: %v", stderr.Bytes(), err)
+	peak, _, err = peakOf(stderr.Bytes())
+	if err != nil {
+		b.Fatal(err)
 	}
 	return parseNs, peak
 }

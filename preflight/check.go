@@ -162,8 +162,7 @@ type checker struct {
 // scaler, whose image img is an agent image, in the order
 // [CheckAgentImages] gives them.
 func (c *checker) labelSet(dst []Finding, scaler string, ls *scalerconfig.LabelSet, img *agentImage, i, j int) []Finding {
-	invalid := img.invalid
-	if invalid == nil && !img.movingTag() && !img.olderPin() && !img.neverPull() && !img.floatingTag() {
+	if img.invalid == nil && !img.movingTag() && !img.olderPin() && !img.neverPull() && !img.floatingTag() {
 		return dst // most label sets: no finding, and no Site to build
 	}
 	site := Site{
@@ -178,8 +177,8 @@ func (c *checker) labelSet(dst []Finding, scaler string, ls *scalerconfig.LabelS
 	if img.olderPin() {
 		dst = append(dst, OlderPin{Site: site, Tag: img.Tag, Target: c.target})
 	}
-	if invalid != nil {
-		return append(dst, InvalidImage{Site: site, Err: invalid})
+	if img.invalid != nil {
+		return append(dst, InvalidImage{Site: site, Err: img.invalid})
 	}
 	if img.neverPull() {
 		dst = append(dst, NeverPull{Site: site, Tag: img.Tag, Target: c.target})
@@ -202,17 +201,12 @@ type agentImage struct {
 	older   bool                    // the tag is a release older than the target
 }
 
-// read reads the label set's image into img once: a valid reference's
-// parts are those imageref.Split gives it, so that only an invalid one is
-// split. (img is filled in place: the check reads every label set, and
-// copies of it cost as much as the rest.)
+// read reads the label set's image into img: the orchestrator's split of
+// it, whether it is a valid reference, whether its tag is a release, and
+// whether that release is older than the target.
 func (c *checker) read(ls *scalerconfig.LabelSet, img *agentImage) {
-	*img = agentImage{policy: ls.ImagePullPolicy.Effective()}
-	if r, err := imageref.Parse(ls.Image); err == nil {
-		img.Repository, img.Tag, img.Digest = r.Repository, r.Tag, r.Digest
-		img.HasTag, img.HasDigest = r.Tag != "", r.Digest != ""
-	} else {
-		img.Parts = imageref.Split(ls.Image)
+	*img = agentImage{Parts: imageref.Split(ls.Image), policy: ls.ImagePullPolicy.Effective()}
+	if _, err := imageref.Parse(ls.Image); err != nil {
 		img.invalid, _ = err.(*imageref.ParseError) // Parse's one error type
 	}
 	if img.HasTag && img.Tag != imageref.LatestTag {

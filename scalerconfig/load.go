@@ -259,7 +259,7 @@ func (m *merged) mainItems() ([]item, error) {
 	case yamljs.Bool, yamljs.Number, yamljs.String, yamljs.Symbol:
 		return nil, m.typeError(m.root, "Cannot create property 'scalers' on "+typeName(m.root)+": the drop-ins' scalers are added to the main file, which is not a mapping")
 	case yamljs.Map:
-		return m.spread(lookup(m.root, "scalers"))
+		return m.spread(jsValue(lookup(m.root, "scalers"))) // mainConfig.scalers: undefined as absent
 	}
 	// An array, a Date, a Buffer, a Set or a Map has no scalers property:
 	// the drop-ins' scalers become its only one.
@@ -282,7 +282,7 @@ func (m *merged) spread(s *yamljs.Node) ([]item, error) {
 		items = append(items, item{file: m.main, node: &n})
 	}
 	switch {
-	case s == nil || s.Kind == yamljs.Null || s.Kind == yamljs.Undefined: // undefined ?? [] is [], as for null
+	case s == nil || s.Kind == yamljs.Null:
 	case s.Kind == yamljs.Seq || s.Kind == yamljs.Set:
 		for _, n := range s.Items {
 			items = append(items, item{file: m.main, node: n})
