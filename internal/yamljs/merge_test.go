@@ -50,11 +50,18 @@ func parseMerge(t *testing.T, keys, maps int) time.Duration {
 }
 
 // TestMergeLinear checks that merging is linear in the size of what is
-// merged: reading 99 merges of a map four times the size takes less than
-// nine times as long (four as measured; a merge that looked each key up
-// among the others, as one did, takes sixteen), the best of three reads
-// each, so that the machine's other work counts little.
+// merged: reading 99 merges of a map eight times the size takes less than
+// 24 times as long (6.5 as measured; a merge that looked each key up among
+// the others, as one did, takes 64), the best of three reads each, so that
+// the machine's other work counts little. Under the race detector the
+// figures are the detector's (its cost grows with the heap: 14 times, and
+// 3 times from 1,000 keys to 2,000, as measured), so only the reading is
+// checked there; the coverage run of .ci/run checks the time.
 func TestMergeLinear(t *testing.T) {
+	if raceDetector {
+		parseMerge(t, 500, 99)
+		t.Skip("the race detector's cost is not the merge's: timed without it")
+	}
 	best := func(keys int) time.Duration {
 		d := parseMerge(t, keys, 99)
 		for range 2 {
@@ -62,8 +69,8 @@ func TestMergeLinear(t *testing.T) {
 		}
 		return d
 	}
-	small, large := best(500), best(2000)
-	assert.Less(t, large, 9*small, "2,000 keys took %v, 500 keys %v", large, small)
+	small, large := best(500), best(4000)
+	assert.Less(t, large, 24*small, "4,000 keys took %v, 500 keys %v", large, small)
 }
 
 // BenchmarkMerge reads the 10,000-key map merged into 99 maps.
