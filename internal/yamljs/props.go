@@ -65,7 +65,8 @@ func (c *composer) resolveProps(tokens []token, pc propsCtx) props {
 		p                = props{}
 		atNewline        = pc.startOnNewline
 		hasSpace         = pc.startOnNewline
-		commentSep       string
+		comment          joined // p.comment, made in linear time
+		commentSep       joined
 		reqSpace         bool
 		tab              *token
 		start            = -1
@@ -99,23 +100,21 @@ func (c *composer) resolveProps(tokens []token, pc propsCtx) props {
 			if !hasSpace {
 				c.errTok(*tok, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters")
 			}
-			cb := commentText(c.src(*tok))
-			if p.comment == "" {
-				p.comment = cb
-			} else {
-				p.comment += commentSep + cb
+			if !comment.empty() {
+				comment.addJoined(&commentSep)
 			}
-			commentSep = ""
+			comment.add(commentText(c.src(*tok)))
+			commentSep.reset()
 			atNewline = false
 		case tNewline:
 			if atNewline {
-				if p.comment != "" {
-					p.comment += c.src(*tok)
+				if !comment.empty() {
+					comment.add(c.src(*tok))
 				} else if p.found == nil || pc.indicator != tSeqItemInd {
 					p.spaceBefore = true
 				}
 			} else {
-				commentSep += c.src(*tok)
+				commentSep.add(c.src(*tok))
 			}
 			atNewline = true
 			p.hasNewline = true
@@ -188,6 +187,7 @@ func (c *composer) resolveProps(tokens []token, pc propsCtx) props {
 	if start != -1 {
 		p.start = start
 	}
+	p.comment = comment.String()
 	return p
 }
 
@@ -213,9 +213,8 @@ func commentText(source string) string {
 // breaks; anything else is an error) and returns the comment and the
 // offset after them.
 func (c *composer) resolveEnd(end []token, offset int, reqSpace bool) (string, int) {
-	comment := ""
+	var comment, sep joined // made in linear time
 	hasSpace := false
-	sep := ""
 	for _, tok := range end {
 		switch tok.typ {
 		case tSpace:
@@ -224,16 +223,14 @@ func (c *composer) resolveEnd(end []token, offset int, reqSpace bool) (string, i
 			if reqSpace && !hasSpace {
 				c.errTok(tok, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters")
 			}
-			cb := commentText(c.src(tok))
-			if comment == "" {
-				comment = cb
-			} else {
-				comment += sep + cb
+			if !comment.empty() {
+				comment.addJoined(&sep)
 			}
-			sep = ""
+			comment.add(commentText(c.src(tok)))
+			sep.reset()
 		case tNewline:
-			if comment != "" {
-				sep += c.src(tok)
+			if !comment.empty() {
+				sep.add(c.src(tok))
 			}
 			hasSpace = true
 		default:
@@ -241,5 +238,5 @@ func (c *composer) resolveEnd(end []token, offset int, reqSpace bool) (string, i
 		}
 		offset = c.after(offset, tok)
 	}
-	return comment, offset
+	return comment.String(), offset
 }
