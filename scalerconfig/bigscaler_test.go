@@ -82,7 +82,7 @@ func TestLoadByItemBigScaler(t *testing.T) {
 			require.True(t, ok)
 			_, ok = yamljs.SplitNestedItems(c.src, items.Items[1], items.Items[2].Offset, "labelSets")
 			require.True(t, ok, "the big scaler's label sets split")
-			got, _, ok := loadByItem(files{}, "s.yaml", c.src, "", group, nil)
+			got, _, ok, _ := loadByItem(files{}, "s.yaml", c.src, "", group, nil)
 			want, err := load(fstest.MapFS{"s.yaml": {Data: c.src}}, "s.yaml", "", yamljs.Parse, false)
 			assert.Equal(t, c.byItem, ok, "read by item")
 			if ok {

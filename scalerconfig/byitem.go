@@ -34,16 +34,16 @@ import (
 // try others). With each, each scaler goes to each as soon as it is valid,
 // rather than into the Config; handed is how many went, also when ok is
 // false.
-func loadByItem(fsys files, name string, src []byte, dir string, group int, each func(int, *Scaler)) (cfg *Config, handed int, ok bool) {
-	root, main, ok := mainPart(fsys.name(name), src)
-	if !ok {
-		return nil, 0, false
+func loadByItem(fsys files, name string, src []byte, dir string, group int, each func(int, *Scaler)) (cfg *Config, handed int, ok bool, whole *parsed) {
+	root, main, whole := mainPart(fsys.name(name), src)
+	if root == nil {
+		return nil, 0, false, whole
 	}
 	parts := []splitFile{main}
 	if dir != "" {
 		more, ok := splitDropIns(fsys, dir)
 		if !ok {
-			return nil, 0, false
+			return nil, 0, false, nil
 		}
 		parts = append(parts, more...)
 	}
@@ -64,9 +64,18 @@ func loadByItem(fsys files, name string, src []byte, dir string, group int, each
 	p := payload{value: root}
 	configSchemaWith(list).run(&p)
 	if failed || len(p.issues) > 0 {
-		return nil, m.handed, false
+		return nil, m.handed, false, nil
 	}
-	return m.config(p.value), m.handed, true
+	return m.config(p.value), m.handed, true, nil
+}
+
+// parsed is a main file yamljs.Parse read whole: its root, or the error
+// that parse returned. When loadByItem gives up on such a file before it
+// checks anything (its scalers are no list, or it does not parse), the
+// whole read takes the tree on rather than parse the bytes a second time.
+type parsed struct {
+	root *yamljs.Node
+	err  error
 }
 
 // splitFile is a file whose scalers are read one at a time: split into
@@ -86,22 +95,27 @@ type splitFile struct {
 // is in the plain form, with the root it has without them; else read
 // whole, when its scalers key holds a list of any form (a flow list, a list
 // among anchors and tags), whose items the load then reads one at a time.
-// ok is false when the file does not parse or its scalers is no list: the
-// whole config's reading says what then.
-func mainPart(name string, src []byte) (root *yamljs.Node, f splitFile, ok bool) {
+// root is nil when the file does not parse or its scalers is no list: the
+// whole config's reading says what then, from whole when the file was read
+// whole (nil when the split parts did not parse: the whole file's error
+// may be another).
+func mainPart(name string, src []byte) (root *yamljs.Node, f splitFile, whole *parsed) {
 	if items, split := yamljs.SplitItems(src, "scalers"); split {
 		root, err := yamljs.ParseWithout(src, items.Start, items.End)
-		return root, splitFile{name: name, src: src, items: items}, err == nil
+		if err != nil {
+			return nil, splitFile{}, nil
+		}
+		return root, splitFile{name: name, src: src, items: items}, nil
 	}
 	root, err := yamljs.Parse(src)
 	if err != nil {
-		return nil, splitFile{}, false
+		return nil, splitFile{}, &parsed{err: err}
 	}
 	list := lookupMap(root, "scalers")
 	if list == nil || list.Kind != yamljs.Seq {
-		return nil, splitFile{}, false
+		return nil, splitFile{}, &parsed{root: root}
 	}
-	return root, splitFile{name: name, src: src, nodes: list}, true
+	return root, splitFile{name: name, src: src, nodes: list}, nil
 }
 
 // count is how many scalers the file has.

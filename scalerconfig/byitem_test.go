@@ -19,7 +19,7 @@ import (
 // whether loadByItem read it.
 func checkByItem(t testing.TB, src []byte) bool {
 	t.Helper()
-	got, _, ok := loadByItem(files{}, "s.yaml", src, "", groupBytes, nil)
+	got, _, ok, _ := loadByItem(files{}, "s.yaml", src, "", groupBytes, nil)
 	want, err := load(fstest.MapFS{"s.yaml": {Data: src}}, "s.yaml", "", yamljs.Parse, false)
 	want = unstamped(want)
 	if ok {
@@ -28,7 +28,7 @@ func checkByItem(t testing.TB, src []byte) bool {
 	}
 	// Groups of one item, and of a few: every item ends a group.
 	for _, group := range []int{1, 300} {
-		small, _, smallOK := loadByItem(files{}, "s.yaml", src, "", group, nil)
+		small, _, smallOK, _ := loadByItem(files{}, "s.yaml", src, "", group, nil)
 		if smallOK {
 			require.NoError(t, err, "read by item in groups of %d bytes, refused whole", group)
 			require.Equal(t, want, small, "groups of %d bytes", group)
@@ -89,7 +89,7 @@ func TestLoadByItemRefuses(t *testing.T) {
 		"a YAML error, not plain": "version: 1\nscalers: []\nscalers: []\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, _, ok := loadByItem(files{}, "s.yaml", []byte(src), "", groupBytes, nil)
+			_, _, ok, _ := loadByItem(files{}, "s.yaml", []byte(src), "", groupBytes, nil)
 			assert.False(t, ok)
 			got, err := Load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
 			want, werr := load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "", yamljs.Parse, false)
@@ -111,7 +111,7 @@ func TestLoadByItemMainWhole(t *testing.T) {
 		"a tag":        "version: 1\nscalers: !!seq\n  - " + fmt.Sprintf(scaler, "a") + "\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, _, ok := loadByItem(files{}, "s.yaml", []byte(src), "", groupBytes, nil)
+			_, _, ok, _ := loadByItem(files{}, "s.yaml", []byte(src), "", groupBytes, nil)
 			assert.True(t, ok)
 			checkScan(t, fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
 		})
@@ -190,7 +190,7 @@ func TestLoadByItemDropIns(t *testing.T) {
 					fsys["etc/s.d/"+n] = &fstest.MapFile{Data: []byte(text)}
 				}
 				checkScan(t, fsys, "etc/s.yaml", "etc/s.d")
-				_, _, ok := loadByItem(files{fsys: fsys}, "etc/s.yaml", main, "etc/s.d", groupBytes, nil)
+				_, _, ok, _ := loadByItem(files{fsys: fsys}, "etc/s.yaml", main, "etc/s.d", groupBytes, nil)
 				assert.Equal(t, byItem[name], ok, "read by item")
 			})
 		}
@@ -380,4 +380,37 @@ func checkByItemLogged(t *testing.T, src string) bool {
 		}
 	}()
 	return checkByItem(t, []byte(src))
+}
+
+// TestWholeMainParsedOnce loads main files that loadByItem reads whole and
+// gives up on before any check (scalers no list, no mapping, a YAML error,
+// none but a drop-in's): the whole read takes loadByItem's tree or error
+// for the main file rather than parse it again, parses the drop-ins, and
+// says what Load says.
+func TestWholeMainParsedOnce(t *testing.T) {
+	dropIn := "version: 1\nscalers:\n  - name: local\n    type: container\n    maxAgents: 2\n    labelSets:\n      - labels: [linux]\n        image: ghcr.io/kici-dev/kici-agent:0.20.0\n"
+	tests := []struct {
+		src, dropIn string
+		parses      int // by the whole read
+	}{
+		{"[a, b]\n", "", 0},
+		{"version: 1\nscalers: {a: 1}\n", "", 0},
+		{"version: 1\nscalers: [\n", "", 0},
+		{"version: 1\n", dropIn, 1},              // the drop-in's
+		{"version: 1\nscalers: &s [1]\n", "", 1}, // a list: loadByItem checks it
+		{"version: 1\nscalers:\n  - 1\n", "", 1}, // split: the parts' error may not be the file's
+	}
+	for _, tt := range tests {
+		fsys, dir := fstest.MapFS{"s.yaml": {Data: []byte(tt.src)}}, ""
+		if tt.dropIn != "" {
+			fsys["d/a.yaml"], dir = &fstest.MapFile{Data: []byte(tt.dropIn)}, "d"
+		}
+		parses := 0
+		counted := func(b []byte) (*yamljs.Node, error) { parses++; return yamljs.Parse(b) }
+		got, err := scan(files{fsys: fsys}, "s.yaml", dir, counted, true, nil)
+		want, wantErr := load(fsys, "s.yaml", dir, yamljs.Parse, false)
+		assert.Equal(t, tt.parses, parses, "%q: parses of the whole read", tt.src)
+		assert.Equal(t, want, got, tt.src)
+		assert.Equal(t, wantErr, err, tt.src)
+	}
 }

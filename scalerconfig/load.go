@@ -108,16 +108,16 @@ func scan(fsys files, name, dir string, parse parser, byItem bool, each func(int
 		hand := each
 		each = func(i int, s *Scaler) { fsys.stamp(s); hand(i, s) }
 	}
-	handed := 0
+	handed, whole := 0, (*parsed)(nil)
 	if byItem {
-		cfg, n, ok := loadByItem(fsys, name, src, dir, groupBytes, each)
+		cfg, n, ok, w := loadByItem(fsys, name, src, dir, groupBytes, each)
 		if ok {
 			fsys.stampAll(cfg)
 			return cfg, nil
 		}
-		handed = n
+		handed, whole = n, w
 	}
-	cfg, err := loadWhole(fsys, name, dir, src, parse)
+	cfg, err := loadWhole(fsys, name, dir, src, parse, whole)
 	if err != nil || each == nil {
 		fsys.stampAll(cfg)
 		return cfg, err
@@ -129,9 +129,14 @@ func scan(fsys files, name, dir string, parse parser, byItem bool, each func(int
 	return cfg, nil
 }
 
-// loadWhole is Load of a main file read whole, its bytes src.
-func loadWhole(fsys files, name, dir string, src []byte, parse parser) (*Config, error) {
-	root, err := parseYAML(fsys.name(name), src, parse)
+// loadWhole is Load of a main file read whole, its bytes src, parsed by
+// parse unless loadByItem has parsed them (whole, when not nil).
+func loadWhole(fsys files, name, dir string, src []byte, parse parser, whole *parsed) (*Config, error) {
+	parseMain := parse
+	if whole != nil {
+		parseMain = func([]byte) (*yamljs.Node, error) { return whole.root, whole.err }
+	}
+	root, err := parseYAML(fsys.name(name), src, parseMain)
 	if err != nil {
 		return nil, err
 	}
