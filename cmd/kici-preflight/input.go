@@ -45,6 +45,7 @@ type recordFS struct {
 	stdin     []byte
 	loc       scalerconfig.Location // names the files, as Scan's positions do
 	files     map[string][]byte     // by the name the positions give
+	memory    *memoryBound          // counts every byte read
 }
 
 func (r *recordFS) Open(name string) (fs.File, error) {
@@ -94,6 +95,7 @@ type recordFile struct {
 func (f *recordFile) Read(p []byte) (int, error) {
 	n, err := f.File.Read(p)
 	f.read = append(f.read, p[:n]...)
+	f.fsys.memory.add(n)
 	return n, err
 }
 
@@ -180,6 +182,7 @@ func (c *check) locate() (*input, error) {
 		if err != nil {
 			return nil, err
 		}
+		c.memory.add(len(env))
 		loc, ok := scalerconfig.Options{Windows: o.windows}.Locate(env, o.workdir)
 		if !ok {
 			in.noConfig = escape(o.envFile) + " names no scaler config (no KICI_SCALER_CONFIG_PATH): nothing to check"
@@ -193,9 +196,10 @@ func (c *check) locate() (*input, error) {
 		if stdin, err = readWhole(stdinName, c.stdin); err != nil {
 			return nil, err
 		}
+		c.memory.add(len(stdin))
 		in.fromStdin, in.shown.Path = true, stdinName
 	}
-	return in, in.open(stdin)
+	return in, in.open(stdin, c.memory)
 }
 
 // open sets the Location Scan reads and the file system it reads it from:
@@ -204,7 +208,7 @@ func (c *check) locate() (*input, error) {
 // root of their volume, with every path made absolute (the positions then
 // name them so). Standard input is a file of that file system, at the
 // root, named stdinName.
-func (in *input) open(stdin []byte) error {
+func (in *input) open(stdin []byte, memory *memoryBound) error {
 	in.loc = in.shown
 	paths := []*string{&in.loc.Path, &in.loc.Dir}
 	if in.fromStdin {
@@ -224,7 +228,7 @@ func (in *input) open(stdin []byte) error {
 	if err != nil {
 		return err
 	}
-	in.fsys = &recordFS{loc: in.loc, files: map[string][]byte{}}
+	in.fsys = &recordFS{loc: in.loc, files: map[string][]byte{}, memory: memory}
 	if in.fromStdin {
 		in.fsys.stdinPath, in.fsys.stdin = file, stdin
 	}

@@ -13,6 +13,13 @@
 // Run it with -h for the flags, the checks, their codes and the exit
 // statuses. The repository's action.yml runs it in a GitHub workflow, and
 // its .pre-commit-hooks.yaml as a pre-commit hook (README.md shows both).
+//
+// It keeps its memory within 1 GiB plus 20 times the bytes of the files it
+// reads where what it holds at once allows: as it reads them, it sets the
+// Go runtime's soft memory limit to that bound (debug.SetMemoryLimit),
+// unless the environment sets GOMEMLIMIT. A file the orchestrator could
+// not load either, for the memory node would need, is refused before it is
+// parsed (scalerconfig.MaxEntries).
 package main
 
 import (
@@ -36,7 +43,7 @@ func main() {
 		// little cost (bench/README.md, "kici-preflight as a process").
 		debug.SetGCPercent(gcPercent)
 	}
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(runBounded(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, memoryBoundFor(os.Getenv)))
 }
 
 // gcPercent is the program's GOGC, unless the environment sets one.
@@ -51,14 +58,26 @@ const (
 
 // run is the whole program, minus the process: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runHooked(args, stdin, stdout, stderr, nil)
+	return runBounded(args, stdin, stdout, stderr, nil)
 }
 
-// runHooked is run with a test's hook: -write calls beforeRename, when it
-// is not nil, once it has written the new files beside the old ones and
-// before it checks the old ones for changes and renames the new ones over
-// them.
-func runHooked(args []string, stdin io.Reader, stdout, stderr io.Writer, beforeRename func()) int {
+// runBounded is run, keeping the process's memory within memory as it
+// reads the files (nil: no bound).
+func runBounded(args []string, stdin io.Reader, stdout, stderr io.Writer, memory *memoryBound) int {
+	return runHooked(args, stdin, stdout, stderr, hooks{memory: memory})
+}
+
+// hooks are what run is given beside its arguments and streams.
+type hooks struct {
+	// beforeRename, a test's, when not nil: -write calls it once it has
+	// written the new files beside the old ones and before it checks the
+	// old ones for changes and renames the new ones over them.
+	beforeRename func()
+	memory       *memoryBound // see runBounded
+}
+
+// runHooked is run with its hooks.
+func runHooked(args []string, stdin io.Reader, stdout, stderr io.Writer, h hooks) int {
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	defer out.Flush()
 	o, err := parseFlags(args)
@@ -77,7 +96,7 @@ func runHooked(args []string, stdin io.Reader, stdout, stderr io.Writer, beforeR
 		return exitOK
 	}
 	o.windows = runtime.GOOS == "windows"
-	c := &check{opts: o, stdin: stdin, out: out, version: readVersion(), annotationRoot: annotationRoot(), beforeRename: beforeRename}
+	c := &check{opts: o, stdin: stdin, out: out, version: readVersion(), annotationRoot: annotationRoot(), beforeRename: h.beforeRename, memory: h.memory}
 	status, err := c.run()
 	if err := out.Flush(); err != nil && status != exitError {
 		fmt.Fprintln(stderr, "kici-preflight:", escape(err.Error()))

@@ -208,7 +208,7 @@ func TestWriteRefusesChangedFile(t *testing.T) {
 			}
 			var stdout, stderr bytes.Buffer
 			args := []string{"-config", main, "-dir", filepath.Join(dir, "scalers.d"), "-target", "0.20.0", "-write"}
-			assert.Equal(t, 2, runHooked(args, nil, &stdout, &stderr, hook))
+			assert.Equal(t, 2, runHooked(args, nil, &stdout, &stderr, hooks{beforeRename: hook}))
 			assert.Empty(t, stdout.String())
 			assert.Equal(t, "kici-preflight: nothing written: "+main+" changed since it was read "+tt.what+": check it again\n", stderr.String())
 			got, err := os.ReadFile(main)

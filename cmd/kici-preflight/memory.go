@@ -1,0 +1,72 @@
+package main
+
+import (
+	"math"
+	"runtime/debug"
+)
+
+// The memory the program promises to stay within: memoryBase plus
+// memoryPerByte times the bytes of the files it reads (the config, its
+// drop-ins, the env file, standard input).
+const (
+	memoryBase    = 1 << 30
+	memoryPerByte = 20
+	// memoryStep is how many bytes are read between two settings of the
+	// limit: setting it takes the runtime's heap lock and recomputes the
+	// collector's goal (100,000 drop-ins took four times as long with a
+	// setting a read), and a limit up to 20 MiB below the bound is on the
+	// safe side of it.
+	memoryStep = 1 << 20
+)
+
+// memoryBound keeps the program within that promise where it can: as it
+// reads the files, it sets the runtime's soft memory limit
+// (debug.SetMemoryLimit) to the bound of what it has read so far, so that
+// the garbage collector collects more often as the heap nears the bound
+// rather than letting it grow to twice what is live. A file is counted as
+// its bytes are read, before it is parsed, so the limit is in place for its
+// parse (up to memoryStep bytes of it, which the limit then leaves out:
+// it errs low). Memory that is live beyond the limit is not refused: the runtime
+// then collects at a bounded cost and goes on, and the program finishes
+// later, not with an error.
+//
+// A nil *memoryBound sets nothing: run's tests, and a process whose
+// environment sets GOMEMLIMIT, which the program then leaves to the user.
+type memoryBound struct {
+	read int64 // the bytes read so far
+	set  int64 // the bytes read when the limit was last set; -1 before that
+}
+
+// memoryBoundFor is the program's memoryBound, nil when the environment
+// (getenv) sets GOMEMLIMIT.
+func memoryBoundFor(getenv func(string) string) *memoryBound {
+	if getenv("GOMEMLIMIT") != "" {
+		return nil
+	}
+	return newMemoryBound()
+}
+
+func newMemoryBound() *memoryBound { return &memoryBound{set: -1} }
+
+// add counts n more bytes read and sets the limit to their bound: on the
+// first read, and then each time memoryStep more bytes are read.
+func (m *memoryBound) add(n int) {
+	if m == nil || n <= 0 {
+		return
+	}
+	m.read += int64(n)
+	if m.set >= 0 && m.read-m.set < memoryStep {
+		return
+	}
+	m.set = m.read
+	debug.SetMemoryLimit(boundOf(m.read))
+}
+
+// boundOf is the bound of read bytes, saturating at the largest limit the
+// runtime takes.
+func boundOf(read int64) int64 {
+	if read > (math.MaxInt64-memoryBase)/memoryPerByte {
+		return math.MaxInt64
+	}
+	return memoryBase + memoryPerByte*read
+}
