@@ -424,9 +424,13 @@ func (p *parser) push(list []token, t token) []token {
 	return append(p.slabs.toks.grow(list), t)
 }
 
-// one returns a token list holding t, with room for two more.
+// one returns a token list holding t, with room for one more: most lists
+// stay at one or two tokens (a flow item's ",", a block item's "-" and line
+// break, a pair's ":" and space). Room for two more cost the dense lists a
+// third of their syntax tree: 120 bytes of tokens for the "," of each
+// item of [a,a,...], where 40 are used.
 func (p *parser) one(t token) []token {
-	s := p.slabs.toks.take(3)[:1]
+	s := p.slabs.toks.take(2)[:1]
 	s[0] = t
 	return s
 }
