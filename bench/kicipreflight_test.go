@@ -85,7 +85,7 @@ func measured(self string, cmd *exec.Cmd) (int64, time.Duration, error) {
 		return 0, 0, fmt.Errorf("%v: %v", runErr, err)
 	}
 	if runErr != nil {
-		return peak, cpu, fmt.Errorf("%v: %s", runErr, stderr.Bytes())
+		return peak, cpu, fmt.Errorf("%w: %s", runErr, stderr.Bytes())
 	}
 	return peak, cpu, nil
 }
