@@ -77,7 +77,7 @@ func nextChunk(had, most int) int { return min(max(2*had, 16), most) }
 // The capacity of the largest chunk of each slab.
 const (
 	chunk     = 512
-	listChunk = 4 * chunk // for lists of three or four slots
+	listChunk = 4 * chunk // for lists of two to four slots
 )
 
 // parserSlabs are the parser's slabs.
