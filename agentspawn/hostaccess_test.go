@@ -90,3 +90,13 @@ func TestHostAccess(t *testing.T) {
 		})
 	}
 }
+
+// TestIPv4RefusedEmpty: a host of no labels, or of empty ones, is no
+// number and so no address to refuse; the callers refuse an empty host
+// before they ask, and ipv4Refused must not fail on one either.
+func TestIPv4RefusedEmpty(t *testing.T) {
+	for _, host := range []string{"", ".", ".."} {
+		assert.False(t, ipv4Refused(host), "%q", host)
+	}
+	assert.True(t, ipv4Refused("1.18446744073709551617"), "a number past 2^64 does not wrap")
+}

@@ -44,5 +44,9 @@ const urls = [
   'http://foo.1.:9', 'http://1.2.3.4.:9', 'http://1.2.3.4..:9', 'http://.1:9', 'http://foo.1a:9', 'http://1a:9',
   'http://%31.2.3.4:9', 'http://%39%39%39.1.1.1:9', 'http://0x100000000:9', 'http://0x' + '0'.repeat(40) + '1:9',
   'http://' + '9'.repeat(30) + ':9', 'ws://10.0.0.256:4000/ws', 'tcp://999.1.1.1:9', 'tcp://foo.1:9',
+  // Numbers past 2^64, which wrapped would read as 1 (a valid address):
+  // refused, as the parser's numbers do not wrap.
+  'http://18446744073709551617:9', 'http://1.18446744073709551617:9', 'http://0x10000000000000001:9',
+  'http://.:9', 'http://..:9',
 ];
 writeFileSync(new URL('../urlport.json', import.meta.url), JSON.stringify(urls.map((u) => [u, portOf(u)]), null, 1) + '\n');
