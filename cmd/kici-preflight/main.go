@@ -43,7 +43,7 @@ func main() {
 		// little cost (bench/README.md, "kici-preflight as a process").
 		debug.SetGCPercent(gcPercent)
 	}
-	os.Exit(runBounded(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, memoryBoundFor(os.Getenv)))
+	os.Exit(runHooked(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, hooks{memory: memoryBoundFor(os.Getenv)}))
 }
 
 // gcPercent is the program's GOGC, unless the environment sets one.
@@ -58,13 +58,7 @@ const (
 
 // run is the whole program, minus the process: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runBounded(args, stdin, stdout, stderr, nil)
-}
-
-// runBounded is run, keeping the process's memory within memory as it
-// reads the files (nil: no bound).
-func runBounded(args []string, stdin io.Reader, stdout, stderr io.Writer, memory *memoryBound) int {
-	return runHooked(args, stdin, stdout, stderr, hooks{memory: memory})
+	return runHooked(args, stdin, stdout, stderr, hooks{})
 }
 
 // hooks are what run is given beside its arguments and streams.
@@ -73,7 +67,9 @@ type hooks struct {
 	// written the new files beside the old ones and before it checks the
 	// old ones for changes and renames the new ones over them.
 	beforeRename func()
-	memory       *memoryBound // see runBounded
+	// memory, the process's (main's), when not nil: the bytes read, which
+	// set the runtime's memory limit.
+	memory *memoryBound
 }
 
 // runHooked is run with its hooks.

@@ -24,17 +24,18 @@ const (
 // (debug.SetMemoryLimit) to the bound of what it has read so far, so that
 // the garbage collector collects more often as the heap nears the bound
 // rather than letting it grow to twice what is live. A file is counted as
-// its bytes are read, before it is parsed, so the limit is in place for its
-// parse (up to memoryStep bytes of it, which the limit then leaves out:
-// it errs low). Memory that is live beyond the limit is not refused: the runtime
-// then collects at a bounded cost and goes on, and the program finishes
-// later, not with an error.
+// its bytes are read, before it is parsed, so that the limit is in place
+// for its parse, less at most memoryStep of its bytes: it errs low. Memory
+// that is live beyond the limit is not refused: the runtime then collects
+// at a bounded cost and goes on, and the program finishes later, not with
+// an error.
 //
-// A nil *memoryBound sets nothing: run's tests, and a process whose
-// environment sets GOMEMLIMIT, which the program then leaves to the user.
+// The zero memoryBound has read nothing and set no limit yet. A nil
+// *memoryBound sets nothing: run's, and a process whose environment sets
+// GOMEMLIMIT, which the program then leaves to the user.
 type memoryBound struct {
 	read int64 // the bytes read so far
-	set  int64 // the bytes read when the limit was last set; -1 before that
+	next int64 // the bytes read at which the limit is set again
 }
 
 // memoryBoundFor is the program's memoryBound, nil when the environment
@@ -43,10 +44,8 @@ func memoryBoundFor(getenv func(string) string) *memoryBound {
 	if getenv("GOMEMLIMIT") != "" {
 		return nil
 	}
-	return newMemoryBound()
+	return &memoryBound{}
 }
-
-func newMemoryBound() *memoryBound { return &memoryBound{set: -1} }
 
 // add counts n more bytes read and sets the limit to their bound: on the
 // first read, and then each time memoryStep more bytes are read.
@@ -55,10 +54,10 @@ func (m *memoryBound) add(n int) {
 		return
 	}
 	m.read += int64(n)
-	if m.set >= 0 && m.read-m.set < memoryStep {
+	if m.read < m.next {
 		return
 	}
-	m.set = m.read
+	m.next = m.read + memoryStep
 	debug.SetMemoryLimit(boundOf(m.read))
 }
 

@@ -59,8 +59,8 @@ func TestMemoryBound(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			debug.SetMemoryLimit(math.MaxInt64)
 			var stdout, stderr strings.Builder
-			m := newMemoryBound()
-			require.Equal(t, tt.status, runBounded(tt.args, tt.stdin, &stdout, &stderr, m), stderr.String())
+			m := &memoryBound{}
+			require.Equal(t, tt.status, runHooked(tt.args, tt.stdin, &stdout, &stderr, hooks{memory: m}), stderr.String())
 			assert.Equal(t, tt.read, m.read, "bytes read")
 			limit := debug.SetMemoryLimit(-1)
 			assert.LessOrEqual(t, limit, boundOf(tt.read), "the limit")
@@ -78,7 +78,7 @@ func TestMemoryBound(t *testing.T) {
 func TestMemoryBoundSteps(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
 	t.Cleanup(func() { debug.SetMemoryLimit(before) })
-	m := newMemoryBound()
+	m := &memoryBound{}
 	m.add(64)
 	assert.Equal(t, boundOf(64), debug.SetMemoryLimit(-1), "the first read")
 	for range memoryStep/64 - 1 {
@@ -93,12 +93,20 @@ func TestMemoryBoundSteps(t *testing.T) {
 }
 
 // TestMemoryBoundFor leaves a GOMEMLIMIT the environment sets to the
-// runtime, which has read it.
+// runtime, which has read it: the nil bound sets no limit.
 func TestMemoryBoundFor(t *testing.T) {
-	assert.Nil(t, memoryBoundFor(func(k string) string { return map[string]string{"GOMEMLIMIT": "2GiB"}[k] }))
-	assert.NotNil(t, memoryBoundFor(func(string) string { return "" }))
-	var none *memoryBound
-	none.add(1 << 20) // sets nothing, and does not panic
+	before := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(before) })
+	debug.SetMemoryLimit(math.MaxInt64)
+	none := memoryBoundFor(func(k string) string { return map[string]string{"GOMEMLIMIT": "2GiB"}[k] })
+	assert.Nil(t, none)
+	none.add(1 << 20)
+	assert.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1), "the nil bound set a limit")
+
+	bound := memoryBoundFor(func(string) string { return "" })
+	require.NotNil(t, bound)
+	bound.add(1 << 20)
+	assert.Equal(t, boundOf(1<<20), debug.SetMemoryLimit(-1))
 }
 
 // TestMemoryBoundLimit saturates where 20 times the bytes read would
