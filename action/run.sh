@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The steps of the kici-preflight GitHub Action (action.yml at the
-# repository's root), as a script that .ci/action runs outside GitHub too.
+# repository's root), as a script that .ci/integrations runs outside
+# GitHub too.
 #
 #   bash action/run.sh install   build kici-preflight from the action's own
 #                                source (GITHUB_ACTION_PATH, the action at

@@ -26,8 +26,16 @@
 // Parse) are not versions at all.
 //
 // The rules are those of the orchestrator's parseVersionBase and
-// compareReleases and of its reading of an upgrade's target version, with
-// one deliberate difference: JavaScript reads every part
+// compareReleases and of its reading of an upgrade's target version, as
+// the seed (the orchestrator's compiled code, 0.18.0 to 0.20.0) shows them
+// in kici-admin's upgrade check. The public source holds the same reading:
+// packages/orchestrator/src/agent/agent-version.ts of the repository
+// kici-dev/kici-public, at commit 0b46a9a5a27836be8b5af7a5e0c806592d3b5d6d
+// (the 0.12.0 line, the newest the index stores), whose parseVersionBase
+// trims, drops what follows the first "-", and reads three parts of ASCII
+// digits, and whose agentVersionAtLeast orders them part by part. The
+// index stores no other version of that file, so no older line differs
+// here. There is one deliberate difference: JavaScript reads every part
 // as a float64, so it accepts any number of digits and orders parts beyond
 // 2^53 approximately. Here a part beyond the range of uint64 is not a version,
 // and every part compares exactly.

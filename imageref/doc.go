@@ -43,5 +43,20 @@
 // no Docker API types, only github.com/distribution/reference (and its
 // go-digest), whose grammar it follows.
 //
+// # Which orchestrator
+//
+// The grammar is distribution/reference's (v0.6.0, the version go.mod
+// requires), which the Docker Engine and the orchestrator's container
+// runtime both accept. [Split] and [IsAgentImage] are the orchestrator
+// 0.20.0's parseImageRef and isAgentImage, as the seed (its compiled code,
+// 0.18.0 to 0.20.0) shows them in kici-admin's upgrade check. No public
+// source of those two functions exists to follow: the repository
+// kici-dev/kici-public holds kici-admin's upgrade command, but no file of
+// it at any commit the index stores (0b46a9a5a27836be8b5af7a5e0c806592d3b5d6d,
+// of the 0.12.0 line, is the newest; the older v0.1.x line included)
+// defines them, so the seed is the only authority. Neither line changes
+// how a reference is read; what differs between them for a reader of
+// image findings, the default pull policy, is said in package preflight.
+//
 // The package is pure: it reads no files, no environment and no clock.
 package imageref

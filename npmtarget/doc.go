@@ -64,6 +64,18 @@
 // "npm.CMD "). Any other Windows program must end in ".exe" or ".com", and
 // every program path must be absolute.
 //
+// # Which orchestrator
+//
+// The rules are those of the orchestrator 0.20.0's npm-source upgrade
+// (kici-admin's resolveNpmInstallTarget, globalPrefixOf, npmArgs, npmEnv,
+// prefixViaEnv, windowsShellCommand and planNpmSourceUpgrade), as the
+// seed (its compiled code, 0.18.0 to 0.20.0) shows them, changed or as
+// context. No public source of them exists to follow: no file of the
+// repository kici-dev/kici-public at any commit the index stores
+// (0b46a9a5a27836be8b5af7a5e0c806592d3b5d6d, of the 0.12.0 line, is the
+// newest; the older v0.1.x line included) defines them, so the seed is
+// the only authority, and its messages are kept word for word.
+//
 // # Beyond the orchestrator
 //
 // The results are the orchestrator's, with these differences:

@@ -38,10 +38,16 @@ type SelfInstall struct {
 // constants below.
 type RefusalReason string
 
-// The reasons [PlanUpgrade] refuses, in the order it checks them.
+// The reasons [PlanUpgrade] refuses, in the order it checks them: the
+// version first, then the launch command and what [Resolve] finds in it
+// (the last three, of which at most one applies).
 const (
 	// RefusalNoVersion: no version to install was given.
 	RefusalNoVersion RefusalReason = "no-version"
+	// RefusalBadVersion: the version is neither a semantic version nor a
+	// dist-tag in a form npm reads as nothing else, where the orchestrator
+	// passes it to npm as it is.
+	RefusalBadVersion RefusalReason = "bad-version"
 	// RefusalNotGlobal: Resolve found the entry script in a node_modules
 	// folder that is not a global install ([NotGlobal]).
 	RefusalNotGlobal RefusalReason = "not-global"
@@ -51,10 +57,6 @@ const (
 	// RefusalUnsafe: Resolve refused the global install it found ([Unsafe]),
 	// where the orchestrator would go on.
 	RefusalUnsafe RefusalReason = "unsafe-target"
-	// RefusalBadVersion: the version is neither a semantic version nor a
-	// dist-tag in a form npm reads as nothing else, where the orchestrator
-	// passes it to npm as it is.
-	RefusalBadVersion RefusalReason = "bad-version"
 )
 
 // Refusal is a plan not to self-install, with a reason code and a message

@@ -199,9 +199,9 @@
 // validates with: every key with its Go field's doc as its description,
 // its default and its allowed values; the rules of each scaler type (a
 // container label set's image, ...) as if/then, the reserved "kici:"
-// prefix and a cap's memory string as patterns. go test ./scalerconfig
-// -run TestJSONSchemaFiles -update rewrites them, and the test fails when
-// they are stale.
+// prefix and a cap's memory string as patterns. go test
+// ./cmd/kici-preflight ./scalerconfig -update rewrites them (with the
+// command's golden files), and the test fails when they are stale.
 //
 // Whatever Load accepts, the schemas accept (TestJSONSchemaHoldsToLoad,
 // on every load case and generated config). They refuse what Load refuses

@@ -23,8 +23,9 @@ import (
 // here from the schema Load validates with (configSchema), its tables and
 // the Go field docs, and committed as the files below, which kici-preflight
 // embeds and prints with -schema. TestJSONSchemaFiles fails when they are
-// stale; go test ./scalerconfig -run TestJSONSchemaFiles -update rewrites
-// them. TestJSONSchemaHoldsToLoad holds them to Load.
+// stale; go test ./cmd/kici-preflight ./scalerconfig -update rewrites
+// them, with the command's golden files. TestJSONSchemaHoldsToLoad holds
+// them to Load.
 
 var update = flag.Bool("update", false, "rewrite the JSON Schema files under ../cmd/kici-preflight from the schema")
 
@@ -456,7 +457,7 @@ func TestJSONSchemaFiles(t *testing.T) {
 		}
 		got, err := os.ReadFile(schemaDir + name)
 		require.NoError(t, err)
-		require.Equal(t, string(want), string(got), "%s is stale: go test ./scalerconfig -run TestJSONSchemaFiles -update", name)
+		require.Equal(t, string(want), string(got), "%s is stale: go test ./cmd/kici-preflight ./scalerconfig -update", name)
 	}
 }
 

@@ -41,7 +41,8 @@ func with(args ...string) []string { return append(append([]string(nil), readme.
 
 // TestRun runs the program on the configs in testdata; what it prints on
 // standard output and standard error is in testdata/golden/NAME.stdout and
-// NAME.stderr (go test -update rewrites them), with the module root's
+// NAME.stderr (go test ./cmd/kici-preflight ./scalerconfig -update
+// rewrites them, and the JSON Schema files with them), with the module root's
 // absolute path written <root>.
 func TestRun(t *testing.T) {
 	t.Chdir("../..")
