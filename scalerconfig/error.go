@@ -139,15 +139,28 @@ func plainKey(k string) bool {
 
 // problems turns the issues of a validation into Problems, each placed in
 // the file and at the node its path leads to.
+//
+// A file can have millions of problems, most of them with one of a few
+// messages: each issue is let go as soon as it is a Problem, so that the
+// two lists do not both stand whole, and the Problems share one string per
+// message.
 func (m *merged) problems(issues []*issue) []Problem {
 	out := make([]Problem, 0, len(issues))
 	root := configSchema() // for the suggestions
-	for _, iss := range issues {
+	messages := map[string]string{}
+	for i, iss := range issues {
+		issues[i] = nil
 		if iss.typeErr {
 			// JavaScript throws here: nothing after it is checked.
 			return []Problem{m.problem(root, iss)}
 		}
-		out = append(out, m.problem(root, iss))
+		p := m.problem(root, iss)
+		if s, ok := messages[p.Message]; ok {
+			p.Message = s
+		} else {
+			messages[p.Message] = p.Message
+		}
+		out = append(out, p)
 	}
 	return out
 }
