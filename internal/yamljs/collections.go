@@ -25,10 +25,10 @@ func (c *composer) composeCollection(ctx *composeCtx, tok *cst, p props) *ynode 
 	}
 	if tok.typ == tBlockSeq {
 		lastProp := p.anchor
-		if lastProp == nil || (tagTok != nil && tagTok.offset > lastProp.offset) {
+		if lastProp == nil || (tagTok != nil && tagTok.offset() > lastProp.offset()) {
 			lastProp = tagTok
 		}
-		if lastProp != nil && (p.newlineAfterProp == nil || p.newlineAfterProp.offset < lastProp.offset) {
+		if lastProp != nil && (p.newlineAfterProp == nil || p.newlineAfterProp.offset() < lastProp.offset()) {
 			c.errTok(*lastProp, "MISSING_CHAR", "Missing newline after block sequence props")
 		}
 	}
@@ -138,7 +138,7 @@ func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode
 					c.errTok(it.start[len(it.start)-1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line")
 				}
 			}
-		} else if keyProps.found.indent != bm.indent {
+		} else if keyProps.found.indent() != bm.indent {
 			c.errAt(offset, "BAD_INDENT", "All mapping items must start at the same column")
 		}
 		ctx.atKey = true
@@ -172,7 +172,7 @@ func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode
 			if it.value != nil && it.value.typ == tBlockMap && !valueProps.hasNewline {
 				c.errAt(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings")
 			}
-			if c.longerThan(keyProps.start, valueProps.found.offset, 1024) {
+			if c.longerThan(keyProps.start, valueProps.found.offset(), 1024) {
 				c.err(keyNode.rng[0], keyNode.rng[1], "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key")
 			}
 		}
@@ -291,7 +291,7 @@ func (c *composer) resolveFlowCollection(ctx *composeCtx, fc *cst, tag *tagDef) 
 	atRoot := ctx.atRoot
 	ctx.atRoot = false
 	ctx.atKey = false
-	offset := fc.offset + fc.x.fcStart.n
+	offset := fc.offset + fc.x.fcStart.size()
 	var keys keySet
 	nItems := len(fc.items)
 	for i, it := range fc.items {
@@ -413,7 +413,7 @@ func (c *composer) flowPair(ctx *composeCtx, coll *ynode, it *cstItem, p props, 
 					break
 				}
 			}
-			if c.longerThan(p.start, valueProps.found.offset, 1024) {
+			if c.longerThan(p.start, valueProps.found.offset(), 1024) {
 				c.errTok(*valueProps.found, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key")
 			}
 		}
@@ -478,7 +478,7 @@ func (c *composer) closeFlowCollection(fc *cst, coll *ynode, offset int, isMap b
 	var ee []token
 	cePos := offset
 	if len(fc.end) > 0 && c.src(fc.end[0]) == expectedEnd {
-		cePos = fc.end[0].offset + fc.end[0].n
+		cePos = fc.end[0].end()
 		ee = fc.end[1:]
 	} else {
 		name := strings.ToUpper(fcName[:1]) + fcName[1:]
@@ -489,7 +489,7 @@ func (c *composer) closeFlowCollection(fc *cst, coll *ynode, offset int, isMap b
 		}
 		if len(fc.end) > 0 {
 			ee = fc.end[1:]
-			if fc.end[0].n != 1 {
+			if fc.end[0].size() != 1 {
 				ee = fc.end
 			}
 		}

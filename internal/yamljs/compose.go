@@ -253,7 +253,7 @@ func charLen(text string, off int) int {
 }
 
 func (c *composer) errTok(t token, code, msg string) {
-	c.err(t.offset, t.offset+t.n, code, msg)
+	c.err(t.offset(), t.end(), code, msg)
 }
 
 // errCst reports at a syntax tree node: its source's extent, or one
@@ -275,7 +275,7 @@ func (c *composer) warnAt(off int, code, msg string) {
 }
 
 func (c *composer) warnTok(t token, code, msg string) {
-	c.warnings = append(c.warnings, problem{start: t.offset, end: t.offset + t.n, code: code, message: msg})
+	c.warnings = append(c.warnings, problem{start: t.offset(), end: t.end(), code: code, message: msg})
 }
 
 // next advances the composer by one top-level syntax tree node.
@@ -510,8 +510,8 @@ func (c *composer) emptyScalarPosition(offset int, before []token, pos int) int 
 	for i := pos - 1; i >= 0; i-- {
 		switch t := before[i]; t.typ {
 		case tSpace, tComment, tNewline:
-			if offset == t.offset+t.n {
-				offset = t.offset
+			if offset == t.end() {
+				offset = t.offset()
 			} else {
 				offset = retreatUnits(c.text, offset, utf16Len(c.src(t)))
 			}

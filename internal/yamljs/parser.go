@@ -1,6 +1,10 @@
 package yamljs
 
-import "strings"
+import (
+	"math"
+	"strconv"
+	"strings"
+)
 
 // The parser builds yaml's concrete syntax tree from the lexer's tokens: a
 // stack of the constructions being built, each closed ("popped") into its
@@ -209,12 +213,32 @@ func tokenTypeByFirst(c byte) tokType {
 }
 
 // token is a source token: one lexical token with its place.
+//
+// Its places are int32, which keeps the dense token lists of a large text
+// at half the memory: the parser reads no text of more than maxTextBytes
+// (newParser refuses one), so every offset, indent and length fits. (The
+// loaders refuse a text of more than 2^29 − 24 UTF-16 code units, as node
+// does, which is at most 3 bytes a unit: 1.5 GiB.)
 type token struct {
-	typ    tokType
-	offset int
-	indent int
-	at, n  int // its source is text[at:at+n]; at -1 for a control token
+	typ      tokType
+	off, ind int32 // its offset in the text, and the indent of its line
+	at, n    int32 // its source is text[at:at+n]; at -1 for a control token
 }
+
+// maxTextBytes is the longest text the parser reads: its places fit in
+// the int32 of a token.
+const maxTextBytes = math.MaxInt32
+
+// newToken is a token of type typ at offset with the line's indent, whose
+// source is text[at:at+n] (at -1 for a control token).
+func newToken(typ tokType, offset, indent, at, n int) token {
+	return token{typ: typ, off: int32(offset), ind: int32(indent), at: int32(at), n: int32(n)}
+}
+
+func (t token) offset() int { return int(t.off) }
+func (t token) indent() int { return int(t.ind) }
+func (t token) size() int   { return int(t.n) }              // its source's length
+func (t token) end() int    { return int(t.off) + int(t.n) } // where it ends in the text
 
 // src returns a token's source: its slice of the text, or a control
 // token's string.
@@ -412,6 +436,9 @@ type parser struct {
 // newParser returns a parser of text that hands out each top-level token;
 // slabs nil is slabs of its own.
 func newParser(text string, out func(*cst), slabs *parserSlabs) *parser {
+	if len(text) > maxTextBytes {
+		panic("yamljs: a text of " + strconv.Itoa(len(text)) + " bytes is longer than any JavaScript string")
+	}
 	if slabs == nil {
 		slabs = newParserSlabs(false)
 	}
@@ -427,8 +454,8 @@ func (p *parser) push(list []token, t token) []token {
 // one returns a token list holding t, with room for one more: most lists
 // stay at one or two tokens (a flow item's ",", a block item's "-" and line
 // break, a pair's ":" and space). Room for two more cost the dense lists a
-// third of their syntax tree: 120 bytes of tokens for the "," of each
-// item of [a,a,...], where 40 are used.
+// third of their syntax tree: 3 tokens for the "," of each item of
+// [a,a,...], where 1 is used.
 func (p *parser) one(t token) []token {
 	s := p.slabs.toks.take(2)[:1]
 	s[0] = t
@@ -473,7 +500,7 @@ func (p *parser) next(at int, source string) {
 	t := tokenTypeOf(source)
 	switch t {
 	case tNone:
-		p.popError(token{typ: tError, offset: p.offset, at: p.at, n: len(source)}, "Not a YAML token: "+source)
+		p.popError(newToken(tError, p.offset, 0, p.at, len(source)), "Not a YAML token: "+source)
 		p.offset += len(source)
 		return
 	case tScalar:
@@ -513,7 +540,7 @@ func (p *parser) end() {
 }
 
 func (p *parser) sourceToken() token {
-	return token{typ: p.typ, offset: p.offset, indent: p.indent, at: p.at, n: len(p.source)}
+	return newToken(p.typ, p.offset, p.indent, p.at, len(p.source))
 }
 
 func (p *parser) peek(n int) *cst {
@@ -556,7 +583,7 @@ func (p *parser) step() {
 
 // popError closes err, an error token, into the construction on top.
 func (p *parser) popError(err token, message string) {
-	p.popToken(&cst{typ: tError, offset: err.offset, source: err.src(p.text), x: &cstExt{message: message, errAt: err.at}})
+	p.popToken(&cst{typ: tError, offset: err.offset(), source: err.src(p.text), x: &cstExt{message: message, errAt: int(err.at)}})
 }
 
 func (p *parser) pop() {
@@ -593,7 +620,7 @@ func (p *parser) popToken(tok *cst) {
 		if tok.x != nil {
 			at = tok.x.errAt
 		}
-		top.x.props = append(top.x.props, token{typ: tok.typ, offset: tok.offset, at: at, n: len(tok.source)})
+		top.x.props = append(top.x.props, newToken(tok.typ, tok.offset, 0, at, len(tok.source)))
 		top.x.propMsgs = append(top.x.propMsgs, tok.message())
 	case tBlockMap:
 		it := top.lastItem()
@@ -652,7 +679,7 @@ func (p *parser) moveTrailingEmpty(top, tok *cst) {
 	}
 	if tok.indent != 0 {
 		for _, st := range last.start {
-			if st.typ == tComment && st.indent >= tok.indent {
+			if st.typ == tComment && st.indent() >= tok.indent {
 				return
 			}
 		}
@@ -853,7 +880,7 @@ func (p *parser) blockMap(m *cst) {
 			if bv := p.startBlockValue(m); bv != nil {
 				if bv.typ == tBlockSeq {
 					if !it.explicitKey && it.sep != nil && !includesToken(it.sep, tNewline) {
-						p.popError(token{typ: tError, offset: p.offset, at: p.at, n: len(p.source)},
+						p.popError(newToken(tError, p.offset, 0, p.at, len(p.source)),
 							"Unexpected block-seq-ind on same line with key")
 						return
 					}
@@ -880,7 +907,7 @@ func splitEmptyLines(it *cstItem, indent int) []token {
 			nl = append(nl, i)
 		case tSpace:
 		case tComment:
-			if st.indent > indent {
+			if st.indent() > indent {
 				nl = nl[:0]
 			}
 		default:

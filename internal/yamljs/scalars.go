@@ -595,22 +595,22 @@ func (c *composer) blockScalarHeader(tok *cst) blockHeader {
 		switch t.typ {
 		case tSpace:
 			hasSpace = true
-			h.length += t.n
+			h.length += t.size()
 		case tNewline:
-			h.length += t.n
+			h.length += t.size()
 		case tComment:
 			if !hasSpace {
 				c.errTok(t, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters")
 			}
-			h.length += t.n
+			h.length += t.size()
 			h.comment = c.src(t)[1:]
 		case tError:
 			c.errTok(t, "UNEXPECTED_TOKEN", msgs[0])
 			msgs = msgs[1:]
-			h.length += t.n
+			h.length += t.size()
 		default:
 			c.errTok(t, "UNEXPECTED_TOKEN", "Unexpected token in block scalar header: "+t.typ.String())
-			h.length += t.n
+			h.length += t.size()
 		}
 	}
 	return h

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -209,4 +211,20 @@ func TestDuplicateKeysAtScale(t *testing.T) {
 	require.True(t, errors.As(err, &se))
 	assert.Equal(t, Problem{Pos: Pos{Offset: len(b.String()) - 11, Line: 30001, Column: 1},
 		End: Pos{Offset: len(b.String()) - 10, Line: 30001, Column: 2}, Code: ErrDuplicateKey, Message: "Map keys must be unique"}, se.Problems[0])
+}
+
+// TestTextTooLongForTokens checks that the parser refuses a text whose
+// places would not fit the int32 of its tokens, before it reads a byte of
+// it (the text here is a string header only: its bytes are never read).
+func TestTextTooLongForTokens(t *testing.T) {
+	if strconv.IntSize == 32 {
+		t.Skip("no text passes maxTextBytes on a 32-bit machine")
+	}
+	var b byte
+	n := maxTextBytes
+	huge := unsafe.String(&b, n+1)
+	assert.PanicsWithValue(t, "yamljs: a text of 2147483648 bytes is longer than any JavaScript string", func() {
+		newParser(huge, func(*cst) {}, nil)
+	})
+	assert.NotPanics(t, func() { newParser(huge[:maxTextBytes], func(*cst) {}, nil) })
 }
