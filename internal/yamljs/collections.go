@@ -108,19 +108,19 @@ func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode
 	m := c.newCollection(yMap, tag)
 	m.pairs = list(&c.slabs.pairs, len(bm.items))
 	ctx.atRoot = false
-	offset := bm.offset
+	offset := bm.offset()
 	commentEnd := -1
 	var keys keySet
 	for i, it := range bm.items {
 		bm.items[i] = nil // composed once: let the syntax tree go as it is read
 		keyProps := c.resolveProps(it.start, propsCtx{indicator: tExplicitKeyInd, next: c.keyNext(it.key, it.sep),
-			offset: offset, parentIndent: bm.indent, startOnNewline: true})
+			offset: offset, parentIndent: bm.indent(), startOnNewline: true})
 		implicitKey := keyProps.found == nil
 		if implicitKey {
 			if it.key != nil {
 				if it.key.typ == tBlockSeq {
 					c.errAt(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key")
-				} else if hasIndent(it.key) && it.key.indent != bm.indent {
+				} else if hasIndent(it.key) && it.key.indent() != bm.indent() {
 					c.errAt(offset, "BAD_INDENT", "All mapping items must start at the same column")
 				}
 			}
@@ -138,7 +138,7 @@ func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode
 					c.errTok(it.start[len(it.start)-1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line")
 				}
 			}
-		} else if keyProps.found.indent() != bm.indent {
+		} else if keyProps.found.indent() != bm.indent() {
 			c.errAt(offset, "BAD_INDENT", "All mapping items must start at the same column")
 		}
 		ctx.atKey = true
@@ -154,7 +154,7 @@ func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode
 			c.errAt(keyStart, "DUPLICATE_KEY", "Map keys must be unique")
 		}
 		valueProps := c.resolveProps(it.sep, propsCtx{indicator: tMapValueInd, next: nextOf(it.value),
-			offset: keyNode.rng[2], parentIndent: bm.indent, startOnNewline: it.key == nil || it.key.typ == tBlockScalar})
+			offset: keyNode.rng[2], parentIndent: bm.indent(), startOnNewline: it.key == nil || it.key.typ == tBlockScalar})
 		offset = valueProps.end
 		if valueProps.found == nil {
 			// A key without a value.
@@ -193,7 +193,7 @@ func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode
 	if commentEnd != -1 {
 		end = commentEnd
 	}
-	m.rng = [3]int{bm.offset, offset, end}
+	m.rng = [3]int{bm.offset(), offset, end}
 	return m
 }
 
@@ -232,12 +232,12 @@ func (c *composer) resolveBlockSeq(ctx *composeCtx, bs *cst, tag *tagDef) *ynode
 	seq.items = list(&c.slabs.items, len(bs.items))
 	ctx.atRoot = false
 	ctx.atKey = false
-	offset := bs.offset
+	offset := bs.offset()
 	commentEnd := -1
 	for i, it := range bs.items {
 		bs.items[i] = nil
 		p := c.resolveProps(it.start, propsCtx{indicator: tSeqItemInd, next: nextOf(it.value), offset: offset,
-			parentIndent: bs.indent, startOnNewline: true})
+			parentIndent: bs.indent(), startOnNewline: true})
 		if p.found == nil {
 			if p.anchor == nil && p.tag == nil && it.value == nil {
 				commentEnd = p.end
@@ -265,7 +265,7 @@ func (c *composer) resolveBlockSeq(ctx *composeCtx, bs *cst, tag *tagDef) *ynode
 	if commentEnd != -1 {
 		end = commentEnd
 	}
-	seq.rng = [3]int{bs.offset, offset, end}
+	seq.rng = [3]int{bs.offset(), offset, end}
 	return seq
 }
 
@@ -291,13 +291,13 @@ func (c *composer) resolveFlowCollection(ctx *composeCtx, fc *cst, tag *tagDef) 
 	atRoot := ctx.atRoot
 	ctx.atRoot = false
 	ctx.atKey = false
-	offset := fc.offset + fc.x.fcStart.size()
+	offset := fc.offset() + fc.x.fcStart.size()
 	var keys keySet
 	nItems := len(fc.items)
 	for i, it := range fc.items {
 		fc.items[i] = nil
 		p := c.resolveProps(it.start, propsCtx{flow: fcName, indicator: tExplicitKeyInd, next: c.keyNext(it.key, it.sep),
-			offset: offset, parentIndent: fc.indent})
+			offset: offset, parentIndent: fc.indent()})
 		if p.found == nil {
 			if p.anchor == nil && p.tag == nil && it.sep == nil && it.value == nil {
 				if i == 0 && p.comma != nil {
@@ -499,9 +499,9 @@ func (c *composer) closeFlowCollection(fc *cst, coll *ynode, offset int, isMap b
 		if comment != "" {
 			coll.comment = joinComment(coll.comment, comment)
 		}
-		coll.rng = [3]int{fc.offset, cePos, end}
+		coll.rng = [3]int{fc.offset(), cePos, end}
 	} else {
-		coll.rng = [3]int{fc.offset, cePos, cePos}
+		coll.rng = [3]int{fc.offset(), cePos, cePos}
 	}
 	return coll
 }

@@ -261,12 +261,12 @@ func (c *composer) errTok(t token, code, msg string) {
 func (c *composer) errCst(n *cst, code, msg string) {
 	switch n.typ {
 	case tBlockMap, tBlockSeq, tFlowCollection, tDocument:
-		c.errAt(n.offset, code, msg)
+		c.errAt(n.offset(), code, msg)
 	case tBlockScalar:
 		// yaml adds the length of the content to the header's offset.
-		c.err(n.offset, advanceUnits(c.text, n.offset, utf16Len(n.source)), code, msg)
+		c.err(n.offset(), advanceUnits(c.text, n.offset(), utf16Len(n.source)), code, msg)
 	default:
-		c.err(n.offset, n.offset+len(n.source), code, msg)
+		c.err(n.offset(), n.offset()+len(n.source), code, msg)
 	}
 }
 
@@ -302,10 +302,10 @@ func (c *composer) next(tok *cst) {
 		c.parseError(tok)
 	case tDocEnd:
 		if c.doc == nil {
-			c.err(tok.offset, tok.offset+len(tok.source), "UNEXPECTED_TOKEN", "Unexpected doc-end without preceding document")
+			c.err(tok.offset(), tok.offset()+len(tok.source), "UNEXPECTED_TOKEN", "Unexpected doc-end without preceding document")
 			return
 		}
-		_, end := c.resolveEnd(tok.end, tok.offset+len(tok.source), true)
+		_, end := c.resolveEnd(tok.end, tok.offset()+len(tok.source), true)
 		c.decorate(c.doc, true)
 		c.doc.rng[2] = end
 	default:
@@ -315,9 +315,9 @@ func (c *composer) next(tok *cst) {
 
 // directive reads a directive line into the stream's directives.
 func (c *composer) directive(tok *cst) {
-	end := tok.offset + len(tok.source)
+	end := tok.offset() + len(tok.source)
 	c.directives.add(tok.source, func(off int, msg string, warning bool) {
-		p := problem{start: tok.offset + off, end: end, code: "BAD_DIRECTIVE", message: msg}
+		p := problem{start: tok.offset() + off, end: end, code: "BAD_DIRECTIVE", message: msg}
 		if warning {
 			c.warnings = append(c.warnings, p)
 		} else {
@@ -336,7 +336,7 @@ func (c *composer) parseError(tok *cst) {
 	}
 	// yaml's end is offset + source.length in code units: past the next
 	// character for a flow-error-end, whose "\x18" is not in the text.
-	e := problem{start: tok.offset, end: advanceUnits(c.text, tok.offset, utf16Len(tok.source)), code: "UNEXPECTED_TOKEN", message: msg}
+	e := problem{start: tok.offset(), end: advanceUnits(c.text, tok.offset(), utf16Len(tok.source)), code: "UNEXPECTED_TOKEN", message: msg}
 	if c.atDirectives || c.doc == nil {
 		c.errors = append(c.errors, e)
 	} else {
@@ -393,7 +393,7 @@ func (c *composer) composeDoc(tok *cst) *document {
 	} else {
 		next = c.nextOfTokens(tok.end)
 	}
-	p := c.resolveProps(tok.x.start, propsCtx{indicator: tDocStart, next: next, offset: tok.offset, startOnNewline: true})
+	p := c.resolveProps(tok.x.start, propsCtx{indicator: tDocStart, next: next, offset: tok.offset(), startOnNewline: true})
 	if p.found != nil {
 		doc.docStart = true
 		if v := tok.x.value; v != nil && (v.typ == tBlockMap || v.typ == tBlockSeq) && !p.hasNewline {
@@ -407,7 +407,7 @@ func (c *composer) composeDoc(tok *cst) *document {
 	}
 	contentEnd := doc.contents.rng[2]
 	_, end := c.resolveEnd(tok.end, contentEnd, false)
-	doc.rng = [3]int{tok.offset, contentEnd, end}
+	doc.rng = [3]int{tok.offset(), contentEnd, end}
 	return doc
 }
 
@@ -458,7 +458,7 @@ func (c *composer) composeNode(ctx *composeCtx, tok *cst, p props) *ynode {
 		c.errCst(tok, "UNEXPECTED_TOKEN", msg)
 	}
 	if n == nil {
-		n = c.composeEmptyNode(ctx, tok.offset, nil, -1, p)
+		n = c.composeEmptyNode(ctx, tok.offset(), nil, -1, p)
 	}
 	if p.anchor != nil && n.kind != yAlias && n.anchor == "" {
 		c.errTok(*p.anchor, "BAD_ALIAS", "Anchor cannot be an empty string")
@@ -479,7 +479,7 @@ func (c *composer) composeNode(ctx *composeCtx, tok *cst, p props) *ynode {
 // composeEmptyNode is an empty scalar (null) placed after the tokens in
 // before (up to pos, -1 for all of them), or at offset.
 func (c *composer) composeEmptyNode(ctx *composeCtx, offset int, before []token, pos int, p props) *ynode {
-	tok := &cst{typ: tScalar, offset: c.emptyScalarPosition(offset, before, pos), indent: -1}
+	tok := &cst{typ: tScalar, off: int32(c.emptyScalarPosition(offset, before, pos)), ind: -1}
 	n := c.composeScalar(ctx, tok, p.tag)
 	if p.anchor != nil {
 		n.ext().anchor = c.src(*p.anchor)[1:]
@@ -530,16 +530,16 @@ func (c *composer) emptyScalarPosition(offset int, before []token, pos int) int 
 func (c *composer) composeAlias(tok *cst) *ynode {
 	name := tok.source[1:]
 	if name == "" {
-		c.errAt(tok.offset, "BAD_ALIAS", "Alias cannot be an empty string")
+		c.errAt(tok.offset(), "BAD_ALIAS", "Alias cannot be an empty string")
 	}
 	if strings.HasSuffix(name, ":") {
-		c.warnAt(tok.offset+len(tok.source)-1, "BAD_ALIAS", "Alias ending in : is ambiguous")
+		c.warnAt(tok.offset()+len(tok.source)-1, "BAD_ALIAS", "Alias ending in : is ambiguous")
 	}
-	valueEnd := tok.offset + len(tok.source)
+	valueEnd := tok.offset() + len(tok.source)
 	comment, end := c.resolveEnd(tok.end, valueEnd, true)
 	n := c.newNode(yAlias)
 	c.sawAlias = true
-	n.rng = [3]int{tok.offset, valueEnd, end}
+	n.rng = [3]int{tok.offset(), valueEnd, end}
 	n.ext().alias = name
 	if comment != "" {
 		n.comment = comment

@@ -258,14 +258,15 @@ func (t token) src(text string) string {
 // cst is a node of the syntax tree: a flow scalar or alias (type, place,
 // source and the tokens that end it), or a larger construction whose parts
 // are in x.
+//
+// Its places are int32, as a token's are (see token).
 type cst struct {
-	typ    tokType
-	offset int
-	indent int
-	source string
-	end    []token    // nil: none yet
-	items  []*cstItem // a collection's
-	x      *cstExt
+	typ      tokType
+	off, ind int32 // its offset in the text, and its indent
+	source   string
+	end      []token    // nil: none yet
+	items    []*cstItem // a collection's
+	x        *cstExt
 }
 
 // cstExt holds the parts of a collection, block scalar, document or error.
@@ -288,6 +289,9 @@ type cstItem struct {
 	value       *cst
 	explicitKey bool
 }
+
+func (c *cst) offset() int { return int(c.off) }
+func (c *cst) indent() int { return int(c.ind) }
 
 func (c *cst) lastItem() *cstItem {
 	if len(c.items) == 0 {
@@ -479,11 +483,16 @@ func (p *parser) newCst(c cst) *cst {
 // blockColl allocates a block collection with its first item.
 func (p *parser) blockColl(typ tokType, offset, indent int, first cstItem) *cst {
 	c := p.node()
-	c.typ, c.offset, c.indent = typ, offset, indent
+	c.typ, c.off, c.ind = typ, int32(offset), int32(indent)
 	c.items = p.slabs.itemPtrs.take(4)[:1]
 	c.items[0] = p.item(first)
 	return c
 }
+
+// off32 and ind32 are the parser's offset and indent, in the int32 of a
+// syntax tree node.
+func (p *parser) off32() int32 { return int32(p.offset) }
+func (p *parser) ind32() int32 { return int32(p.indent) }
 
 func (p *parser) node() *cst { return &p.slabs.nodes.take(1)[0] }
 
@@ -556,7 +565,7 @@ func (p *parser) step() {
 		for len(p.stack) > 0 {
 			p.pop()
 		}
-		p.stack = append(p.stack, &cst{typ: tDocEnd, offset: p.offset, source: p.source})
+		p.stack = append(p.stack, &cst{typ: tDocEnd, off: p.off32(), source: p.source})
 		return
 	}
 	if top == nil {
@@ -583,7 +592,7 @@ func (p *parser) step() {
 
 // popError closes err, an error token, into the construction on top.
 func (p *parser) popError(err token, message string) {
-	p.popToken(&cst{typ: tError, offset: err.offset(), source: err.src(p.text), x: &cstExt{message: message, errAt: int(err.at)}})
+	p.popToken(&cst{typ: tError, off: err.off, source: err.src(p.text), x: &cstExt{message: message, errAt: int(err.at)}})
 }
 
 func (p *parser) pop() {
@@ -601,13 +610,13 @@ func (p *parser) popToken(tok *cst) {
 	top := p.peek(1)
 	if tok.typ == tBlockScalar {
 		// Block scalars use their parent's indent, not their header's.
-		tok.indent = 0
+		tok.ind = 0
 		switch top.typ {
 		case tBlockScalar, tBlockMap, tBlockSeq, tFlowCollection, tScalar, tSingleQuoted, tDoubleQuoted, tAlias:
-			tok.indent = top.indent
+			tok.ind = top.ind
 		}
 	} else if tok.typ == tFlowCollection && top.typ == tDocument {
-		tok.indent = 0 // top-level flow collections ignore indentation
+		tok.ind = 0 // top-level flow collections ignore indentation
 	}
 	if tok.typ == tFlowCollection {
 		fixFlowSeqItems(tok)
@@ -620,7 +629,7 @@ func (p *parser) popToken(tok *cst) {
 		if tok.x != nil {
 			at = tok.x.errAt
 		}
-		top.x.props = append(top.x.props, newToken(tok.typ, tok.offset, 0, at, len(tok.source)))
+		top.x.props = append(top.x.props, newToken(tok.typ, tok.offset(), 0, at, len(tok.source)))
 		top.x.propMsgs = append(top.x.propMsgs, tok.message())
 	case tBlockMap:
 		it := top.lastItem()
@@ -677,9 +686,9 @@ func (p *parser) moveTrailingEmpty(top, tok *cst) {
 	if last == nil || last.sep != nil || last.value != nil || len(last.start) == 0 || findNonEmptyIndex(last.start) != -1 {
 		return
 	}
-	if tok.indent != 0 {
+	if tok.indent() != 0 {
 		for _, st := range last.start {
-			if st.typ == tComment && st.indent() >= tok.indent {
+			if st.typ == tComment && st.indent() >= tok.indent() {
 				return
 			}
 		}
@@ -695,20 +704,20 @@ func (p *parser) moveTrailingEmpty(top, tok *cst) {
 func (p *parser) stream() {
 	switch p.typ {
 	case tDirectiveLine:
-		p.out(&cst{typ: tDirective, offset: p.offset, source: p.source})
+		p.out(&cst{typ: tDirective, off: p.off32(), source: p.source})
 		return
 	case tBOM, tSpace, tComment, tNewline:
-		p.out(&cst{typ: p.typ, offset: p.offset, indent: p.indent, source: p.source})
+		p.out(&cst{typ: p.typ, off: p.off32(), ind: p.ind32(), source: p.source})
 		return
 	case tDocMode, tDocStart:
-		doc := &cst{typ: tDocument, offset: p.offset, x: &cstExt{start: []token{}}}
+		doc := &cst{typ: tDocument, off: p.off32(), x: &cstExt{start: []token{}}}
 		if p.typ == tDocStart {
 			doc.x.start = p.push(doc.x.start, p.sourceToken())
 		}
 		p.stack = append(p.stack, doc)
 		return
 	}
-	p.out(&cst{typ: tError, offset: p.offset, source: p.source,
+	p.out(&cst{typ: tError, off: p.off32(), source: p.source,
 		x: &cstExt{message: "Unexpected " + p.typ.String() + " token in YAML stream"}})
 }
 
@@ -734,7 +743,7 @@ func (p *parser) document(doc *cst) {
 		p.stack = append(p.stack, bv)
 		return
 	}
-	p.out(&cst{typ: tError, offset: p.offset, source: p.source,
+	p.out(&cst{typ: tError, off: p.off32(), source: p.source,
 		x: &cstExt{message: "Unexpected " + p.typ.String() + " token in YAML document"}})
 }
 
@@ -752,7 +761,7 @@ func (p *parser) scalar(scalar *cst) {
 		sep = p.one(p.sourceToken())
 	}
 	p.onKeyLine = true
-	p.stack[len(p.stack)-1] = p.blockColl(tBlockMap, scalar.offset, scalar.indent, cstItem{start: start, key: scalar, sep: sep})
+	p.stack[len(p.stack)-1] = p.blockColl(tBlockMap, scalar.offset(), scalar.indent(), cstItem{start: start, key: scalar, sep: sep})
 }
 
 func (p *parser) blockScalar(scalar *cst) {
@@ -798,7 +807,7 @@ func (p *parser) collSpace(c *cst, it *cstItem, isMap bool) {
 	case isMap && it.sep != nil:
 		it.sep = p.push(it.sep, p.sourceToken())
 	default:
-		if p.atIndentedComment(it.start, c.indent) {
+		if p.atIndentedComment(it.start, c.indent()) {
 			items := c.items
 			if len(items) >= 2 {
 				prev := items[len(items)-2]
@@ -825,13 +834,13 @@ func (p *parser) blockMap(m *cst) {
 		p.collSpace(m, it, true)
 		return
 	}
-	if p.indent >= m.indent {
-		atMapIndent := !p.onKeyLine && p.indent == m.indent
+	if p.indent >= m.indent() {
+		atMapIndent := !p.onKeyLine && p.indent == m.indent()
 		atNextItem := atMapIndent && (it.sep != nil || it.explicitKey) && p.typ != tSeqItemInd
 		// Empty lines not indented into an empty value go to the next item.
 		start := []token{}
 		if atNextItem && it.sep != nil && it.value == nil {
-			start = splitEmptyLines(it, m.indent)
+			start = splitEmptyLines(it, m.indent())
 		}
 		switch p.typ {
 		case tAnchor, tTag:
@@ -986,12 +995,12 @@ func (p *parser) blockSequence(seq *cst) {
 		p.collSpace(seq, it, false)
 		return
 	case tAnchor, tTag:
-		if it.value == nil && p.indent > seq.indent {
+		if it.value == nil && p.indent > seq.indent() {
 			it.start = p.push(it.start, p.sourceToken())
 			return
 		}
 	case tSeqItemInd:
-		if p.indent == seq.indent {
+		if p.indent == seq.indent() {
 			if it.value != nil || includesToken(it.start, tSeqItemInd) {
 				p.pushItem(seq, p.item(cstItem{start: p.one(p.sourceToken())}))
 			} else {
@@ -1000,7 +1009,7 @@ func (p *parser) blockSequence(seq *cst) {
 			return
 		}
 	}
-	if p.indent > seq.indent {
+	if p.indent > seq.indent() {
 		if bv := p.startBlockValue(seq); bv != nil {
 			p.stack = append(p.stack, bv)
 			return
@@ -1026,7 +1035,7 @@ func (p *parser) flowCollection(fc *cst) {
 	default:
 		parent := p.peek(2)
 		if parent.typ == tBlockMap &&
-			((p.typ == tMapValueInd && parent.indent == fc.indent) ||
+			((p.typ == tMapValueInd && parent.indent() == fc.indent()) ||
 				(p.typ == tNewline && parent.lastItem().sep == nil)) {
 			p.pop()
 			p.step()
@@ -1037,7 +1046,7 @@ func (p *parser) flowCollection(fc *cst) {
 			fc.end = fc.end[:1:1]
 			sep = p.push(sep, p.sourceToken())
 			p.onKeyLine = true
-			p.stack[len(p.stack)-1] = p.blockColl(tBlockMap, fc.offset, fc.indent, cstItem{start: start, key: fc, sep: sep})
+			p.stack[len(p.stack)-1] = p.blockColl(tBlockMap, fc.offset(), fc.indent(), cstItem{start: start, key: fc, sep: sep})
 		} else {
 			p.lineEnd(fc)
 		}
@@ -1115,7 +1124,7 @@ func (p *parser) newLinesIn(source string) {
 func (p *parser) flowScalar() *cst {
 	p.newLinesIn(p.source)
 	c := p.node()
-	c.typ, c.offset, c.indent, c.source = p.typ, p.offset, p.indent, p.source
+	c.typ, c.off, c.ind, c.source = p.typ, p.off32(), p.ind32(), p.source
 	return c
 }
 
@@ -1124,11 +1133,11 @@ func (p *parser) startBlockValue(parent *cst) *cst {
 	case tAlias, tScalar, tSingleQuoted, tDoubleQuoted:
 		return p.flowScalar()
 	case tBlockScalarHeader:
-		c := p.newCst(cst{typ: tBlockScalar, offset: p.offset, indent: p.indent})
+		c := p.newCst(cst{typ: tBlockScalar, off: p.off32(), ind: p.ind32()})
 		c.x.props = p.one(p.sourceToken())
 		return c
 	case tFlowMapStart, tFlowSeqStart:
-		c := p.newCst(cst{typ: tFlowCollection, offset: p.offset, indent: p.indent, end: []token{}})
+		c := p.newCst(cst{typ: tFlowCollection, off: p.off32(), ind: p.ind32(), end: []token{}})
 		c.x.fcStart = p.sourceToken()
 		return c
 	case tSeqItemInd:

@@ -15,7 +15,7 @@ func nextOf(c *cst) nextTok {
 	if c == nil {
 		return nextTok{}
 	}
-	return nextTok{ok: true, typ: c.typ, offset: c.offset, source: c.source}
+	return nextTok{ok: true, typ: c.typ, offset: c.offset(), source: c.source}
 }
 
 func (c *composer) nextOfTokens(list []token) nextTok {
