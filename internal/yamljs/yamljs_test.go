@@ -228,3 +228,15 @@ func TestTextTooLongForTokens(t *testing.T) {
 	})
 	assert.NotPanics(t, func() { newParser(huge[:maxTextBytes], func(*cst) {}, nil) })
 }
+
+// TestPageFill checks that a chunk raised to fill its pages takes the
+// pages a chunk of the count asked for takes, and no more.
+func TestPageFill(t *testing.T) {
+	pages := func(bytes int) int { return (bytes + 8<<10 - 1) / (8 << 10) }
+	size := int(unsafe.Sizeof(cst{}))
+	n := pageFill[cst](chunk)
+	assert.GreaterOrEqual(t, n, chunk)
+	assert.Equal(t, pages(chunk*size), pages(n*size))
+	assert.Greater(t, pages((n+1)*size), pages(chunk*size))
+	assert.Equal(t, 100, pageFill[*cst](100), "a small chunk is left as asked")
+}
