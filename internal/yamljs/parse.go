@@ -7,6 +7,10 @@ import "bytes"
 // tree of Nodes with their positions in src, or a [*SyntaxError] when
 // parse() throws. An empty document, or one of comments only, is a Null
 // node.
+//
+// Parse and the other parses panic on a text of more than 1.5 GiB (3<<29
+// bytes), longer than any string JavaScript holds, whose places would not
+// fit the parser's int32.
 func Parse(src []byte) (*Node, error) {
 	return parseSource(newSource(src), nil, nil)
 }
@@ -101,7 +105,7 @@ func parseSource(s *source, ps *parserSlabs, cs *composerSlabs) (*Node, error) {
 	if err != nil {
 		p := Problem{Code: err.code, Message: err.message}
 		if err.at != nil {
-			p.Pos, p.End = s.pos(err.at.rng[0]), s.pos(err.at.rng[1])
+			p.Pos, p.End = s.pos(err.at.rng.start()), s.pos(err.at.rng.valueEnd())
 		}
 		return nil, &SyntaxError{Problems: []Problem{p}, Thrown: err.message}
 	}
@@ -118,7 +122,7 @@ func compose(s *source, ps *parserSlabs, cs *composerSlabs) (*document, bool, []
 			first = d
 			return true
 		}
-		first.errors = append(first.errors, problem{start: d.rng[0], end: d.rng[1], code: string(ErrMultipleDocs),
+		first.errors = append(first.errors, problem{start: d.rng.start(), end: d.rng.valueEnd(), code: string(ErrMultipleDocs),
 			message: "Source contains multiple documents; please use YAML.parseAllDocuments()"})
 		return false
 	}, cs)

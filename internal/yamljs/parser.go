@@ -1,7 +1,6 @@
 package yamljs
 
 import (
-	"math"
 	"strconv"
 	"strings"
 )
@@ -216,18 +215,20 @@ func tokenTypeByFirst(c byte) tokType {
 //
 // Its places are int32, which keeps the dense token lists of a large text
 // at half the memory: the parser reads no text of more than maxTextBytes
-// (newParser refuses one), so every offset, indent and length fits. (The
-// loaders refuse a text of more than 2^29 − 24 UTF-16 code units, as node
-// does, which is at most 3 bytes a unit: 1.5 GiB.)
+// (newParser refuses one), so every offset, indent and length fits, and
+// so does every place the composer works out from them.
 type token struct {
 	typ      tokType
 	off, ind int32 // its offset in the text, and the indent of its line
 	at, n    int32 // its source is text[at:at+n]; at -1 for a control token
 }
 
-// maxTextBytes is the longest text the parser reads: its places fit in
-// the int32 of a token.
-const maxTextBytes = math.MaxInt32
+// maxTextBytes is the longest text the parser reads, 1.5 GiB: its places
+// fit in an int32 with 512 MiB to spare. No JavaScript string is longer:
+// the loaders refuse a text of more than 2^29 − 24 UTF-16 code units, as
+// node does, and a code unit is at most 3 bytes of UTF-8 (an invalid byte,
+// one unit, is the 3 bytes of U+FFFD in the text).
+const maxTextBytes = 3 << 29
 
 // newToken is a token of type typ at offset with the line's indent, whose
 // source is text[at:at+n] (at -1 for a control token).
