@@ -154,12 +154,12 @@ func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode
 			c.errAt(keyStart, "DUPLICATE_KEY", "Map keys must be unique")
 		}
 		valueProps := c.resolveProps(it.sep, propsCtx{indicator: tMapValueInd, next: nextOf(it.value),
-			offset: keyNode.rng[2], parentIndent: bm.indent(), startOnNewline: it.key == nil || it.key.typ == tBlockScalar})
+			offset: keyNode.rng.end(), parentIndent: bm.indent(), startOnNewline: it.key == nil || it.key.typ == tBlockScalar})
 		offset = valueProps.end
 		if valueProps.found == nil {
 			// A key without a value.
 			if implicitKey {
-				c.err(keyNode.rng[0], keyNode.rng[1], "MISSING_CHAR", "Implicit map keys need to be followed by map values")
+				c.err(keyNode.rng.start(), keyNode.rng.valueEnd(), "MISSING_CHAR", "Implicit map keys need to be followed by map values")
 			}
 			if valueProps.comment != "" {
 				keyNode.ext().comment = joinComment(keyNode.comment, valueProps.comment)
@@ -173,7 +173,7 @@ func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode
 				c.errAt(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings")
 			}
 			if c.longerThan(keyProps.start, valueProps.found.offset(), 1024) {
-				c.err(keyNode.rng[0], keyNode.rng[1], "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key")
+				c.err(keyNode.rng.start(), keyNode.rng.valueEnd(), "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key")
 			}
 		}
 		var valueNode *ynode
@@ -182,7 +182,7 @@ func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode
 		} else {
 			valueNode = c.composeEmptyNode(ctx, offset, it.sep, -1, valueProps)
 		}
-		offset = valueNode.rng[2]
+		offset = valueNode.rng.end()
 		m.pairs = append(m.pairs, ypair{key: keyNode, value: valueNode})
 		keys.add(keyNode)
 	}
@@ -193,7 +193,7 @@ func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode
 	if commentEnd != -1 {
 		end = commentEnd
 	}
-	m.rng = [3]int{bm.offset(), offset, end}
+	m.rng = newSpan(bm.offset(), offset, end)
 	return m
 }
 
@@ -258,14 +258,14 @@ func (c *composer) resolveBlockSeq(ctx *composeCtx, bs *cst, tag *tagDef) *ynode
 		} else {
 			n = c.composeEmptyNode(ctx, p.end, it.start, -1, p)
 		}
-		offset = n.rng[2]
+		offset = n.rng.end()
 		seq.items = append(seq.items, n)
 	}
 	end := offset
 	if commentEnd != -1 {
 		end = commentEnd
 	}
-	seq.rng = [3]int{bs.offset(), offset, end}
+	seq.rng = newSpan(bs.offset(), offset, end)
 	return seq
 }
 
@@ -336,9 +336,9 @@ func (c *composer) resolveFlowCollection(ctx *composeCtx, fc *cst, tag *tagDef) 
 				v = c.composeEmptyNode(ctx, p.end, it.sep, -1, p)
 			}
 			coll.items = append(coll.items, v)
-			offset = v.rng[2]
+			offset = v.rng.end()
 			if isBlock(it.value) {
-				c.err(v.rng[0], v.rng[1], "BLOCK_IN_FLOW", "Block collections are not allowed within flow collections")
+				c.err(v.rng.start(), v.rng.valueEnd(), "BLOCK_IN_FLOW", "Block collections are not allowed within flow collections")
 			}
 			continue
 		}
@@ -397,11 +397,11 @@ func (c *composer) flowPair(ctx *composeCtx, coll *ynode, it *cstItem, p props, 
 		keyNode = c.composeEmptyNode(ctx, keyStart, it.start, -1, p)
 	}
 	if isBlock(it.key) {
-		c.err(keyNode.rng[0], keyNode.rng[1], "BLOCK_IN_FLOW", "Block collections are not allowed within flow collections")
+		c.err(keyNode.rng.start(), keyNode.rng.valueEnd(), "BLOCK_IN_FLOW", "Block collections are not allowed within flow collections")
 	}
 	ctx.atKey = false
 	valueProps := c.resolveProps(it.sep, propsCtx{flow: fcName, indicator: tMapValueInd, next: nextOf(it.value),
-		offset: keyNode.rng[2], parentIndent: 0})
+		offset: keyNode.rng.end(), parentIndent: 0})
 	if valueProps.found != nil {
 		if !isMap && p.found == nil {
 			for i := range it.sep {
@@ -429,7 +429,7 @@ func (c *composer) flowPair(ctx *composeCtx, coll *ynode, it *cstItem, p props, 
 	case it.value != nil:
 		valueNode = c.composeNode(ctx, it.value, valueProps)
 		if isBlock(it.value) {
-			c.err(valueNode.rng[0], valueNode.rng[1], "BLOCK_IN_FLOW", "Block collections are not allowed within flow collections")
+			c.err(valueNode.rng.start(), valueNode.rng.valueEnd(), "BLOCK_IN_FLOW", "Block collections are not allowed within flow collections")
 		}
 	case valueProps.found != nil:
 		valueNode = c.composeEmptyNode(ctx, valueProps.end, it.sep, -1, valueProps)
@@ -450,11 +450,11 @@ func (c *composer) flowPair(ctx *composeCtx, coll *ynode, it *cstItem, p props, 
 		if valueNode != nil {
 			endNode = valueNode
 		}
-		m.rng = [3]int{keyNode.rng[0], endNode.rng[1], endNode.rng[2]}
+		m.rng = newSpan(keyNode.rng.start(), endNode.rng.valueEnd(), endNode.rng.end())
 		coll.items = append(coll.items, m)
 	}
 	if valueNode != nil {
-		return valueNode.rng[2]
+		return valueNode.rng.end()
 	}
 	return valueProps.end
 }
@@ -499,9 +499,9 @@ func (c *composer) closeFlowCollection(fc *cst, coll *ynode, offset int, isMap b
 		if comment != "" {
 			coll.comment = joinComment(coll.comment, comment)
 		}
-		coll.rng = [3]int{fc.offset(), cePos, end}
+		coll.rng = newSpan(fc.offset(), cePos, end)
 	} else {
-		coll.rng = [3]int{fc.offset(), cePos, cePos}
+		coll.rng = newSpan(fc.offset(), cePos, cePos)
 	}
 	return coll
 }

@@ -40,8 +40,22 @@ type ynode struct {
 	ownExt      bool     // yext is this node's own, not the shared empty one
 	coll        collKind //
 	*yext
-	rng [3]int // start, end of the value, end of the node (trailing comment included)
+	rng span
 }
+
+// span is where a node is in the text: where it starts, where its value
+// ends, and where the node ends (its trailing comment included). Its
+// places are int32, as a token's are (see token).
+type span [3]int32
+
+func newSpan(start, valueEnd, end int) span {
+	return span{int32(start), int32(valueEnd), int32(end)}
+}
+
+func (s span) start() int      { return int(s[0]) }
+func (s span) valueEnd() int   { return int(s[1]) }
+func (s span) end() int        { return int(s[2]) }
+func (s *span) setEnd(end int) { s[2] = int32(end) }
 
 // yext holds what most scalars lack.
 type yext struct {
@@ -109,7 +123,7 @@ type problem struct {
 // document is one composed document.
 type document struct {
 	contents  *ynode
-	rng       [3]int
+	rng       span
 	errors    []problem
 	directive *directives
 	docStart  bool
@@ -307,7 +321,7 @@ func (c *composer) next(tok *cst) {
 		}
 		_, end := c.resolveEnd(tok.end, tok.offset()+len(tok.source), true)
 		c.decorate(c.doc, true)
-		c.doc.rng[2] = end
+		c.doc.rng.setEnd(end)
 	default:
 		c.errCst(tok, "UNEXPECTED_TOKEN", "Unsupported token "+tok.typ.String())
 	}
@@ -378,7 +392,7 @@ func (c *composer) end(endOffset int) {
 	if c.atDirectives {
 		c.errAt(endOffset, "MISSING_CHAR", "Missing directives-end indicator line")
 	}
-	doc.rng = [3]int{0, endOffset, endOffset}
+	doc.rng = newSpan(0, endOffset, endOffset)
 	c.decorate(doc, false)
 	c.emit(doc)
 }
@@ -405,9 +419,9 @@ func (c *composer) composeDoc(tok *cst) *document {
 	} else {
 		doc.contents = c.composeEmptyNode(ctx, p.end, tok.x.start, -1, p)
 	}
-	contentEnd := doc.contents.rng[2]
+	contentEnd := doc.contents.rng.end()
 	_, end := c.resolveEnd(tok.end, contentEnd, false)
-	doc.rng = [3]int{tok.offset(), contentEnd, end}
+	doc.rng = newSpan(tok.offset(), contentEnd, end)
 	return doc
 }
 
@@ -492,7 +506,7 @@ func (c *composer) composeEmptyNode(ctx *composeCtx, offset int, before []token,
 	}
 	if p.comment != "" {
 		n.ext().comment = p.comment
-		n.rng[2] = p.end
+		n.rng.setEnd(p.end)
 	}
 	return n
 }
@@ -539,7 +553,7 @@ func (c *composer) composeAlias(tok *cst) *ynode {
 	comment, end := c.resolveEnd(tok.end, valueEnd, true)
 	n := c.newNode(yAlias)
 	c.sawAlias = true
-	n.rng = [3]int{tok.offset(), valueEnd, end}
+	n.rng = newSpan(tok.offset(), valueEnd, end)
 	n.ext().alias = name
 	if comment != "" {
 		n.comment = comment

@@ -13,7 +13,7 @@ func (c *composer) composeScalar(ctx *composeCtx, tok *cst, tagTok *token) *ynod
 		value   string
 		style   Style
 		comment string
-		rng     [3]int
+		rng     span
 	)
 	if tok.typ == tBlockScalar {
 		value, style, comment, rng = c.resolveBlockScalar(ctx, tok)
@@ -100,7 +100,7 @@ func (c *composer) scalarTagByName(sch *schema, value, tagName string, tagTok to
 	return sch.str
 }
 
-func (c *composer) resolveFlowScalar(tok *cst) (string, Style, string, [3]int) {
+func (c *composer) resolveFlowScalar(tok *cst) (string, Style, string, span) {
 	var value string
 	var style Style
 	switch tok.typ {
@@ -116,7 +116,7 @@ func (c *composer) resolveFlowScalar(tok *cst) (string, Style, string, [3]int) {
 	}
 	valueEnd := tok.offset() + len(tok.source)
 	comment, end := c.resolveEnd(tok.end, valueEnd, true)
-	return value, style, comment, [3]int{tok.offset(), valueEnd, end}
+	return value, style, comment, newSpan(tok.offset(), valueEnd, end)
 }
 
 func (c *composer) plainValue(tok *cst) string {
@@ -446,7 +446,7 @@ type blockHeader struct {
 }
 
 //kicikit:long yaml's resolveBlockScalar: the indentation search, the folding and the chomping are one pass over the lines
-func (c *composer) resolveBlockScalar(ctx *composeCtx, tok *cst) (string, Style, string, [3]int) {
+func (c *composer) resolveBlockScalar(ctx *composeCtx, tok *cst) (string, Style, string, span) {
 	start := tok.offset()
 	h := c.blockScalarHeader(tok)
 	style := Literal
@@ -468,7 +468,7 @@ func (c *composer) resolveBlockScalar(ctx *composeCtx, tok *cst) (string, Style,
 			value = strings.Repeat("\n", max(1, len(lines)-1))
 		}
 		end := start + h.length + len(tok.source)
-		return value, style, h.comment, [3]int{start, end, end}
+		return value, style, h.comment, newSpan(start, end, end)
 	}
 	trimIndent := tok.indent() + h.indent
 	offset := tok.offset() + h.length
@@ -571,7 +571,7 @@ func (c *composer) resolveBlockScalar(ctx *composeCtx, tok *cst) (string, Style,
 		b.WriteByte('\n')
 	}
 	end := start + h.length + len(tok.source)
-	return b.String(), style, h.comment, [3]int{start, end, end}
+	return b.String(), style, h.comment, newSpan(start, end, end)
 }
 
 // sliceFrom is JavaScript's s.slice(n).
