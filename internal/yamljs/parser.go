@@ -230,6 +230,13 @@ type token struct {
 // one unit, is the 3 bytes of U+FFFD in the text).
 const maxTextBytes = 3 << 29
 
+// refuseLong panics on a text longer than maxTextBytes.
+func refuseLong[T ~string | ~[]byte](text T) {
+	if len(text) > maxTextBytes {
+		panic("yamljs: a text of " + strconv.Itoa(len(text)) + " bytes is longer than any JavaScript string")
+	}
+}
+
 // newToken is a token of type typ at offset with the line's indent, whose
 // source is text[at:at+n] (at -1 for a control token).
 func newToken(typ tokType, offset, indent, at, n int) token {
@@ -441,9 +448,7 @@ type parser struct {
 // newParser returns a parser of text that hands out each top-level token;
 // slabs nil is slabs of its own.
 func newParser(text string, out func(*cst), slabs *parserSlabs) *parser {
-	if len(text) > maxTextBytes {
-		panic("yamljs: a text of " + strconv.Itoa(len(text)) + " bytes is longer than any JavaScript string")
-	}
+	refuseLong(text)
 	if slabs == nil {
 		slabs = newParserSlabs(false)
 	}
