@@ -80,7 +80,7 @@ func TestLoadByItemBigScaler(t *testing.T) {
 			require.Greater(t, len(c.src), 32*group)
 			items, ok := yamljs.SplitItems(c.src, "scalers")
 			require.True(t, ok)
-			_, ok = yamljs.SplitNestedItems(c.src, items.Items[1], items.Items[2].Offset, "labelSets")
+			_, ok = yamljs.SplitNestedItems(c.src, items.Items[1], int(items.Items[2].Offset), "labelSets")
 			require.True(t, ok, "the big scaler's label sets split")
 			got, _, ok, _ := loadByItem(files{}, "s.yaml", c.src, "", group, nil)
 			want, err := load(fstest.MapFS{"s.yaml": {Data: c.src}}, "s.yaml", "", yamljs.Parse, false)

@@ -209,12 +209,12 @@ func itemGroups(items yamljs.Items, size int) iter.Seq[itemGroup] {
 	return func(yield func(itemGroup) bool) {
 		for i := 0; i < len(items.Items); {
 			j := i + 1
-			for j < len(items.Items) && items.Items[j].Offset-items.Items[i].Offset < size {
+			for j < len(items.Items) && int(items.Items[j].Offset-items.Items[i].Offset) < size {
 				j++
 			}
-			end := items.End.Offset
+			end := int(items.End.Offset)
 			if j < len(items.Items) {
-				end = items.Items[j].Offset
+				end = int(items.Items[j].Offset)
 			}
 			if !yield(itemGroup{from: items.Items[i], end: end, items: j - i}) {
 				return
@@ -286,7 +286,7 @@ func (b *byItem) file(f splitFile, first bool) bool {
 		return b.items(list.Items, f.name)
 	}
 	for g := range itemGroups(f.items, b.m.group) {
-		if g.items == 1 && g.end-g.from.Offset > b.m.bigItem {
+		if g.items == 1 && g.end-int(g.from.Offset) > b.m.bigItem {
 			if read, ok := b.bigItem(f, g, first && g.from == f.items.Start); read {
 				if !ok {
 					return false

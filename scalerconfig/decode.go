@@ -98,7 +98,7 @@ func decodeList[T any](d decoder, v *yamljs.Node, t table[T], pos func(*T) *Pos)
 
 // pos is the Pos of a place in the decoder's file.
 func (d decoder) pos(p yamljs.Pos) Pos {
-	return Pos{File: d.file, Line: p.Line, Column: p.Column, Offset: p.Offset}
+	return Pos{File: d.file, Line: int(p.Line), Column: int(p.Column), Offset: int(p.Offset)}
 }
 
 // set puts the value v into the field p points to, as the field's type

@@ -150,7 +150,7 @@ func loadedTree(src []byte, edits []ImageEdit) (t *tree, ok bool) {
 	t = &tree{at: make(map[int]*yamljs.Node, len(edits)), shared: map[*yamljs.Node]bool{}}
 	for _, e := range edits {
 		if _, ok := t.at[e.Pos.Offset]; !ok && e.Pos.Offset >= 0 && e.Pos.Offset < e.End.Offset && e.End.Offset <= len(src) {
-			t.at[e.Pos.Offset] = &yamljs.Node{Kind: yamljs.String, Style: styleAt(src[e.Pos.Offset]), Pos: yamljs.Pos{Offset: e.Pos.Offset}, End: yamljs.Pos{Offset: e.End.Offset}}
+			t.at[e.Pos.Offset] = &yamljs.Node{Kind: yamljs.String, Style: styleAt(src[e.Pos.Offset]), Pos: yamljs.Pos{Offset: int32(e.Pos.Offset)}, End: yamljs.Pos{Offset: int32(e.End.Offset)}} // within src: an int32
 		}
 	}
 	return t, true
@@ -239,8 +239,8 @@ func indexByGroup(src []byte, edits []ImageEdit, groupSize int) (t *tree, ok boo
 		return nil, false
 	}
 	offsets := editOffsets(edits)
-	first, _ := slices.BinarySearch(offsets, items.Start.Offset)
-	last, _ := slices.BinarySearch(offsets, items.End.Offset)
+	first, _ := slices.BinarySearch(offsets, int(items.Start.Offset))
+	last, _ := slices.BinarySearch(offsets, int(items.End.Offset))
 	t = &tree{at: make(map[int]*yamljs.Node, len(offsets)), shared: map[*yamljs.Node]bool{}}
 	rest, err := yamljs.ParseWithout(src, items.Start, items.End)
 	if err != nil || !t.indexPart(rest, append(offsets[:first:first], offsets[last:]...)) {
@@ -248,7 +248,7 @@ func indexByGroup(src []byte, edits []ImageEdit, groupSize int) (t *tree, ok boo
 	}
 	var parts yamljs.Reader // each part's values are copied from before the next is read
 	ok = readGroups(&parts, src, items, groupSize, func(g itemGroup, seq *yamljs.Node) bool {
-		lo, _ := slices.BinarySearch(offsets, g.from.Offset)
+		lo, _ := slices.BinarySearch(offsets, int(g.from.Offset))
 		hi, _ := slices.BinarySearch(offsets, g.end)
 		return t.indexPart(seq, offsets[lo:hi])
 	})
@@ -347,12 +347,12 @@ func (t *tree) visit(n *yamljs.Node) {
 		eachChild(n, t.visit)
 		return
 	}
-	if want, ok := t.at[n.Pos.Offset]; ok {
+	if want, ok := t.at[int(n.Pos.Offset)]; ok {
 		if want != nil && want != n {
 			t.share(want) // two values at one place: neither is the file's own
 			t.share(n)
 		}
-		t.at[n.Pos.Offset] = n
+		t.at[int(n.Pos.Offset)] = n
 	}
 }
 
@@ -423,7 +423,7 @@ type result struct {
 // cannot be made.
 func (t *tree) check(e ImageEdit, styled map[styledImage]result) (*yamljs.Node, string, error) {
 	node := t.at[e.Pos.Offset]
-	if node == nil || node.End.Offset != e.End.Offset {
+	if node == nil || int(node.End.Offset) != e.End.Offset {
 		return nil, "", ErrNoImageValue
 	}
 	if t.shared[node] {

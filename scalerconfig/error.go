@@ -168,7 +168,7 @@ func (m *merged) problems(issues []*issue) []Problem {
 func (m *merged) problem(root *schema, iss *issue) Problem {
 	path := forward(iss.rpath)
 	file, at := m.locate(path, iss)
-	p := Problem{File: file, Line: at.Line, Column: at.Column, Path: pathString(path), Message: iss.message, Code: iss.code}
+	p := Problem{File: file, Line: int(at.Line), Column: int(at.Column), Path: pathString(path), Message: iss.message, Code: iss.code}
 	p.Suggestions = m.suggestions(root, path, iss)
 	// The resources union is the only one: its options are the two forms.
 	forms := [...]string{"nested form", "flat form"}

@@ -181,7 +181,7 @@ func yamlProblem(name string, err error) Problem {
 	var serr *yamljs.SyntaxError
 	if errors.As(err, &serr) {
 		first := serr.Problems[0]
-		p.Line, p.Column, p.Message = first.Pos.Line, first.Pos.Column, first.Message
+		p.Line, p.Column, p.Message = int(first.Pos.Line), int(first.Pos.Column), first.Message
 	}
 	return p
 }
@@ -274,7 +274,7 @@ func (m *merged) mainItems() ([]item, error) {
 // typeError is the Problem of a TypeError the orchestrator's loader throws
 // while it appends the drop-ins' scalers.
 func (m *merged) typeError(at *yamljs.Node, message string) error {
-	return &Error{Problems: []Problem{{File: m.main, Line: at.Pos.Line, Column: at.Pos.Column, Message: message, Code: "TypeError"}}}
+	return &Error{Problems: []Problem{{File: m.main, Line: int(at.Pos.Line), Column: int(at.Pos.Column), Message: message, Code: "TypeError"}}}
 }
 
 // spread returns the items [...s] makes of the main file's scalers s: an

@@ -184,8 +184,8 @@ func TestPosOfEveryValue(t *testing.T) {
 					}
 					n++
 					if assert.True(t, ok, "%s has no position", pathString(p)) {
-						assert.Equal(t, node.Pos.Offset, pos.Offset, pathString(p))
-						assert.Equal(t, node.Pos.Line, pos.Line, pathString(p))
+						assert.Equal(t, int(node.Pos.Offset), pos.Offset, pathString(p))
+						assert.Equal(t, int(node.Pos.Line), pos.Line, pathString(p))
 					}
 				}
 			})

@@ -25,10 +25,10 @@ func (c *composer) composeCollection(ctx *composeCtx, tok *cst, p props) *ynode 
 	}
 	if tok.typ == tBlockSeq {
 		lastProp := p.anchor
-		if lastProp == nil || (tagTok != nil && tagTok.offset > lastProp.offset) {
+		if lastProp == nil || (tagTok != nil && tagTok.offset() > lastProp.offset()) {
 			lastProp = tagTok
 		}
-		if lastProp != nil && (p.newlineAfterProp == nil || p.newlineAfterProp.offset < lastProp.offset) {
+		if lastProp != nil && (p.newlineAfterProp == nil || p.newlineAfterProp.offset() < lastProp.offset()) {
 			c.errTok(*lastProp, "MISSING_CHAR", "Missing newline after block sequence props")
 		}
 	}
@@ -108,19 +108,19 @@ func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode
 	m := c.newCollection(yMap, tag)
 	m.pairs = list(&c.slabs.pairs, len(bm.items))
 	ctx.atRoot = false
-	offset := bm.offset
+	offset := bm.offset()
 	commentEnd := -1
 	var keys keySet
 	for i, it := range bm.items {
 		bm.items[i] = nil // composed once: let the syntax tree go as it is read
 		keyProps := c.resolveProps(it.start, propsCtx{indicator: tExplicitKeyInd, next: c.keyNext(it.key, it.sep),
-			offset: offset, parentIndent: bm.indent, startOnNewline: true})
+			offset: offset, parentIndent: bm.indent(), startOnNewline: true})
 		implicitKey := keyProps.found == nil
 		if implicitKey {
 			if it.key != nil {
 				if it.key.typ == tBlockSeq {
 					c.errAt(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key")
-				} else if hasIndent(it.key) && it.key.indent != bm.indent {
+				} else if hasIndent(it.key) && it.key.indent() != bm.indent() {
 					c.errAt(offset, "BAD_INDENT", "All mapping items must start at the same column")
 				}
 			}
@@ -138,7 +138,7 @@ func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode
 					c.errTok(it.start[len(it.start)-1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line")
 				}
 			}
-		} else if keyProps.found.indent != bm.indent {
+		} else if keyProps.found.indent() != bm.indent() {
 			c.errAt(offset, "BAD_INDENT", "All mapping items must start at the same column")
 		}
 		ctx.atKey = true
@@ -154,12 +154,12 @@ func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode
 			c.errAt(keyStart, "DUPLICATE_KEY", "Map keys must be unique")
 		}
 		valueProps := c.resolveProps(it.sep, propsCtx{indicator: tMapValueInd, next: nextOf(it.value),
-			offset: keyNode.rng[2], parentIndent: bm.indent, startOnNewline: it.key == nil || it.key.typ == tBlockScalar})
+			offset: keyNode.rng.end(), parentIndent: bm.indent(), startOnNewline: it.key == nil || it.key.typ == tBlockScalar})
 		offset = valueProps.end
 		if valueProps.found == nil {
 			// A key without a value.
 			if implicitKey {
-				c.err(keyNode.rng[0], keyNode.rng[1], "MISSING_CHAR", "Implicit map keys need to be followed by map values")
+				c.err(keyNode.rng.start(), keyNode.rng.valueEnd(), "MISSING_CHAR", "Implicit map keys need to be followed by map values")
 			}
 			if valueProps.comment != "" {
 				keyNode.ext().comment = joinComment(keyNode.comment, valueProps.comment)
@@ -172,8 +172,8 @@ func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode
 			if it.value != nil && it.value.typ == tBlockMap && !valueProps.hasNewline {
 				c.errAt(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings")
 			}
-			if c.longerThan(keyProps.start, valueProps.found.offset, 1024) {
-				c.err(keyNode.rng[0], keyNode.rng[1], "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key")
+			if c.longerThan(keyProps.start, valueProps.found.offset(), 1024) {
+				c.err(keyNode.rng.start(), keyNode.rng.valueEnd(), "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key")
 			}
 		}
 		var valueNode *ynode
@@ -182,7 +182,7 @@ func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode
 		} else {
 			valueNode = c.composeEmptyNode(ctx, offset, it.sep, -1, valueProps)
 		}
-		offset = valueNode.rng[2]
+		offset = valueNode.rng.end()
 		m.pairs = append(m.pairs, ypair{key: keyNode, value: valueNode})
 		keys.add(keyNode)
 	}
@@ -193,7 +193,7 @@ func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode
 	if commentEnd != -1 {
 		end = commentEnd
 	}
-	m.rng = [3]int{bm.offset, offset, end}
+	m.rng = newSpan(bm.offset(), offset, end)
 	return m
 }
 
@@ -232,12 +232,12 @@ func (c *composer) resolveBlockSeq(ctx *composeCtx, bs *cst, tag *tagDef) *ynode
 	seq.items = list(&c.slabs.items, len(bs.items))
 	ctx.atRoot = false
 	ctx.atKey = false
-	offset := bs.offset
+	offset := bs.offset()
 	commentEnd := -1
 	for i, it := range bs.items {
 		bs.items[i] = nil
 		p := c.resolveProps(it.start, propsCtx{indicator: tSeqItemInd, next: nextOf(it.value), offset: offset,
-			parentIndent: bs.indent, startOnNewline: true})
+			parentIndent: bs.indent(), startOnNewline: true})
 		if p.found == nil {
 			if p.anchor == nil && p.tag == nil && it.value == nil {
 				commentEnd = p.end
@@ -258,14 +258,14 @@ func (c *composer) resolveBlockSeq(ctx *composeCtx, bs *cst, tag *tagDef) *ynode
 		} else {
 			n = c.composeEmptyNode(ctx, p.end, it.start, -1, p)
 		}
-		offset = n.rng[2]
+		offset = n.rng.end()
 		seq.items = append(seq.items, n)
 	}
 	end := offset
 	if commentEnd != -1 {
 		end = commentEnd
 	}
-	seq.rng = [3]int{bs.offset, offset, end}
+	seq.rng = newSpan(bs.offset(), offset, end)
 	return seq
 }
 
@@ -291,13 +291,13 @@ func (c *composer) resolveFlowCollection(ctx *composeCtx, fc *cst, tag *tagDef) 
 	atRoot := ctx.atRoot
 	ctx.atRoot = false
 	ctx.atKey = false
-	offset := fc.offset + fc.x.fcStart.n
+	offset := fc.offset() + fc.x.fcStart.size()
 	var keys keySet
 	nItems := len(fc.items)
 	for i, it := range fc.items {
 		fc.items[i] = nil
 		p := c.resolveProps(it.start, propsCtx{flow: fcName, indicator: tExplicitKeyInd, next: c.keyNext(it.key, it.sep),
-			offset: offset, parentIndent: fc.indent})
+			offset: offset, parentIndent: fc.indent()})
 		if p.found == nil {
 			if p.anchor == nil && p.tag == nil && it.sep == nil && it.value == nil {
 				if i == 0 && p.comma != nil {
@@ -336,9 +336,9 @@ func (c *composer) resolveFlowCollection(ctx *composeCtx, fc *cst, tag *tagDef) 
 				v = c.composeEmptyNode(ctx, p.end, it.sep, -1, p)
 			}
 			coll.items = append(coll.items, v)
-			offset = v.rng[2]
+			offset = v.rng.end()
 			if isBlock(it.value) {
-				c.err(v.rng[0], v.rng[1], "BLOCK_IN_FLOW", "Block collections are not allowed within flow collections")
+				c.err(v.rng.start(), v.rng.valueEnd(), "BLOCK_IN_FLOW", "Block collections are not allowed within flow collections")
 			}
 			continue
 		}
@@ -397,11 +397,11 @@ func (c *composer) flowPair(ctx *composeCtx, coll *ynode, it *cstItem, p props, 
 		keyNode = c.composeEmptyNode(ctx, keyStart, it.start, -1, p)
 	}
 	if isBlock(it.key) {
-		c.err(keyNode.rng[0], keyNode.rng[1], "BLOCK_IN_FLOW", "Block collections are not allowed within flow collections")
+		c.err(keyNode.rng.start(), keyNode.rng.valueEnd(), "BLOCK_IN_FLOW", "Block collections are not allowed within flow collections")
 	}
 	ctx.atKey = false
 	valueProps := c.resolveProps(it.sep, propsCtx{flow: fcName, indicator: tMapValueInd, next: nextOf(it.value),
-		offset: keyNode.rng[2], parentIndent: 0})
+		offset: keyNode.rng.end(), parentIndent: 0})
 	if valueProps.found != nil {
 		if !isMap && p.found == nil {
 			for i := range it.sep {
@@ -413,7 +413,7 @@ func (c *composer) flowPair(ctx *composeCtx, coll *ynode, it *cstItem, p props, 
 					break
 				}
 			}
-			if c.longerThan(p.start, valueProps.found.offset, 1024) {
+			if c.longerThan(p.start, valueProps.found.offset(), 1024) {
 				c.errTok(*valueProps.found, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key")
 			}
 		}
@@ -429,7 +429,7 @@ func (c *composer) flowPair(ctx *composeCtx, coll *ynode, it *cstItem, p props, 
 	case it.value != nil:
 		valueNode = c.composeNode(ctx, it.value, valueProps)
 		if isBlock(it.value) {
-			c.err(valueNode.rng[0], valueNode.rng[1], "BLOCK_IN_FLOW", "Block collections are not allowed within flow collections")
+			c.err(valueNode.rng.start(), valueNode.rng.valueEnd(), "BLOCK_IN_FLOW", "Block collections are not allowed within flow collections")
 		}
 	case valueProps.found != nil:
 		valueNode = c.composeEmptyNode(ctx, valueProps.end, it.sep, -1, valueProps)
@@ -450,11 +450,11 @@ func (c *composer) flowPair(ctx *composeCtx, coll *ynode, it *cstItem, p props, 
 		if valueNode != nil {
 			endNode = valueNode
 		}
-		m.rng = [3]int{keyNode.rng[0], endNode.rng[1], endNode.rng[2]}
+		m.rng = newSpan(keyNode.rng.start(), endNode.rng.valueEnd(), endNode.rng.end())
 		coll.items = append(coll.items, m)
 	}
 	if valueNode != nil {
-		return valueNode.rng[2]
+		return valueNode.rng.end()
 	}
 	return valueProps.end
 }
@@ -478,7 +478,7 @@ func (c *composer) closeFlowCollection(fc *cst, coll *ynode, offset int, isMap b
 	var ee []token
 	cePos := offset
 	if len(fc.end) > 0 && c.src(fc.end[0]) == expectedEnd {
-		cePos = fc.end[0].offset + fc.end[0].n
+		cePos = fc.end[0].end()
 		ee = fc.end[1:]
 	} else {
 		name := strings.ToUpper(fcName[:1]) + fcName[1:]
@@ -489,7 +489,7 @@ func (c *composer) closeFlowCollection(fc *cst, coll *ynode, offset int, isMap b
 		}
 		if len(fc.end) > 0 {
 			ee = fc.end[1:]
-			if fc.end[0].n != 1 {
+			if fc.end[0].size() != 1 {
 				ee = fc.end
 			}
 		}
@@ -499,9 +499,9 @@ func (c *composer) closeFlowCollection(fc *cst, coll *ynode, offset int, isMap b
 		if comment != "" {
 			coll.comment = joinComment(coll.comment, comment)
 		}
-		coll.rng = [3]int{fc.offset, cePos, end}
+		coll.rng = newSpan(fc.offset(), cePos, end)
 	} else {
-		coll.rng = [3]int{fc.offset, cePos, cePos}
+		coll.rng = newSpan(fc.offset(), cePos, cePos)
 	}
 	return coll
 }

@@ -40,8 +40,22 @@ type ynode struct {
 	ownExt      bool     // yext is this node's own, not the shared empty one
 	coll        collKind //
 	*yext
-	rng [3]int // start, end of the value, end of the node (trailing comment included)
+	rng span
 }
+
+// span is where a node is in the text: where it starts, where its value
+// ends, and where the node ends (its trailing comment included). Its
+// places are int32, as a token's are (see token).
+type span [3]int32
+
+func newSpan(start, valueEnd, end int) span {
+	return span{int32(start), int32(valueEnd), int32(end)}
+}
+
+func (s span) start() int      { return int(s[0]) }
+func (s span) valueEnd() int   { return int(s[1]) }
+func (s span) end() int        { return int(s[2]) }
+func (s *span) setEnd(end int) { s[2] = int32(end) }
 
 // yext holds what most scalars lack.
 type yext struct {
@@ -109,7 +123,7 @@ type problem struct {
 // document is one composed document.
 type document struct {
 	contents  *ynode
-	rng       [3]int
+	rng       span
 	errors    []problem
 	directive *directives
 	docStart  bool
@@ -253,7 +267,7 @@ func charLen(text string, off int) int {
 }
 
 func (c *composer) errTok(t token, code, msg string) {
-	c.err(t.offset, t.offset+t.n, code, msg)
+	c.err(t.offset(), t.end(), code, msg)
 }
 
 // errCst reports at a syntax tree node: its source's extent, or one
@@ -261,12 +275,12 @@ func (c *composer) errTok(t token, code, msg string) {
 func (c *composer) errCst(n *cst, code, msg string) {
 	switch n.typ {
 	case tBlockMap, tBlockSeq, tFlowCollection, tDocument:
-		c.errAt(n.offset, code, msg)
+		c.errAt(n.offset(), code, msg)
 	case tBlockScalar:
 		// yaml adds the length of the content to the header's offset.
-		c.err(n.offset, advanceUnits(c.text, n.offset, utf16Len(n.source)), code, msg)
+		c.err(n.offset(), advanceUnits(c.text, n.offset(), utf16Len(n.source)), code, msg)
 	default:
-		c.err(n.offset, n.offset+len(n.source), code, msg)
+		c.err(n.offset(), n.offset()+len(n.source), code, msg)
 	}
 }
 
@@ -275,7 +289,7 @@ func (c *composer) warnAt(off int, code, msg string) {
 }
 
 func (c *composer) warnTok(t token, code, msg string) {
-	c.warnings = append(c.warnings, problem{start: t.offset, end: t.offset + t.n, code: code, message: msg})
+	c.warnings = append(c.warnings, problem{start: t.offset(), end: t.end(), code: code, message: msg})
 }
 
 // next advances the composer by one top-level syntax tree node.
@@ -302,12 +316,12 @@ func (c *composer) next(tok *cst) {
 		c.parseError(tok)
 	case tDocEnd:
 		if c.doc == nil {
-			c.err(tok.offset, tok.offset+len(tok.source), "UNEXPECTED_TOKEN", "Unexpected doc-end without preceding document")
+			c.err(tok.offset(), tok.offset()+len(tok.source), "UNEXPECTED_TOKEN", "Unexpected doc-end without preceding document")
 			return
 		}
-		_, end := c.resolveEnd(tok.end, tok.offset+len(tok.source), true)
+		_, end := c.resolveEnd(tok.end, tok.offset()+len(tok.source), true)
 		c.decorate(c.doc, true)
-		c.doc.rng[2] = end
+		c.doc.rng.setEnd(end)
 	default:
 		c.errCst(tok, "UNEXPECTED_TOKEN", "Unsupported token "+tok.typ.String())
 	}
@@ -315,9 +329,9 @@ func (c *composer) next(tok *cst) {
 
 // directive reads a directive line into the stream's directives.
 func (c *composer) directive(tok *cst) {
-	end := tok.offset + len(tok.source)
+	end := tok.offset() + len(tok.source)
 	c.directives.add(tok.source, func(off int, msg string, warning bool) {
-		p := problem{start: tok.offset + off, end: end, code: "BAD_DIRECTIVE", message: msg}
+		p := problem{start: tok.offset() + off, end: end, code: "BAD_DIRECTIVE", message: msg}
 		if warning {
 			c.warnings = append(c.warnings, p)
 		} else {
@@ -336,7 +350,7 @@ func (c *composer) parseError(tok *cst) {
 	}
 	// yaml's end is offset + source.length in code units: past the next
 	// character for a flow-error-end, whose "\x18" is not in the text.
-	e := problem{start: tok.offset, end: advanceUnits(c.text, tok.offset, utf16Len(tok.source)), code: "UNEXPECTED_TOKEN", message: msg}
+	e := problem{start: tok.offset(), end: advanceUnits(c.text, tok.offset(), utf16Len(tok.source)), code: "UNEXPECTED_TOKEN", message: msg}
 	if c.atDirectives || c.doc == nil {
 		c.errors = append(c.errors, e)
 	} else {
@@ -378,7 +392,7 @@ func (c *composer) end(endOffset int) {
 	if c.atDirectives {
 		c.errAt(endOffset, "MISSING_CHAR", "Missing directives-end indicator line")
 	}
-	doc.rng = [3]int{0, endOffset, endOffset}
+	doc.rng = newSpan(0, endOffset, endOffset)
 	c.decorate(doc, false)
 	c.emit(doc)
 }
@@ -393,7 +407,7 @@ func (c *composer) composeDoc(tok *cst) *document {
 	} else {
 		next = c.nextOfTokens(tok.end)
 	}
-	p := c.resolveProps(tok.x.start, propsCtx{indicator: tDocStart, next: next, offset: tok.offset, startOnNewline: true})
+	p := c.resolveProps(tok.x.start, propsCtx{indicator: tDocStart, next: next, offset: tok.offset(), startOnNewline: true})
 	if p.found != nil {
 		doc.docStart = true
 		if v := tok.x.value; v != nil && (v.typ == tBlockMap || v.typ == tBlockSeq) && !p.hasNewline {
@@ -405,9 +419,9 @@ func (c *composer) composeDoc(tok *cst) *document {
 	} else {
 		doc.contents = c.composeEmptyNode(ctx, p.end, tok.x.start, -1, p)
 	}
-	contentEnd := doc.contents.rng[2]
+	contentEnd := doc.contents.rng.end()
 	_, end := c.resolveEnd(tok.end, contentEnd, false)
-	doc.rng = [3]int{tok.offset, contentEnd, end}
+	doc.rng = newSpan(tok.offset(), contentEnd, end)
 	return doc
 }
 
@@ -458,7 +472,7 @@ func (c *composer) composeNode(ctx *composeCtx, tok *cst, p props) *ynode {
 		c.errCst(tok, "UNEXPECTED_TOKEN", msg)
 	}
 	if n == nil {
-		n = c.composeEmptyNode(ctx, tok.offset, nil, -1, p)
+		n = c.composeEmptyNode(ctx, tok.offset(), nil, -1, p)
 	}
 	if p.anchor != nil && n.kind != yAlias && n.anchor == "" {
 		c.errTok(*p.anchor, "BAD_ALIAS", "Anchor cannot be an empty string")
@@ -479,7 +493,7 @@ func (c *composer) composeNode(ctx *composeCtx, tok *cst, p props) *ynode {
 // composeEmptyNode is an empty scalar (null) placed after the tokens in
 // before (up to pos, -1 for all of them), or at offset.
 func (c *composer) composeEmptyNode(ctx *composeCtx, offset int, before []token, pos int, p props) *ynode {
-	tok := &cst{typ: tScalar, offset: c.emptyScalarPosition(offset, before, pos), indent: -1}
+	tok := &cst{typ: tScalar, off: int32(c.emptyScalarPosition(offset, before, pos)), ind: -1}
 	n := c.composeScalar(ctx, tok, p.tag)
 	if p.anchor != nil {
 		n.ext().anchor = c.src(*p.anchor)[1:]
@@ -492,7 +506,7 @@ func (c *composer) composeEmptyNode(ctx *composeCtx, offset int, before []token,
 	}
 	if p.comment != "" {
 		n.ext().comment = p.comment
-		n.rng[2] = p.end
+		n.rng.setEnd(p.end)
 	}
 	return n
 }
@@ -510,8 +524,8 @@ func (c *composer) emptyScalarPosition(offset int, before []token, pos int) int 
 	for i := pos - 1; i >= 0; i-- {
 		switch t := before[i]; t.typ {
 		case tSpace, tComment, tNewline:
-			if offset == t.offset+t.n {
-				offset = t.offset
+			if offset == t.end() {
+				offset = t.offset()
 			} else {
 				offset = retreatUnits(c.text, offset, utf16Len(c.src(t)))
 			}
@@ -530,16 +544,16 @@ func (c *composer) emptyScalarPosition(offset int, before []token, pos int) int 
 func (c *composer) composeAlias(tok *cst) *ynode {
 	name := tok.source[1:]
 	if name == "" {
-		c.errAt(tok.offset, "BAD_ALIAS", "Alias cannot be an empty string")
+		c.errAt(tok.offset(), "BAD_ALIAS", "Alias cannot be an empty string")
 	}
 	if strings.HasSuffix(name, ":") {
-		c.warnAt(tok.offset+len(tok.source)-1, "BAD_ALIAS", "Alias ending in : is ambiguous")
+		c.warnAt(tok.offset()+len(tok.source)-1, "BAD_ALIAS", "Alias ending in : is ambiguous")
 	}
-	valueEnd := tok.offset + len(tok.source)
+	valueEnd := tok.offset() + len(tok.source)
 	comment, end := c.resolveEnd(tok.end, valueEnd, true)
 	n := c.newNode(yAlias)
 	c.sawAlias = true
-	n.rng = [3]int{tok.offset, valueEnd, end}
+	n.rng = newSpan(tok.offset(), valueEnd, end)
 	n.ext().alias = name
 	if comment != "" {
 		n.comment = comment

@@ -71,7 +71,7 @@ type Problem struct {
 
 // String returns "line:column: message".
 func (p Problem) String() string {
-	return strconv.Itoa(p.Pos.Line) + ":" + strconv.Itoa(p.Pos.Column) + ": " + p.Message
+	return strconv.Itoa(p.Pos.line()) + ":" + strconv.Itoa(int(p.Pos.Column)) + ": " + p.Message
 }
 
 // SyntaxError is what [Parse] returns when yaml's parse() throws: every

@@ -27,12 +27,12 @@ func checkPositions(t testing.TB, src []byte, n *Node, err error) {
 		}
 	}
 	at := func(what string, p Pos) {
-		if p.Offset < 0 || p.Offset > len(src) {
+		if p.Offset < 0 || p.off() > len(src) {
 			t.Fatalf("%s offset %d outside [0, %d]", what, p.Offset, len(src))
 		}
-		line := sort.SearchInts(lines, p.Offset+1)
-		col := p.Offset - lines[line-1] + 1
-		if p.Line != line || p.Column != col {
+		line := sort.SearchInts(lines, p.off()+1)
+		col := p.off() - lines[line-1] + 1
+		if p.line() != line || int(p.Column) != col {
 			t.Fatalf("%s at offset %d says %d:%d, not %d:%d", what, p.Offset, p.Line, p.Column, line, col)
 		}
 	}
@@ -249,9 +249,9 @@ func checkRewrite(t testing.TB, src []byte, n *Node, limit int) {
 	var offsets []int
 	seen := map[int]bool{}
 	walk(n, func(v *Node) {
-		if v.Kind == String && !seen[v.Pos.Offset] && rewritable(src, v) {
-			seen[v.Pos.Offset] = true
-			offsets = append(offsets, v.Pos.Offset)
+		if v.Kind == String && !seen[v.Pos.off()] && rewritable(src, v) {
+			seen[v.Pos.off()] = true
+			offsets = append(offsets, v.Pos.off())
 		}
 	})
 	sort.Ints(offsets)
@@ -261,7 +261,7 @@ func checkRewrite(t testing.TB, src []byte, n *Node, limit int) {
 	for _, off := range offsets {
 		var target *Node
 		walk(n, func(v *Node) {
-			if v.Kind == String && v.Pos.Offset == off && target == nil {
+			if v.Kind == String && v.Pos.off() == off && target == nil {
 				target = v
 			}
 		})
@@ -329,7 +329,7 @@ func rewritten(n *Node, off int, s string) *Node {
 		}
 		c := *n
 		copies[n] = &c
-		if c.Kind == String && c.Pos.Offset == off {
+		if c.Kind == String && c.Pos.off() == off {
 			c.Str = s
 		}
 		c.Items = make([]*Node, len(n.Items))

@@ -351,7 +351,7 @@ func (cv *converter) mapEntries(n *ynode) (*jsMap, *jsError) {
 		if err != nil {
 			return nil, err
 		}
-		m.set(positiveZero(k), cv.pos(p.key.rng[0]), v)
+		m.set(positiveZero(k), cv.pos(p.key.rng.start()), v)
 	}
 	return m, nil
 }
@@ -474,12 +474,12 @@ func (cv *converter) omap(n *ynode) (*Node, *jsError) {
 		}
 		seen[vk] = struct{}{}
 		if v == nil {
-			at := cv.pos(p.key.rng[1])
+			at := cv.pos(p.key.rng.valueEnd())
 			v = &Node{Kind: Null, Pos: at, End: at}
 		}
 		k = positiveZero(k)
 		name, _ := propertyKey(k)
-		js.Pairs = append(js.Pairs, Pair{Key: name, KeyPos: cv.pos(p.key.rng[0]), Value: v, KeyNode: k})
+		js.Pairs = append(js.Pairs, Pair{Key: name, KeyPos: cv.pos(p.key.rng.start()), Value: v, KeyNode: k})
 	}
 	return js, nil
 }
@@ -494,7 +494,7 @@ func (cv *converter) pairsSeq(n *ynode) (*Node, *jsError) {
 		if p.value != nil {
 			end = p.value
 		}
-		obj.Pos, obj.End = cv.pos(p.key.rng[0]), cv.pos(end.rng[1])
+		obj.Pos, obj.End = cv.pos(p.key.rng.start()), cv.pos(end.rng.valueEnd())
 		b := newPropBuilder(1)
 		if err := cv.addPair(b, p); err != nil {
 			return nil, err

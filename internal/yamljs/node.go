@@ -62,11 +62,23 @@ func (k Kind) String() string {
 }
 
 // Pos is a place in the source.
+//
+// Its numbers are int32, which keeps a Node of a large document at 104
+// bytes: no text this package reads is longer than 1.5 GiB (see [Parse]).
 type Pos struct {
-	Offset int // 0-based byte offset
-	Line   int // 1-based line
-	Column int // 1-based column, counted in bytes
+	Offset int32 // 0-based byte offset
+	Line   int32 // 1-based line
+	Column int32 // 1-based column, counted in bytes
 }
+
+// newPos is the Pos of an offset, line and column of a text this package
+// reads, which fit an int32 (see maxTextBytes).
+func newPos(offset, line, column int) Pos {
+	return Pos{Offset: int32(offset), Line: int32(line), Column: int32(column)}
+}
+
+func (p Pos) off() int  { return int(p.Offset) }
+func (p Pos) line() int { return int(p.Line) }
 
 // Style is how the source writes a scalar.
 type Style uint8

@@ -7,6 +7,10 @@ import "bytes"
 // tree of Nodes with their positions in src, or a [*SyntaxError] when
 // parse() throws. An empty document, or one of comments only, is a Null
 // node.
+//
+// Parse and the other parses panic on a text of more than 1.5 GiB (3<<29
+// bytes), longer than any string JavaScript holds, whose places would not
+// fit the parser's int32.
 func Parse(src []byte) (*Node, error) {
 	return parseSource(newSource(src), nil, nil)
 }
@@ -20,12 +24,13 @@ func ParseRange(src []byte, from Pos, end int) (*Node, error) {
 }
 
 func rangeSource(src []byte, from Pos, end int) *source {
+	refuseLong(src)
 	return placed(newSource(src[from.Offset:end]), from)
 }
 
 // placed is s placed in the text it is a part of, from where it starts.
 func placed(s *source, from Pos) *source {
-	s.baseOffset, s.baseLine = from.Offset, from.Line-1
+	s.baseOffset, s.baseLine = from.off(), from.line()-1
 	return s
 }
 
@@ -47,6 +52,7 @@ type Reader struct {
 // than a copy of it: src must not change while a Node it returned, or a
 // string of one, is in use.
 func (r *Reader) ParseRange(src []byte, from Pos, end int) (*Node, error) {
+	refuseLong(src)
 	if r.ps == nil {
 		r.ps, r.cs = newParserSlabs(true), newComposerSlabs(true)
 	}
@@ -62,10 +68,11 @@ func (r *Reader) ParseRange(src []byte, from Pos, end int) (*Node, error) {
 // position given in src. (A [SyntaxError]'s Thrown text, yaml's own
 // message, counts the lines of the text without them.)
 func ParseWithout(src []byte, from, to Pos) (*Node, error) {
-	text := make([]byte, 0, len(src)-(to.Offset-from.Offset))
+	refuseLong(src)
+	text := make([]byte, 0, len(src)-(to.off()-from.off()))
 	text = append(append(text, src[:from.Offset]...), src[to.Offset:]...)
 	s := readSource(text, true, make([]int, 0, 1+bytes.Count(text, []byte("\n")))) // text is this call's own
-	s.cutAt, s.cutBytes, s.cutLines = from.Offset, to.Offset-from.Offset, to.Line-from.Line
+	s.cutAt, s.cutBytes, s.cutLines = from.off(), to.off()-from.off(), to.line()-from.line()
 	return parseSource(s, nil, nil)
 }
 
@@ -74,10 +81,11 @@ func ParseWithout(src []byte, from, to Pos) (*Node, error) {
 // [SplitNestedItems] gives them, within the range), with every position
 // given in src: an item of a sequence without its own items.
 func ParseRangeWithout(src []byte, from Pos, end int, cutFrom, cutTo Pos) (*Node, error) {
-	text := make([]byte, 0, end-from.Offset-(cutTo.Offset-cutFrom.Offset))
+	refuseLong(src)
+	text := make([]byte, 0, end-from.off()-(cutTo.off()-cutFrom.off()))
 	text = append(append(text, src[from.Offset:cutFrom.Offset]...), src[cutTo.Offset:end]...)
 	s := readSource(text, true, make([]int, 0, 1+bytes.Count(text, []byte("\n")))) // text is this call's own
-	s.cutAt, s.cutBytes, s.cutLines = cutFrom.Offset-from.Offset, cutTo.Offset-cutFrom.Offset, cutTo.Line-cutFrom.Line
+	s.cutAt, s.cutBytes, s.cutLines = cutFrom.off()-from.off(), cutTo.off()-cutFrom.off(), cutTo.line()-cutFrom.line()
 	return parseSource(placed(s, from), nil, nil)
 }
 
@@ -101,7 +109,7 @@ func parseSource(s *source, ps *parserSlabs, cs *composerSlabs) (*Node, error) {
 	if err != nil {
 		p := Problem{Code: err.code, Message: err.message}
 		if err.at != nil {
-			p.Pos, p.End = s.pos(err.at.rng[0]), s.pos(err.at.rng[1])
+			p.Pos, p.End = s.pos(err.at.rng.start()), s.pos(err.at.rng.valueEnd())
 		}
 		return nil, &SyntaxError{Problems: []Problem{p}, Thrown: err.message}
 	}
@@ -118,7 +126,7 @@ func compose(s *source, ps *parserSlabs, cs *composerSlabs) (*document, bool, []
 			first = d
 			return true
 		}
-		first.errors = append(first.errors, problem{start: d.rng[0], end: d.rng[1], code: string(ErrMultipleDocs),
+		first.errors = append(first.errors, problem{start: d.rng.start(), end: d.rng.valueEnd(), code: string(ErrMultipleDocs),
 			message: "Source contains multiple documents; please use YAML.parseAllDocuments()"})
 		return false
 	}, cs)

@@ -1,6 +1,9 @@
 package yamljs
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // The parser builds yaml's concrete syntax tree from the lexer's tokens: a
 // stack of the constructions being built, each closed ("popped") into its
@@ -209,12 +212,41 @@ func tokenTypeByFirst(c byte) tokType {
 }
 
 // token is a source token: one lexical token with its place.
+//
+// Its places are int32, which keeps the dense token lists of a large text
+// at half the memory: the parser reads no text of more than maxTextBytes
+// (newParser refuses one), so every offset, indent and length fits, and
+// so does every place the composer works out from them.
 type token struct {
-	typ    tokType
-	offset int
-	indent int
-	at, n  int // its source is text[at:at+n]; at -1 for a control token
+	typ      tokType
+	off, ind int32 // its offset in the text, and the indent of its line
+	at, n    int32 // its source is text[at:at+n]; at -1 for a control token
 }
+
+// maxTextBytes is the longest text the parser reads, 1.5 GiB: its places
+// fit in an int32 with 512 MiB to spare. No JavaScript string is longer:
+// the loaders refuse a text of more than 2^29 − 24 UTF-16 code units, as
+// node does, and a code unit is at most 3 bytes of UTF-8 (an invalid byte,
+// one unit, is the 3 bytes of U+FFFD in the text).
+const maxTextBytes = 3 << 29
+
+// refuseLong panics on a text longer than maxTextBytes.
+func refuseLong[T ~string | ~[]byte](text T) {
+	if len(text) > maxTextBytes {
+		panic("yamljs: a text of " + strconv.Itoa(len(text)) + " bytes is longer than any JavaScript string")
+	}
+}
+
+// newToken is a token of type typ at offset with the line's indent, whose
+// source is text[at:at+n] (at -1 for a control token).
+func newToken(typ tokType, offset, indent, at, n int) token {
+	return token{typ: typ, off: int32(offset), ind: int32(indent), at: int32(at), n: int32(n)}
+}
+
+func (t token) offset() int { return int(t.off) }
+func (t token) indent() int { return int(t.ind) }
+func (t token) size() int   { return int(t.n) }              // its source's length
+func (t token) end() int    { return int(t.off) + int(t.n) } // where it ends in the text
 
 // src returns a token's source: its slice of the text, or a control
 // token's string.
@@ -234,14 +266,15 @@ func (t token) src(text string) string {
 // cst is a node of the syntax tree: a flow scalar or alias (type, place,
 // source and the tokens that end it), or a larger construction whose parts
 // are in x.
+//
+// Its places are int32, as a token's are (see token).
 type cst struct {
-	typ    tokType
-	offset int
-	indent int
-	source string
-	end    []token    // nil: none yet
-	items  []*cstItem // a collection's
-	x      *cstExt
+	typ      tokType
+	off, ind int32 // its offset in the text, and its indent
+	source   string
+	end      []token    // nil: none yet
+	items    []*cstItem // a collection's
+	x        *cstExt
 }
 
 // cstExt holds the parts of a collection, block scalar, document or error.
@@ -264,6 +297,9 @@ type cstItem struct {
 	value       *cst
 	explicitKey bool
 }
+
+func (c *cst) offset() int { return int(c.off) }
+func (c *cst) indent() int { return int(c.ind) }
 
 func (c *cst) lastItem() *cstItem {
 	if len(c.items) == 0 {
@@ -412,6 +448,7 @@ type parser struct {
 // newParser returns a parser of text that hands out each top-level token;
 // slabs nil is slabs of its own.
 func newParser(text string, out func(*cst), slabs *parserSlabs) *parser {
+	refuseLong(text)
 	if slabs == nil {
 		slabs = newParserSlabs(false)
 	}
@@ -427,8 +464,8 @@ func (p *parser) push(list []token, t token) []token {
 // one returns a token list holding t, with room for one more: most lists
 // stay at one or two tokens (a flow item's ",", a block item's "-" and line
 // break, a pair's ":" and space). Room for two more cost the dense lists a
-// third of their syntax tree: 120 bytes of tokens for the "," of each
-// item of [a,a,...], where 40 are used.
+// third of their syntax tree: 3 tokens for the "," of each item of
+// [a,a,...], where 1 is used.
 func (p *parser) one(t token) []token {
 	s := p.slabs.toks.take(2)[:1]
 	s[0] = t
@@ -452,11 +489,16 @@ func (p *parser) newCst(c cst) *cst {
 // blockColl allocates a block collection with its first item.
 func (p *parser) blockColl(typ tokType, offset, indent int, first cstItem) *cst {
 	c := p.node()
-	c.typ, c.offset, c.indent = typ, offset, indent
+	c.typ, c.off, c.ind = typ, int32(offset), int32(indent)
 	c.items = p.slabs.itemPtrs.take(4)[:1]
 	c.items[0] = p.item(first)
 	return c
 }
+
+// off32 and ind32 are the parser's offset and indent, in the int32 of a
+// syntax tree node.
+func (p *parser) off32() int32 { return int32(p.offset) }
+func (p *parser) ind32() int32 { return int32(p.indent) }
 
 func (p *parser) node() *cst { return &p.slabs.nodes.take(1)[0] }
 
@@ -473,7 +515,7 @@ func (p *parser) next(at int, source string) {
 	t := tokenTypeOf(source)
 	switch t {
 	case tNone:
-		p.popError(token{typ: tError, offset: p.offset, at: p.at, n: len(source)}, "Not a YAML token: "+source)
+		p.popError(newToken(tError, p.offset, 0, p.at, len(source)), "Not a YAML token: "+source)
 		p.offset += len(source)
 		return
 	case tScalar:
@@ -513,7 +555,7 @@ func (p *parser) end() {
 }
 
 func (p *parser) sourceToken() token {
-	return token{typ: p.typ, offset: p.offset, indent: p.indent, at: p.at, n: len(p.source)}
+	return newToken(p.typ, p.offset, p.indent, p.at, len(p.source))
 }
 
 func (p *parser) peek(n int) *cst {
@@ -529,7 +571,7 @@ func (p *parser) step() {
 		for len(p.stack) > 0 {
 			p.pop()
 		}
-		p.stack = append(p.stack, &cst{typ: tDocEnd, offset: p.offset, source: p.source})
+		p.stack = append(p.stack, &cst{typ: tDocEnd, off: p.off32(), source: p.source})
 		return
 	}
 	if top == nil {
@@ -556,7 +598,7 @@ func (p *parser) step() {
 
 // popError closes err, an error token, into the construction on top.
 func (p *parser) popError(err token, message string) {
-	p.popToken(&cst{typ: tError, offset: err.offset, source: err.src(p.text), x: &cstExt{message: message, errAt: err.at}})
+	p.popToken(&cst{typ: tError, off: err.off, source: err.src(p.text), x: &cstExt{message: message, errAt: int(err.at)}})
 }
 
 func (p *parser) pop() {
@@ -574,13 +616,13 @@ func (p *parser) popToken(tok *cst) {
 	top := p.peek(1)
 	if tok.typ == tBlockScalar {
 		// Block scalars use their parent's indent, not their header's.
-		tok.indent = 0
+		tok.ind = 0
 		switch top.typ {
 		case tBlockScalar, tBlockMap, tBlockSeq, tFlowCollection, tScalar, tSingleQuoted, tDoubleQuoted, tAlias:
-			tok.indent = top.indent
+			tok.ind = top.ind
 		}
 	} else if tok.typ == tFlowCollection && top.typ == tDocument {
-		tok.indent = 0 // top-level flow collections ignore indentation
+		tok.ind = 0 // top-level flow collections ignore indentation
 	}
 	if tok.typ == tFlowCollection {
 		fixFlowSeqItems(tok)
@@ -593,7 +635,7 @@ func (p *parser) popToken(tok *cst) {
 		if tok.x != nil {
 			at = tok.x.errAt
 		}
-		top.x.props = append(top.x.props, token{typ: tok.typ, offset: tok.offset, at: at, n: len(tok.source)})
+		top.x.props = append(top.x.props, newToken(tok.typ, tok.offset(), 0, at, len(tok.source)))
 		top.x.propMsgs = append(top.x.propMsgs, tok.message())
 	case tBlockMap:
 		it := top.lastItem()
@@ -650,9 +692,9 @@ func (p *parser) moveTrailingEmpty(top, tok *cst) {
 	if last == nil || last.sep != nil || last.value != nil || len(last.start) == 0 || findNonEmptyIndex(last.start) != -1 {
 		return
 	}
-	if tok.indent != 0 {
+	if tok.indent() != 0 {
 		for _, st := range last.start {
-			if st.typ == tComment && st.indent >= tok.indent {
+			if st.typ == tComment && st.indent() >= tok.indent() {
 				return
 			}
 		}
@@ -668,20 +710,20 @@ func (p *parser) moveTrailingEmpty(top, tok *cst) {
 func (p *parser) stream() {
 	switch p.typ {
 	case tDirectiveLine:
-		p.out(&cst{typ: tDirective, offset: p.offset, source: p.source})
+		p.out(&cst{typ: tDirective, off: p.off32(), source: p.source})
 		return
 	case tBOM, tSpace, tComment, tNewline:
-		p.out(&cst{typ: p.typ, offset: p.offset, indent: p.indent, source: p.source})
+		p.out(&cst{typ: p.typ, off: p.off32(), ind: p.ind32(), source: p.source})
 		return
 	case tDocMode, tDocStart:
-		doc := &cst{typ: tDocument, offset: p.offset, x: &cstExt{start: []token{}}}
+		doc := &cst{typ: tDocument, off: p.off32(), x: &cstExt{start: []token{}}}
 		if p.typ == tDocStart {
 			doc.x.start = p.push(doc.x.start, p.sourceToken())
 		}
 		p.stack = append(p.stack, doc)
 		return
 	}
-	p.out(&cst{typ: tError, offset: p.offset, source: p.source,
+	p.out(&cst{typ: tError, off: p.off32(), source: p.source,
 		x: &cstExt{message: "Unexpected " + p.typ.String() + " token in YAML stream"}})
 }
 
@@ -707,7 +749,7 @@ func (p *parser) document(doc *cst) {
 		p.stack = append(p.stack, bv)
 		return
 	}
-	p.out(&cst{typ: tError, offset: p.offset, source: p.source,
+	p.out(&cst{typ: tError, off: p.off32(), source: p.source,
 		x: &cstExt{message: "Unexpected " + p.typ.String() + " token in YAML document"}})
 }
 
@@ -725,7 +767,7 @@ func (p *parser) scalar(scalar *cst) {
 		sep = p.one(p.sourceToken())
 	}
 	p.onKeyLine = true
-	p.stack[len(p.stack)-1] = p.blockColl(tBlockMap, scalar.offset, scalar.indent, cstItem{start: start, key: scalar, sep: sep})
+	p.stack[len(p.stack)-1] = p.blockColl(tBlockMap, scalar.offset(), scalar.indent(), cstItem{start: start, key: scalar, sep: sep})
 }
 
 func (p *parser) blockScalar(scalar *cst) {
@@ -771,7 +813,7 @@ func (p *parser) collSpace(c *cst, it *cstItem, isMap bool) {
 	case isMap && it.sep != nil:
 		it.sep = p.push(it.sep, p.sourceToken())
 	default:
-		if p.atIndentedComment(it.start, c.indent) {
+		if p.atIndentedComment(it.start, c.indent()) {
 			items := c.items
 			if len(items) >= 2 {
 				prev := items[len(items)-2]
@@ -798,13 +840,13 @@ func (p *parser) blockMap(m *cst) {
 		p.collSpace(m, it, true)
 		return
 	}
-	if p.indent >= m.indent {
-		atMapIndent := !p.onKeyLine && p.indent == m.indent
+	if p.indent >= m.indent() {
+		atMapIndent := !p.onKeyLine && p.indent == m.indent()
 		atNextItem := atMapIndent && (it.sep != nil || it.explicitKey) && p.typ != tSeqItemInd
 		// Empty lines not indented into an empty value go to the next item.
 		start := []token{}
 		if atNextItem && it.sep != nil && it.value == nil {
-			start = splitEmptyLines(it, m.indent)
+			start = splitEmptyLines(it, m.indent())
 		}
 		switch p.typ {
 		case tAnchor, tTag:
@@ -853,7 +895,7 @@ func (p *parser) blockMap(m *cst) {
 			if bv := p.startBlockValue(m); bv != nil {
 				if bv.typ == tBlockSeq {
 					if !it.explicitKey && it.sep != nil && !includesToken(it.sep, tNewline) {
-						p.popError(token{typ: tError, offset: p.offset, at: p.at, n: len(p.source)},
+						p.popError(newToken(tError, p.offset, 0, p.at, len(p.source)),
 							"Unexpected block-seq-ind on same line with key")
 						return
 					}
@@ -880,7 +922,7 @@ func splitEmptyLines(it *cstItem, indent int) []token {
 			nl = append(nl, i)
 		case tSpace:
 		case tComment:
-			if st.indent > indent {
+			if st.indent() > indent {
 				nl = nl[:0]
 			}
 		default:
@@ -959,12 +1001,12 @@ func (p *parser) blockSequence(seq *cst) {
 		p.collSpace(seq, it, false)
 		return
 	case tAnchor, tTag:
-		if it.value == nil && p.indent > seq.indent {
+		if it.value == nil && p.indent > seq.indent() {
 			it.start = p.push(it.start, p.sourceToken())
 			return
 		}
 	case tSeqItemInd:
-		if p.indent == seq.indent {
+		if p.indent == seq.indent() {
 			if it.value != nil || includesToken(it.start, tSeqItemInd) {
 				p.pushItem(seq, p.item(cstItem{start: p.one(p.sourceToken())}))
 			} else {
@@ -973,7 +1015,7 @@ func (p *parser) blockSequence(seq *cst) {
 			return
 		}
 	}
-	if p.indent > seq.indent {
+	if p.indent > seq.indent() {
 		if bv := p.startBlockValue(seq); bv != nil {
 			p.stack = append(p.stack, bv)
 			return
@@ -999,7 +1041,7 @@ func (p *parser) flowCollection(fc *cst) {
 	default:
 		parent := p.peek(2)
 		if parent.typ == tBlockMap &&
-			((p.typ == tMapValueInd && parent.indent == fc.indent) ||
+			((p.typ == tMapValueInd && parent.indent() == fc.indent()) ||
 				(p.typ == tNewline && parent.lastItem().sep == nil)) {
 			p.pop()
 			p.step()
@@ -1010,7 +1052,7 @@ func (p *parser) flowCollection(fc *cst) {
 			fc.end = fc.end[:1:1]
 			sep = p.push(sep, p.sourceToken())
 			p.onKeyLine = true
-			p.stack[len(p.stack)-1] = p.blockColl(tBlockMap, fc.offset, fc.indent, cstItem{start: start, key: fc, sep: sep})
+			p.stack[len(p.stack)-1] = p.blockColl(tBlockMap, fc.offset(), fc.indent(), cstItem{start: start, key: fc, sep: sep})
 		} else {
 			p.lineEnd(fc)
 		}
@@ -1088,7 +1130,7 @@ func (p *parser) newLinesIn(source string) {
 func (p *parser) flowScalar() *cst {
 	p.newLinesIn(p.source)
 	c := p.node()
-	c.typ, c.offset, c.indent, c.source = p.typ, p.offset, p.indent, p.source
+	c.typ, c.off, c.ind, c.source = p.typ, p.off32(), p.ind32(), p.source
 	return c
 }
 
@@ -1097,11 +1139,11 @@ func (p *parser) startBlockValue(parent *cst) *cst {
 	case tAlias, tScalar, tSingleQuoted, tDoubleQuoted:
 		return p.flowScalar()
 	case tBlockScalarHeader:
-		c := p.newCst(cst{typ: tBlockScalar, offset: p.offset, indent: p.indent})
+		c := p.newCst(cst{typ: tBlockScalar, off: p.off32(), ind: p.ind32()})
 		c.x.props = p.one(p.sourceToken())
 		return c
 	case tFlowMapStart, tFlowSeqStart:
-		c := p.newCst(cst{typ: tFlowCollection, offset: p.offset, indent: p.indent, end: []token{}})
+		c := p.newCst(cst{typ: tFlowCollection, off: p.off32(), ind: p.ind32(), end: []token{}})
 		c.x.fcStart = p.sourceToken()
 		return c
 	case tSeqItemInd:

@@ -15,7 +15,7 @@ func nextOf(c *cst) nextTok {
 	if c == nil {
 		return nextTok{}
 	}
-	return nextTok{ok: true, typ: c.typ, offset: c.offset, source: c.source}
+	return nextTok{ok: true, typ: c.typ, offset: c.offset(), source: c.source}
 }
 
 func (c *composer) nextOfTokens(list []token) nextTok {
@@ -23,7 +23,7 @@ func (c *composer) nextOfTokens(list []token) nextTok {
 		return nextTok{}
 	}
 	t := list[0]
-	return nextTok{ok: true, typ: t.typ, offset: t.offset, source: c.src(t)}
+	return nextTok{ok: true, typ: t.typ, offset: t.offset(), source: c.src(t)}
 }
 
 // keyNext is yaml's `key ?? sep?.[0]`.
@@ -77,7 +77,7 @@ func (c *composer) resolveProps(tokens []token, pc propsCtx) props {
 		tok := &tokens[i]
 		if reqSpace {
 			if tok.typ != tSpace && tok.typ != tNewline && tok.typ != tComma {
-				c.errAt(tok.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space")
+				c.errAt(tok.offset(), "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space")
 			}
 			reqSpace = false
 		}
@@ -127,11 +127,11 @@ func (c *composer) resolveProps(tokens []token, pc propsCtx) props {
 				c.errTok(*tok, "MULTIPLE_ANCHORS", "A node can have at most one anchor")
 			}
 			if strings.HasSuffix(c.src(*tok), ":") {
-				c.warnAt(tok.offset+tok.n-1, "BAD_ALIAS", "Anchor ending in : is ambiguous")
+				c.warnAt(tok.end()-1, "BAD_ALIAS", "Anchor ending in : is ambiguous")
 			}
 			p.anchor = tok
 			if start == -1 {
-				start = tok.offset
+				start = tok.offset()
 			}
 			atNewline, hasSpace, reqSpace = false, false, true
 		case tTag:
@@ -140,7 +140,7 @@ func (c *composer) resolveProps(tokens []token, pc propsCtx) props {
 			}
 			p.tag = tok
 			if start == -1 {
-				start = tok.offset
+				start = tok.offset()
 			}
 			atNewline, hasSpace, reqSpace = false, false, true
 		case pc.indicator:
@@ -174,13 +174,13 @@ func (c *composer) resolveProps(tokens []token, pc propsCtx) props {
 	}
 	p.end = pc.offset
 	if n := len(tokens); n > 0 {
-		p.end = tokens[n-1].offset + tokens[n-1].n
+		p.end = tokens[n-1].end()
 	}
 	if reqSpace && pc.next.ok && pc.next.typ != tSpace && pc.next.typ != tNewline && pc.next.typ != tComma &&
 		(pc.next.typ != tScalar || pc.next.source != "") {
 		c.errAt(pc.next.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space")
 	}
-	if tab != nil && ((atNewline && tab.indent <= pc.parentIndent) || pc.next.typ == tBlockMap || pc.next.typ == tBlockSeq) {
+	if tab != nil && ((atNewline && tab.indent() <= pc.parentIndent) || pc.next.typ == tBlockMap || pc.next.typ == tBlockSeq) {
 		c.errTok(*tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation")
 	}
 	p.start = p.end
@@ -195,8 +195,8 @@ func (c *composer) resolveProps(tokens []token, pc propsCtx) props {
 // offset; else, as yaml counts in UTF-16 code units, that many code units
 // past offset.
 func (c *composer) after(offset int, tok token) int {
-	if tok.offset == offset {
-		return offset + tok.n
+	if tok.offset() == offset {
+		return offset + tok.size()
 	}
 	return advanceUnits(c.text, offset, utf16Len(c.src(tok)))
 }

@@ -161,7 +161,7 @@ func randomAnswer(src []byte) string {
 				if i > 0 {
 					b.WriteByte(',')
 				}
-				b.WriteString(`[` + jsonString(string(p.Code)) + `,` + jsonString(p.Message) + `,` + strconv.Itoa(p.Pos.Offset) + `,` + strconv.Itoa(p.End.Offset) + `]`)
+				b.WriteString(`[` + jsonString(string(p.Code)) + `,` + jsonString(p.Message) + `,` + strconv.Itoa(p.Pos.off()) + `,` + strconv.Itoa(p.End.off()) + `]`)
 			}
 		}
 		b.WriteString(`]]`)
@@ -201,11 +201,11 @@ type compactWriter struct {
 }
 
 func (w *compactWriter) pos(p Pos) string {
-	line := sort.SearchInts(w.lines, p.Offset+1) - 1
-	if p.Line != line+1 || p.Column != p.Offset-w.lines[line]+1 {
-		return `"bad position ` + strconv.Itoa(p.Offset) + ":" + strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Column) + `"`
+	line := sort.SearchInts(w.lines, p.off()+1) - 1
+	if p.line() != line+1 || int(p.Column) != p.off()-w.lines[line]+1 {
+		return `"bad position ` + strconv.Itoa(p.off()) + ":" + strconv.Itoa(p.line()) + ":" + strconv.Itoa(int(p.Column)) + `"`
 	}
-	return strconv.Itoa(p.Offset)
+	return strconv.Itoa(p.off())
 }
 
 var compactStyles = [...]string{Plain: "p", SingleQuoted: "s", DoubleQuoted: "d", Literal: "l", Folded: "f"}

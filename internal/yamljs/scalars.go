@@ -13,7 +13,7 @@ func (c *composer) composeScalar(ctx *composeCtx, tok *cst, tagTok *token) *ynod
 		value   string
 		style   Style
 		comment string
-		rng     [3]int
+		rng     span
 	)
 	if tok.typ == tBlockScalar {
 		value, style, comment, rng = c.resolveBlockScalar(ctx, tok)
@@ -31,7 +31,7 @@ func (c *composer) composeScalar(ctx *composeCtx, tok *cst, tagTok *token) *ynod
 		if tagTok != nil {
 			c.errTok(*tagTok, "TAG_RESOLVE_FAILED", err)
 		} else {
-			c.err(tok.offset, tok.offset+len(tok.source), "TAG_RESOLVE_FAILED", err)
+			c.err(tok.offset(), tok.offset()+len(tok.source), "TAG_RESOLVE_FAILED", err)
 		}
 		v = scalarValue{kind: String, str: value}
 	}
@@ -100,7 +100,7 @@ func (c *composer) scalarTagByName(sch *schema, value, tagName string, tagTok to
 	return sch.str
 }
 
-func (c *composer) resolveFlowScalar(tok *cst) (string, Style, string, [3]int) {
+func (c *composer) resolveFlowScalar(tok *cst) (string, Style, string, span) {
 	var value string
 	var style Style
 	switch tok.typ {
@@ -114,9 +114,9 @@ func (c *composer) resolveFlowScalar(tok *cst) (string, Style, string, [3]int) {
 		style = DoubleQuoted
 		value = c.doubleQuotedValue(tok)
 	}
-	valueEnd := tok.offset + len(tok.source)
+	valueEnd := tok.offset() + len(tok.source)
 	comment, end := c.resolveEnd(tok.end, valueEnd, true)
-	return value, style, comment, [3]int{tok.offset, valueEnd, end}
+	return value, style, comment, newSpan(tok.offset(), valueEnd, end)
 }
 
 func (c *composer) plainValue(tok *cst) string {
@@ -137,7 +137,7 @@ func (c *composer) plainValue(tok *cst) string {
 		}
 	}
 	if bad != "" {
-		c.errAt(tok.offset, "BAD_SCALAR_START", "Plain value cannot start with "+bad)
+		c.errAt(tok.offset(), "BAD_SCALAR_START", "Plain value cannot start with "+bad)
 	}
 	return unfoldLines(src)
 }
@@ -145,7 +145,7 @@ func (c *composer) plainValue(tok *cst) string {
 func (c *composer) singleQuotedValue(tok *cst) string {
 	src := tok.source
 	if len(src) == 1 || src[len(src)-1] != '\'' {
-		c.errAt(tok.offset+len(src), "MISSING_CHAR", "Missing closing 'quote")
+		c.errAt(tok.offset()+len(src), "MISSING_CHAR", "Missing closing 'quote")
 	}
 	inner := ""
 	if len(src) >= 2 {
@@ -235,7 +235,7 @@ func (c *composer) doubleQuotedValue(tok *cst) string {
 				i += n
 			} else {
 				raw := u[i-1 : min(i+1, len(u))]
-				c.errAt(tok.offset+unitsByteLen(u[:i-1]), "BAD_DQ_ESCAPE", "Invalid escape sequence "+fromUnits(raw))
+				c.errAt(tok.offset()+unitsByteLen(u[:i-1]), "BAD_DQ_ESCAPE", "Invalid escape sequence "+fromUnits(raw))
 				res = append(res, raw...)
 			}
 		case ch == ' ' || ch == '\t':
@@ -252,7 +252,7 @@ func (c *composer) doubleQuotedValue(tok *cst) string {
 		}
 	}
 	if len(src) == 1 || src[len(src)-1] != '"' {
-		c.errAt(tok.offset+len(src), "MISSING_CHAR", "Missing closing \"quote")
+		c.errAt(tok.offset()+len(src), "MISSING_CHAR", "Missing closing \"quote")
 	}
 	return fromUnits(res)
 }
@@ -348,7 +348,7 @@ func (c *composer) parseCharCode(tok *cst, u []uint16, off, n int) []uint16 {
 		return []uint16{uint16(code)}
 	}
 	raw := u[off-2 : min(off+n, len(u))]
-	c.errAt(tok.offset+unitsByteLen(u[:off-2]), "BAD_DQ_ESCAPE", "Invalid escape sequence "+fromUnits(raw))
+	c.errAt(tok.offset()+unitsByteLen(u[:off-2]), "BAD_DQ_ESCAPE", "Invalid escape sequence "+fromUnits(raw))
 	return raw
 }
 
@@ -446,8 +446,8 @@ type blockHeader struct {
 }
 
 //kicikit:long yaml's resolveBlockScalar: the indentation search, the folding and the chomping are one pass over the lines
-func (c *composer) resolveBlockScalar(ctx *composeCtx, tok *cst) (string, Style, string, [3]int) {
-	start := tok.offset
+func (c *composer) resolveBlockScalar(ctx *composeCtx, tok *cst) (string, Style, string, span) {
+	start := tok.offset()
 	h := c.blockScalarHeader(tok)
 	style := Literal
 	if h.mode == '>' {
@@ -468,10 +468,10 @@ func (c *composer) resolveBlockScalar(ctx *composeCtx, tok *cst) (string, Style,
 			value = strings.Repeat("\n", max(1, len(lines)-1))
 		}
 		end := start + h.length + len(tok.source)
-		return value, style, h.comment, [3]int{start, end, end}
+		return value, style, h.comment, newSpan(start, end, end)
 	}
-	trimIndent := tok.indent + h.indent
-	offset := tok.offset + h.length
+	trimIndent := tok.indent() + h.indent
+	offset := tok.offset() + h.length
 	contentStart := 0
 	for i := 0; i < chompStart; i++ {
 		indent, content := lines[i].indent, lines[i].content
@@ -571,7 +571,7 @@ func (c *composer) resolveBlockScalar(ctx *composeCtx, tok *cst) (string, Style,
 		b.WriteByte('\n')
 	}
 	end := start + h.length + len(tok.source)
-	return b.String(), style, h.comment, [3]int{start, end, end}
+	return b.String(), style, h.comment, newSpan(start, end, end)
 }
 
 // sliceFrom is JavaScript's s.slice(n).
@@ -587,7 +587,7 @@ func (c *composer) blockScalarHeader(tok *cst) blockHeader {
 	src := c.src(props[0])
 	h := blockHeader{mode: src[0], length: len(src)}
 	if bad := h.indicators(src); bad != -1 {
-		c.errAt(tok.offset+bad, "UNEXPECTED_TOKEN", "Block scalar header includes extra characters: "+src)
+		c.errAt(tok.offset()+bad, "UNEXPECTED_TOKEN", "Block scalar header includes extra characters: "+src)
 	}
 	hasSpace := false
 	msgs := tok.x.propMsgs
@@ -595,22 +595,22 @@ func (c *composer) blockScalarHeader(tok *cst) blockHeader {
 		switch t.typ {
 		case tSpace:
 			hasSpace = true
-			h.length += t.n
+			h.length += t.size()
 		case tNewline:
-			h.length += t.n
+			h.length += t.size()
 		case tComment:
 			if !hasSpace {
 				c.errTok(t, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters")
 			}
-			h.length += t.n
+			h.length += t.size()
 			h.comment = c.src(t)[1:]
 		case tError:
 			c.errTok(t, "UNEXPECTED_TOKEN", msgs[0])
 			msgs = msgs[1:]
-			h.length += t.n
+			h.length += t.size()
 		default:
 			c.errTok(t, "UNEXPECTED_TOKEN", "Unexpected token in block scalar header: "+t.typ.String())
-			h.length += t.n
+			h.length += t.size()
 		}
 	}
 	return h

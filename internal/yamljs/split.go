@@ -48,7 +48,7 @@ type Items struct {
 // without error; a reader that gets an error from a part must parse the
 // whole text for the error yaml reports.
 func SplitItems(src []byte, key string) (items Items, ok bool) {
-	if !utf8.Valid(src) {
+	if len(src) > maxTextBytes || !utf8.Valid(src) { // too long for a Pos, and for Parse
 		return Items{}, false
 	}
 	sp := splitter{src: src, key: key}
@@ -79,6 +79,9 @@ func SplitItems(src []byte, key string) (items Items, ok bool) {
 // the values and positions that parsing the item gives, with the same
 // proviso as for SplitItems: a part that does not parse says nothing.
 func SplitNestedItems(src []byte, from Pos, end int, key string) (items Items, ok bool) {
+	if len(src) > maxTextBytes { // too long for a Pos, and for Parse
+		return Items{}, false
+	}
 	text := src[from.Offset:end]
 	if !utf8.Valid(text) {
 		return Items{}, false
@@ -316,7 +319,7 @@ func (sp *splitter) positions() Items {
 	for i, off := range offsets {
 		line += bytes.Count(sp.src[from:off], []byte("\n"))
 		from = off
-		ps[i] = Pos{Offset: off, Line: line, Column: 1}
+		ps[i] = newPos(off, line, 1)
 	}
 	return Items{Start: ps[0], End: ps[len(ps)-1], Items: ps[:len(ps)-1]}
 }

@@ -34,7 +34,7 @@ func checkNestedSplit(t testing.TB, src []byte, key string) bool {
 	if !ok || len(outer.Items) != 1 {
 		return false
 	}
-	from, end := outer.Items[0], outer.End.Offset
+	from, end := outer.Items[0], outer.End.off()
 	items, ok := SplitNestedItems(src, from, end, key)
 	if !ok {
 		return false
@@ -84,7 +84,7 @@ func TestSplitNestedItems(t *testing.T) {
 			src := []byte(c.src)
 			outer, ok := SplitItems(src, "outer")
 			require.True(t, ok)
-			items, ok := SplitNestedItems(src, outer.Items[0], outer.End.Offset, "labelSets")
+			items, ok := SplitNestedItems(src, outer.Items[0], outer.End.off(), "labelSets")
 			if c.items == 0 {
 				assert.False(t, ok)
 				return
@@ -100,14 +100,14 @@ func TestSplitNestedItemsPositions(t *testing.T) {
 	src := []byte("v: 1\nouter:\n  - name: a\n    labelSets:\n      - x\n      - y: 1\n    w: 2\n")
 	outer, ok := SplitItems(src, "outer")
 	require.True(t, ok)
-	items, ok := SplitNestedItems(src, outer.Items[0], outer.End.Offset, "labelSets")
+	items, ok := SplitNestedItems(src, outer.Items[0], outer.End.off(), "labelSets")
 	require.True(t, ok)
 	assert.Equal(t, Items{
 		Start: Pos{Offset: 39, Line: 5, Column: 1},
 		End:   Pos{Offset: 62, Line: 7, Column: 1},
 		Items: []Pos{{Offset: 39, Line: 5, Column: 1}, {Offset: 49, Line: 6, Column: 1}},
 	}, items)
-	rest, err := ParseRangeWithout(src, outer.Items[0], outer.End.Offset, items.Start, items.End)
+	rest, err := ParseRangeWithout(src, outer.Items[0], outer.End.off(), items.Start, items.End)
 	require.NoError(t, err)
 	w := rest.Items[0].Pairs[2]
 	assert.Equal(t, "w", w.Key)

@@ -175,12 +175,12 @@ func checkSplitGroups(t testing.TB, src []byte, key string) {
 	if _, err := ParseWithout(src, items.Start, items.End); err != nil {
 		return
 	}
-	all, err := ParseRange(src, items.Start, items.End.Offset)
+	all, err := ParseRange(src, items.Start, items.End.off())
 	var r Reader
 	for i, from := range items.Items {
-		end := items.End.Offset
+		end := items.End.off()
 		if i+1 < len(items.Items) {
-			end = items.Items[i+1].Offset
+			end = items.Items[i+1].off()
 		}
 		got, gotErr := r.ParseRange(src, from, end)
 		want, wantErr := ParseRange(src, from, end)
@@ -270,7 +270,7 @@ func lineStartPos(src []byte, off int) Pos {
 			line++
 		}
 	}
-	return Pos{Offset: off, Line: line, Column: 1}
+	return newPos(off, line, 1)
 }
 
 // TestParsePartsInvalidUTF8 parses texts that SplitItems refuses (invalid

@@ -41,9 +41,9 @@ func checkSplit(t testing.TB, src []byte, key string) bool {
 func parseParts(t testing.TB, src []byte, items Items) ([]*Node, bool) {
 	parts := make([]*Node, len(items.Items))
 	for i, from := range items.Items {
-		end := items.End.Offset
+		end := items.End.off()
 		if i+1 < len(items.Items) {
-			end = items.Items[i+1].Offset
+			end = items.Items[i+1].off()
 		}
 		part, err := ParseRange(src, from, end)
 		if err != nil {
@@ -156,7 +156,7 @@ func TestSplitItemsPositions(t *testing.T) {
 		End:   Pos{Offset: 38, Line: 6, Column: 1},
 		Items: []Pos{{Offset: 14, Line: 3, Column: 1}, {Offset: 20, Line: 4, Column: 1}},
 	}, items)
-	n, err := ParseRange(src, items.Items[1], items.End.Offset)
+	n, err := ParseRange(src, items.Items[1], items.End.off())
 	require.NoError(t, err)
 	assert.Equal(t, Pos{Offset: 33, Line: 5, Column: 5}, n.Items[0].Pairs[1].KeyPos)
 	rest, err := ParseWithout(src, items.Start, items.End)

@@ -187,5 +187,5 @@ func (s *source) pos(at int) Pos {
 	if s.cutBytes > 0 && off >= s.cutAt {
 		off, line = off+s.cutBytes, line+s.cutLines
 	}
-	return Pos{Offset: s.baseOffset + off, Line: s.baseLine + line + 1, Column: column}
+	return newPos(s.baseOffset+off, s.baseLine+line+1, column)
 }

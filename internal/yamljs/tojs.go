@@ -84,8 +84,8 @@ type jsError struct {
 func (cv *converter) pos(off int) Pos { return cv.src.pos(off) }
 
 func (cv *converter) place(js *Node, n *ynode) {
-	js.Pos = cv.pos(n.rng[0])
-	js.End = cv.pos(n.rng[1])
+	js.Pos = cv.pos(n.rng.start())
+	js.End = cv.pos(n.rng.valueEnd())
 }
 
 // toJS is yaml's toJS for a node.
@@ -278,7 +278,7 @@ func (cv *converter) addPair(b *propBuilder, p ypair) *jsError {
 	if err != nil {
 		return err
 	}
-	b.set(name, cv.pos(p.key.rng[0]), val, nil)
+	b.set(name, cv.pos(p.key.rng.start()), val, nil)
 	return nil
 }
 
@@ -288,7 +288,7 @@ func (cv *converter) pairValue(p ypair) (*Node, *jsError) {
 	if p.value != nil {
 		return cv.toJS(p.value)
 	}
-	at := cv.pos(p.key.rng[1])
+	at := cv.pos(p.key.rng.valueEnd())
 	return &Node{Kind: Null, Pos: at, End: at}, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -207,6 +208,40 @@ func TestDuplicateKeysAtScale(t *testing.T) {
 	_, err := Parse([]byte(b.String()))
 	var se *SyntaxError
 	require.True(t, errors.As(err, &se))
-	assert.Equal(t, Problem{Pos: Pos{Offset: len(b.String()) - 11, Line: 30001, Column: 1},
-		End: Pos{Offset: len(b.String()) - 10, Line: 30001, Column: 2}, Code: ErrDuplicateKey, Message: "Map keys must be unique"}, se.Problems[0])
+	assert.Equal(t, Problem{Pos: newPos(len(b.String())-11, 30001, 1),
+		End: newPos(len(b.String())-10, 30001, 2), Code: ErrDuplicateKey, Message: "Map keys must be unique"}, se.Problems[0])
+}
+
+// TestTextTooLongForTokens checks that the parser refuses a text whose
+// places would not fit an int32 with room to spare, and the parses and
+// splits a text whose positions would not, before they read a byte of it
+// (the text here is a header only: its bytes are never read).
+func TestTextTooLongForTokens(t *testing.T) {
+	var b byte
+	huge := unsafe.String(&b, maxTextBytes+1)
+	const refused = "yamljs: a text of 1610612737 bytes is longer than any JavaScript string"
+	assert.PanicsWithValue(t, refused, func() { newParser(huge, func(*cst) {}, nil) })
+	assert.NotPanics(t, func() { newParser(huge[:maxTextBytes], func(*cst) {}, nil) })
+	src := unsafe.Slice(&b, maxTextBytes+1)
+	start := Pos{Line: 1, Column: 1}
+	assert.PanicsWithValue(t, refused, func() { _, _ = ParseRange(src, start, 1) })
+	assert.PanicsWithValue(t, refused, func() { _, _ = new(Reader).ParseRange(src, start, 1) })
+	assert.PanicsWithValue(t, refused, func() { _, _ = ParseWithout(src, start, start) })
+	assert.PanicsWithValue(t, refused, func() { _, _ = ParseRangeWithout(src, start, 1, start, start) })
+	_, ok := SplitItems(src, "scalers")
+	assert.False(t, ok)
+	_, ok = SplitNestedItems(src, start, 1, "labelSets")
+	assert.False(t, ok)
+}
+
+// TestPageFill checks that a chunk raised to fill its pages takes the
+// pages a chunk of the count asked for takes, and no more.
+func TestPageFill(t *testing.T) {
+	pages := func(bytes int) int { return (bytes + 8<<10 - 1) / (8 << 10) }
+	size := int(unsafe.Sizeof(cst{}))
+	n := pageFill[cst](chunk)
+	assert.GreaterOrEqual(t, n, chunk)
+	assert.Equal(t, pages(chunk*size), pages(n*size))
+	assert.Greater(t, pages((n+1)*size), pages(chunk*size))
+	assert.Equal(t, 100, pageFill[*cst](100), "a small chunk is left as asked")
 }
