@@ -35,6 +35,9 @@ const (
 	// ErrResourceExhaustion is a collection nested too deep (yaml reports
 	// JavaScript's stack overflow with it).
 	ErrResourceExhaustion Code = "RESOURCE_EXHAUSTION"
+	// ErrTextTooLong is a text of more than 1.5 GiB, which no parse reads:
+	// node holds no string that long, so yaml never sees one.
+	ErrTextTooLong Code = "TEXT_TOO_LONG"
 )
 
 // The codes of what parse() throws while it builds the value.

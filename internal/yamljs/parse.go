@@ -8,10 +8,13 @@ import "bytes"
 // parse() throws. An empty document, or one of comments only, is a Null
 // node.
 //
-// Parse and the other parses panic on a text of more than 1.5 GiB (3<<29
+// Parse and the other parses refuse a text of more than 1.5 GiB (3<<29
 // bytes), longer than any string JavaScript holds, whose places would not
-// fit the parser's int32.
+// fit the parser's int32, with a [*SyntaxError] of [ErrTextTooLong].
 func Parse(src []byte) (*Node, error) {
+	if err := tooLong(src); err != nil {
+		return nil, err
+	}
 	return parseSource(newSource(src), nil, nil)
 }
 
@@ -20,12 +23,10 @@ func Parse(src []byte) (*Node, error) {
 // [SplitItems] gives it. (A [SyntaxError]'s Thrown text, yaml's own
 // message, counts the lines of the part.)
 func ParseRange(src []byte, from Pos, end int) (*Node, error) {
-	return parseSource(rangeSource(src, from, end), nil, nil)
-}
-
-func rangeSource(src []byte, from Pos, end int) *source {
-	refuseLong(src)
-	return placed(newSource(src[from.Offset:end]), from)
+	if err := tooLong(src); err != nil {
+		return nil, err
+	}
+	return parseSource(placed(newSource(src[from.Offset:end]), from), nil, nil)
 }
 
 // placed is s placed in the text it is a part of, from where it starts.
@@ -52,7 +53,9 @@ type Reader struct {
 // than a copy of it: src must not change while a Node it returned, or a
 // string of one, is in use.
 func (r *Reader) ParseRange(src []byte, from Pos, end int) (*Node, error) {
-	refuseLong(src)
+	if err := tooLong(src); err != nil {
+		return nil, err
+	}
 	if r.ps == nil {
 		r.ps, r.cs = newParserSlabs(true), newComposerSlabs(true)
 	}
@@ -68,7 +71,9 @@ func (r *Reader) ParseRange(src []byte, from Pos, end int) (*Node, error) {
 // position given in src. (A [SyntaxError]'s Thrown text, yaml's own
 // message, counts the lines of the text without them.)
 func ParseWithout(src []byte, from, to Pos) (*Node, error) {
-	refuseLong(src)
+	if err := tooLong(src); err != nil {
+		return nil, err
+	}
 	text := make([]byte, 0, len(src)-(to.off()-from.off()))
 	text = append(append(text, src[:from.Offset]...), src[to.Offset:]...)
 	s := readSource(text, true, make([]int, 0, 1+bytes.Count(text, []byte("\n")))) // text is this call's own
@@ -81,7 +86,9 @@ func ParseWithout(src []byte, from, to Pos) (*Node, error) {
 // [SplitNestedItems] gives them, within the range), with every position
 // given in src: an item of a sequence without its own items.
 func ParseRangeWithout(src []byte, from Pos, end int, cutFrom, cutTo Pos) (*Node, error) {
-	refuseLong(src)
+	if err := tooLong(src); err != nil {
+		return nil, err
+	}
 	text := make([]byte, 0, end-from.off()-(cutTo.off()-cutFrom.off()))
 	text = append(append(text, src[from.Offset:cutFrom.Offset]...), src[cutTo.Offset:end]...)
 	s := readSource(text, true, make([]int, 0, 1+bytes.Count(text, []byte("\n")))) // text is this call's own

@@ -230,11 +230,17 @@ type token struct {
 // one unit, is the 3 bytes of U+FFFD in the text).
 const maxTextBytes = 3 << 29
 
-// refuseLong panics on a text longer than maxTextBytes.
-func refuseLong[T ~string | ~[]byte](text T) {
-	if len(text) > maxTextBytes {
-		panic("yamljs: a text of " + strconv.Itoa(len(text)) + " bytes is longer than any JavaScript string")
+// tooLong refuses a text longer than maxTextBytes, as every parse does
+// before it reads a byte: a [*SyntaxError] of [ErrTextTooLong], whose
+// Thrown is what node throws when it would make such a string.
+func tooLong(src []byte) error {
+	if len(src) <= maxTextBytes {
+		return nil
 	}
+	msg := "a text of " + strconv.Itoa(len(src)) + " bytes is longer than any JavaScript string"
+	at := Pos{Line: 1, Column: 1}
+	return &SyntaxError{Problems: []Problem{{Pos: at, End: at, Code: ErrTextTooLong, Message: msg}},
+		Thrown: "Cannot create a string longer than 0x1fffffe8 characters"}
 }
 
 // newToken is a token of type typ at offset with the line's indent, whose
@@ -447,8 +453,13 @@ type parser struct {
 
 // newParser returns a parser of text that hands out each top-level token;
 // slabs nil is slabs of its own.
+//
+// Its caller has refused a text longer than maxTextBytes (tooLong): a
+// longer one is a bug here, not an input, and panics.
 func newParser(text string, out func(*cst), slabs *parserSlabs) *parser {
-	refuseLong(text)
+	if len(text) > maxTextBytes {
+		panic("yamljs: newParser of a text no parse reads")
+	}
 	if slabs == nil {
 		slabs = newParserSlabs(false)
 	}

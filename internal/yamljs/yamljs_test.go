@@ -212,22 +212,33 @@ func TestDuplicateKeysAtScale(t *testing.T) {
 		End: newPos(len(b.String())-10, 30001, 2), Code: ErrDuplicateKey, Message: "Map keys must be unique"}, se.Problems[0])
 }
 
-// TestTextTooLongForTokens checks that the parser refuses a text whose
-// places would not fit an int32 with room to spare, and the parses and
-// splits a text whose positions would not, before they read a byte of it
-// (the text here is a header only: its bytes are never read).
+// TestTextTooLongForTokens checks that every parse refuses a text whose
+// places would not fit an int32 with room to spare, with an error, before
+// it reads a byte of it (the text here is a header only: its bytes are
+// never read), and the splits do not split it; the parser itself takes a
+// text of the longest length.
 func TestTextTooLongForTokens(t *testing.T) {
 	var b byte
-	huge := unsafe.String(&b, maxTextBytes+1)
-	const refused = "yamljs: a text of 1610612737 bytes is longer than any JavaScript string"
-	assert.PanicsWithValue(t, refused, func() { newParser(huge, func(*cst) {}, nil) })
-	assert.NotPanics(t, func() { newParser(huge[:maxTextBytes], func(*cst) {}, nil) })
 	src := unsafe.Slice(&b, maxTextBytes+1)
 	start := Pos{Line: 1, Column: 1}
-	assert.PanicsWithValue(t, refused, func() { _, _ = ParseRange(src, start, 1) })
-	assert.PanicsWithValue(t, refused, func() { _, _ = new(Reader).ParseRange(src, start, 1) })
-	assert.PanicsWithValue(t, refused, func() { _, _ = ParseWithout(src, start, start) })
-	assert.PanicsWithValue(t, refused, func() { _, _ = ParseRangeWithout(src, start, 1, start, start) })
+	for name, parse := range map[string]func() (*Node, error){
+		"Parse":             func() (*Node, error) { return Parse(src) },
+		"ParseRange":        func() (*Node, error) { return ParseRange(src, start, 1) },
+		"Reader.ParseRange": func() (*Node, error) { return new(Reader).ParseRange(src, start, 1) },
+		"ParseWithout":      func() (*Node, error) { return ParseWithout(src, start, start) },
+		"ParseRangeWithout": func() (*Node, error) { return ParseRangeWithout(src, start, 1, start, start) },
+	} {
+		n, err := parse()
+		assert.Nil(t, n, name)
+		var se *SyntaxError
+		require.True(t, errors.As(err, &se), "%s: %v", name, err)
+		assert.Equal(t, []Problem{{Pos: start, End: start, Code: ErrTextTooLong,
+			Message: "a text of 1610612737 bytes is longer than any JavaScript string"}}, se.Problems, name)
+		assert.Equal(t, "Cannot create a string longer than 0x1fffffe8 characters", se.Thrown, name)
+	}
+	huge := unsafe.String(&b, maxTextBytes+1)
+	assert.Panics(t, func() { newParser(huge, func(*cst) {}, nil) })
+	assert.NotPanics(t, func() { newParser(huge[:maxTextBytes], func(*cst) {}, nil) })
 	_, ok := SplitItems(src, "scalers")
 	assert.False(t, ok)
 	_, ok = SplitNestedItems(src, start, 1, "labelSets")
