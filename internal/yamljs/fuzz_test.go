@@ -1,6 +1,7 @@
 package yamljs
 
 import (
+	"bytes"
 	"encoding/base64"
 	"errors"
 	"math"
@@ -313,6 +314,13 @@ func rewritable(src []byte, v *Node) bool {
 		others = "'"
 	}
 	if strings.ContainsAny(text, others) {
+		return false
+	}
+	// An anchored string that an alias repeats changes there too, which
+	// rewritten does not follow (an alias key is a Pair's Key, no node of
+	// its own): in a text with an alias, a string after any anchor is left
+	// alone. Its anchor can be lines before it (": &a\n A\n*a :").
+	if bytes.IndexByte(src, '*') >= 0 && bytes.IndexByte(src[:v.Pos.Offset], '&') >= 0 {
 		return false
 	}
 	lineStart := strings.LastIndexByte(string(src[:v.Pos.Offset]), '\n') + 1
