@@ -323,6 +323,12 @@ func rewritable(src []byte, v *Node) bool {
 	if bytes.IndexByte(src, '*') >= 0 && bytes.IndexByte(src[:v.Pos.Offset], '&') >= 0 {
 		return false
 	}
+	// A scalar right after its tag, with no space between ("[!\f]": yaml's
+	// lexer ends a tag at a byte a tag cannot hold), would join the tag
+	// once rewritten ("[!rewritten]" is an empty scalar of tag !rewritten).
+	if off := v.Pos.off(); off > 0 && !strings.ContainsRune(" \t\r\n[]{},:?-", rune(src[off-1])) {
+		return false
+	}
 	lineStart := strings.LastIndexByte(string(src[:v.Pos.Offset]), '\n') + 1
 	return !strings.Contains(string(src[lineStart:v.Pos.Offset]), "&")
 }
