@@ -51,9 +51,9 @@ func TestSyntaxTreeLetGo(t *testing.T) {
 	comp := newComposer(text, func(*document) bool { return true }, nil)
 	p := newParser(text, func(tok *cst) {
 		if tok.typ == tDocument {
-			pools := tok.x.value.items[2].value
-			sets := pools.items[len(pools.items)/2].value.items[2].value
-			held = weak.Make(sets.items[50].value)
+			pools := tok.x.value.x.items[2].value
+			sets := pools.x.items[len(pools.x.items)/2].value.x.items[2].value
+			held = weak.Make(sets.x.items[50].value)
 		}
 		comp.next(tok)
 	}, nil)

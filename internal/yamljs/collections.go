@@ -106,13 +106,13 @@ func (c *composer) newCollection(kind ykind, tag *tagDef) *ynode {
 //kicikit:long yaml's resolveBlockMap: each entry's key properties, key, value properties and value, with the checks between them
 func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode {
 	m := c.newCollection(yMap, tag)
-	m.pairs = list(&c.slabs.pairs, len(bm.items))
+	m.pairs = list(&c.slabs.pairs, len(bm.x.items))
 	ctx.atRoot = false
 	offset := bm.offset()
 	commentEnd := -1
 	var keys keySet
-	for i, it := range bm.items {
-		bm.items[i] = nil // composed once: let the syntax tree go as it is read
+	for i, it := range bm.x.items {
+		bm.x.items[i] = nil // composed once: let the syntax tree go as it is read
 		keyProps := c.resolveProps(it.start, propsCtx{indicator: tExplicitKeyInd, next: c.keyNext(it.key, it.sep),
 			offset: offset, parentIndent: bm.indent(), startOnNewline: true})
 		implicitKey := keyProps.found == nil
@@ -229,13 +229,13 @@ func (c *composer) longerThan(a, b, n int) bool {
 
 func (c *composer) resolveBlockSeq(ctx *composeCtx, bs *cst, tag *tagDef) *ynode {
 	seq := c.newCollection(ySeq, tag)
-	seq.items = list(&c.slabs.items, len(bs.items))
+	seq.items = list(&c.slabs.items, len(bs.x.items))
 	ctx.atRoot = false
 	ctx.atKey = false
 	offset := bs.offset()
 	commentEnd := -1
-	for i, it := range bs.items {
-		bs.items[i] = nil
+	for i, it := range bs.x.items {
+		bs.x.items[i] = nil
 		p := c.resolveProps(it.start, propsCtx{indicator: tSeqItemInd, next: nextOf(it.value), offset: offset,
 			parentIndent: bs.indent(), startOnNewline: true})
 		if p.found == nil {
@@ -284,18 +284,18 @@ func (c *composer) resolveFlowCollection(ctx *composeCtx, fc *cst, tag *tagDef) 
 	}
 	coll.flow = true
 	if isMap {
-		coll.pairs = list(&c.slabs.pairs, len(fc.items))
+		coll.pairs = list(&c.slabs.pairs, len(fc.x.items))
 	} else {
-		coll.items = list(&c.slabs.items, len(fc.items))
+		coll.items = list(&c.slabs.items, len(fc.x.items))
 	}
 	atRoot := ctx.atRoot
 	ctx.atRoot = false
 	ctx.atKey = false
 	offset := fc.offset() + fc.x.fcStart.size()
 	var keys keySet
-	nItems := len(fc.items)
-	for i, it := range fc.items {
-		fc.items[i] = nil
+	nItems := len(fc.x.items)
+	for i, it := range fc.x.items {
+		fc.x.items[i] = nil
 		p := c.resolveProps(it.start, propsCtx{flow: fcName, indicator: tExplicitKeyInd, next: c.keyNext(it.key, it.sep),
 			offset: offset, parentIndent: fc.indent()})
 		if p.found == nil {

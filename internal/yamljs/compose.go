@@ -578,7 +578,7 @@ func containsNewline(key *cst) bool {
 				return true
 			}
 		case tFlowCollection:
-			for _, it := range n.items {
+			for _, it := range n.x.items {
 				if includesToken(it.start, tNewline) || includesToken(it.sep, tNewline) {
 					return true
 				}

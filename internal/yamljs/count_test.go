@@ -18,15 +18,16 @@ func cstEntries(src []byte) int {
 		}
 		switch c.typ {
 		case tBlockMap, tBlockSeq, tFlowCollection:
-			n += len(c.items)
+			n += len(c.x.items)
 		}
-		for _, it := range c.items {
+		if c.x == nil {
+			return
+		}
+		for _, it := range c.x.items {
 			walk(it.key)
 			walk(it.value)
 		}
-		if c.x != nil {
-			walk(c.x.value)
-		}
+		walk(c.x.value)
 	}
 	p := newParser(newSource(src).text, walk, nil)
 	newLexer(p.text, p.next).run()

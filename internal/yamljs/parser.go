@@ -278,20 +278,22 @@ type cst struct {
 	typ      tokType
 	off, ind int32 // its offset in the text, and its indent
 	source   string
-	end      []token    // nil: none yet
-	items    []*cstItem // a collection's
+	end      []token // nil: none yet
 	x        *cstExt
 }
 
 // cstExt holds the parts of a collection, block scalar, document or error.
+// A collection's items are here, not in cst, as most nodes are scalars:
+// this keeps a cst at 64 bytes, not 88.
 type cstExt struct {
-	message  string   // an error's
-	errAt    int      // where an error's source is in the text, -1 for a control token
-	start    []token  // a document's
-	fcStart  token    // a flow collection's opening bracket
-	value    *cst     // a document's
-	props    []token  // a block scalar's header and the tokens after it
-	propMsgs []string // the messages of the error tokens in props, in order
+	items    []*cstItem // a collection's
+	message  string     // an error's
+	errAt    int        // where an error's source is in the text, -1 for a control token
+	start    []token    // a document's
+	fcStart  token      // a flow collection's opening bracket
+	value    *cst       // a document's
+	props    []token    // a block scalar's header and the tokens after it
+	propMsgs []string   // the messages of the error tokens in props, in order
 }
 
 // cstItem is an entry of a collection. A nil slice is an absent part; an
@@ -308,10 +310,10 @@ func (c *cst) offset() int { return int(c.off) }
 func (c *cst) indent() int { return int(c.ind) }
 
 func (c *cst) lastItem() *cstItem {
-	if len(c.items) == 0 {
+	if c.x == nil || len(c.x.items) == 0 {
 		return nil
 	}
-	return c.items[len(c.items)-1]
+	return c.x.items[len(c.x.items)-1]
 }
 
 // pushItem appends it. When the list moves to a larger array, the old one
@@ -319,9 +321,9 @@ func (c *cst) lastItem() *cstItem {
 // left there would keep alive, chunk by chunk, the syntax tree the
 // composer lets go as it reads it.
 func (p *parser) pushItem(c *cst, it *cstItem) {
-	old := c.items
-	c.items = append(p.slabs.itemPtrs.grow(c.items), it)
-	if cap(old) != cap(c.items) {
+	old := c.x.items
+	c.x.items = append(p.slabs.itemPtrs.grow(c.x.items), it)
+	if cap(old) != cap(c.x.items) {
 		clear(old)
 	}
 }
@@ -329,8 +331,8 @@ func (p *parser) pushItem(c *cst, it *cstItem) {
 // dropLastItem removes the last item, clearing its slot for the same
 // reason.
 func (c *cst) dropLastItem() {
-	c.items[len(c.items)-1] = nil
-	c.items = c.items[:len(c.items)-1]
+	c.x.items[len(c.x.items)-1] = nil
+	c.x.items = c.x.items[:len(c.x.items)-1]
 }
 
 func includesToken(list []token, t tokType) bool {
@@ -411,7 +413,7 @@ func fixFlowSeqItems(fc *cst) {
 	if fc.x.fcStart.typ != tFlowSeqStart {
 		return
 	}
-	for _, it := range fc.items {
+	for _, it := range fc.x.items {
 		if it.sep == nil || it.value != nil || includesToken(it.start, tExplicitKeyInd) || includesToken(it.sep, tMapValueInd) {
 			continue
 		}
@@ -501,8 +503,9 @@ func (p *parser) newCst(c cst) *cst {
 func (p *parser) blockColl(typ tokType, offset, indent int, first cstItem) *cst {
 	c := p.node()
 	c.typ, c.off, c.ind = typ, int32(offset), int32(indent)
-	c.items = p.slabs.itemPtrs.take(4)[:1]
-	c.items[0] = p.item(first)
+	c.x = &p.slabs.exts.take(1)[0]
+	c.x.items = p.slabs.itemPtrs.take(4)[:1]
+	c.x.items[0] = p.item(first)
 	return c
 }
 
@@ -825,7 +828,7 @@ func (p *parser) collSpace(c *cst, it *cstItem, isMap bool) {
 		it.sep = p.push(it.sep, p.sourceToken())
 	default:
 		if p.atIndentedComment(it.start, c.indent()) {
-			items := c.items
+			items := c.x.items
 			if len(items) >= 2 {
 				prev := items[len(items)-2]
 				if prev.value != nil && prev.value.end != nil {
