@@ -284,13 +284,14 @@ type cst struct {
 
 // cstExt holds the parts of a collection, block scalar, document or error.
 // A collection's items are here, not in cst, as most nodes are scalars:
-// this keeps a cst at 64 bytes, not 88.
+// this keeps a cst at 64 bytes, not 88. errAt, an int32, fills the padding
+// after fcStart.
 type cstExt struct {
 	items    []*cstItem // a collection's
 	message  string     // an error's
-	errAt    int        // where an error's source is in the text, -1 for a control token
 	start    []token    // a document's
 	fcStart  token      // a flow collection's opening bracket
+	errAt    int32      // where an error's source is in the text, -1 for a control token
 	value    *cst       // a document's
 	props    []token    // a block scalar's header and the tokens after it
 	propMsgs []string   // the messages of the error tokens in props, in order
@@ -612,7 +613,7 @@ func (p *parser) step() {
 
 // popError closes err, an error token, into the construction on top.
 func (p *parser) popError(err token, message string) {
-	p.popToken(&cst{typ: tError, off: err.off, source: err.src(p.text), x: &cstExt{message: message, errAt: int(err.at)}})
+	p.popToken(&cst{typ: tError, off: err.off, source: err.src(p.text), x: &cstExt{message: message, errAt: err.at}})
 }
 
 func (p *parser) pop() {
@@ -647,7 +648,7 @@ func (p *parser) popToken(tok *cst) {
 	case tBlockScalar:
 		at := -1
 		if tok.x != nil {
-			at = tok.x.errAt
+			at = int(tok.x.errAt)
 		}
 		top.x.props = append(top.x.props, newToken(tok.typ, tok.offset(), 0, at, len(tok.source)))
 		top.x.propMsgs = append(top.x.propMsgs, tok.message())
