@@ -137,6 +137,14 @@ func compose(s *source, ps *parserSlabs, cs *composerSlabs) (*document, bool, []
 			message: "Source contains multiple documents; please use YAML.parseAllDocuments()"})
 		return false
 	}, cs)
+	if ps == nil {
+		ps = newParserSlabs(false)
+	}
+	// The parser learns of a line start of the text at most once, as s
+	// counts them: room for them all spares the copies of a growing list.
+	if cap(ps.lines) < len(s.lines) {
+		ps.lines = make([]int32, 0, len(s.lines))
+	}
 	p := newParser(s.text, comp.next, ps)
 	newLexer(s.text, p.next).run()
 	p.end()
