@@ -153,7 +153,8 @@ type composeCtx struct {
 type composer struct {
 	slabs        *composerSlabs // its nodes
 	sawAlias     bool
-	noExt        *yext // the shared empty yext
+	noExt        *yext            // the shared empty yext
+	sources      map[string]*yext // shared yexts of a source alone (setSource)
 	text         string
 	doc          *document
 	atDirectives bool
