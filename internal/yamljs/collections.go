@@ -96,7 +96,8 @@ func (c *composer) resolveCollection(ctx *composeCtx, tok *cst, tagName string, 
 
 func (c *composer) newCollection(kind ykind, tag *tagDef) *ynode {
 	n := c.newNode(kind)
-	n.yext, n.ownExt = &c.slabs.exts.take(1)[0], true
+	n.yext = &c.slabs.exts.take(1)[0]
+	n.set(ownExt)
 	if tag != nil {
 		n.coll = tag.collClass
 	}
@@ -282,7 +283,6 @@ func (c *composer) resolveFlowCollection(ctx *composeCtx, fc *cst, tag *tagDef) 
 		fcName = "flow map"
 		coll.kind = yMap
 	}
-	coll.flow = true
 	if isMap {
 		coll.pairs = list(&c.slabs.pairs, len(fc.x.items))
 	} else {
@@ -445,7 +445,7 @@ func (c *composer) flowPair(ctx *composeCtx, coll *ynode, it *cstItem, p props, 
 		keys.add(keyNode)
 	} else {
 		m := c.newCollection(yMap, nil)
-		m.flow, m.pairs = true, []ypair{pair}
+		m.pairs = []ypair{pair}
 		endNode := keyNode
 		if valueNode != nil {
 			endNode = valueNode

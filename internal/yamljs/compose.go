@@ -31,17 +31,30 @@ const (
 // ynode is a node of yaml's document model. It embeds the Node it
 // converts to, so that a scalar's value is built once; its rarer parts
 // (properties, children, comments) are in yext.
+//
+// A large text has millions of them: the fields after Node take 24 bytes
+// (a ynode is 128), which one more byte beside kind, coll and flags would
+// make 32.
 type ynode struct {
-	Node                 // a scalar's value and style; the JavaScript value once converted
-	kind        ykind    //
-	flow        bool     // a flow collection
-	spaceBefore bool     // a blank line before it, which a stringified key shows
-	converted   bool     // Node was handed out: converting again makes a new one
-	ownExt      bool     // yext is this node's own, not the shared empty one
-	coll        collKind //
+	Node // a scalar's value and style; the JavaScript value once converted
 	*yext
-	rng span
+	rng   span
+	kind  ykind
+	coll  collKind
+	flags nodeFlags
 }
+
+// nodeFlags are a ynode's yes-or-no facts, a bit each.
+type nodeFlags uint8
+
+const (
+	spaceBefore nodeFlags = 1 << iota // a blank line before it, which a stringified key shows
+	converted                         // Node was handed out: converting again makes a new one
+	ownExt                            // yext is this node's own, not the shared empty one
+)
+
+func (n *ynode) is(f nodeFlags) bool { return n.flags&f != 0 }
+func (n *ynode) set(f nodeFlags)     { n.flags |= f }
 
 // span is where a node is in the text: where it starts, where its value
 // ends, and where the node ends (its trailing comment included). Its
@@ -74,10 +87,10 @@ type yext struct {
 
 // ext returns n's own yext, for writing.
 func (n *ynode) ext() *yext {
-	if !n.ownExt {
+	if !n.is(ownExt) {
 		e := *n.yext
 		n.yext = &e
-		n.ownExt = true
+		n.set(ownExt)
 	}
 	return n.yext
 }
@@ -140,7 +153,8 @@ type composeCtx struct {
 type composer struct {
 	slabs        *composerSlabs // its nodes
 	sawAlias     bool
-	noExt        *yext // the shared empty yext
+	noExt        *yext            // the shared empty yext
+	sources      map[string]*yext // shared yexts of a source alone (setSource)
 	text         string
 	doc          *document
 	atDirectives bool
@@ -478,7 +492,7 @@ func (c *composer) composeNode(ctx *composeCtx, tok *cst, p props) *ynode {
 		c.errTok(*p.anchor, "BAD_ALIAS", "Anchor cannot be an empty string")
 	}
 	if p.spaceBefore {
-		n.spaceBefore = true
+		n.set(spaceBefore)
 	}
 	if p.comment != "" {
 		if tok.typ == tScalar && tok.source == "" {
@@ -502,7 +516,7 @@ func (c *composer) composeEmptyNode(ctx *composeCtx, offset int, before []token,
 		}
 	}
 	if p.spaceBefore {
-		n.spaceBefore = true
+		n.set(spaceBefore)
 	}
 	if p.comment != "" {
 		n.ext().comment = p.comment

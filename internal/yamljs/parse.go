@@ -46,7 +46,7 @@ func placed(s *source, from Pos) *source {
 type Reader struct {
 	ps    *parserSlabs
 	cs    *composerSlabs
-	lines []int // the line starts of the last part
+	lines []int32 // the line starts of the last part
 }
 
 // ParseRange is [ParseRange], in r's memory. It reads src in place rather
@@ -76,7 +76,7 @@ func ParseWithout(src []byte, from, to Pos) (*Node, error) {
 	}
 	text := make([]byte, 0, len(src)-(to.off()-from.off()))
 	text = append(append(text, src[:from.Offset]...), src[to.Offset:]...)
-	s := readSource(text, true, make([]int, 0, 1+bytes.Count(text, []byte("\n")))) // text is this call's own
+	s := readSource(text, true, make([]int32, 0, 1+bytes.Count(text, []byte("\n")))) // text is this call's own
 	s.cutAt, s.cutBytes, s.cutLines = from.off(), to.off()-from.off(), to.line()-from.line()
 	return parseSource(s, nil, nil)
 }
@@ -91,7 +91,7 @@ func ParseRangeWithout(src []byte, from Pos, end int, cutFrom, cutTo Pos) (*Node
 	}
 	text := make([]byte, 0, end-from.off()-(cutTo.off()-cutFrom.off()))
 	text = append(append(text, src[from.Offset:cutFrom.Offset]...), src[cutTo.Offset:end]...)
-	s := readSource(text, true, make([]int, 0, 1+bytes.Count(text, []byte("\n")))) // text is this call's own
+	s := readSource(text, true, make([]int32, 0, 1+bytes.Count(text, []byte("\n")))) // text is this call's own
 	s.cutAt, s.cutBytes, s.cutLines = cutFrom.off()-from.off(), cutTo.off()-cutFrom.off(), cutTo.line()-cutFrom.line()
 	return parseSource(placed(s, from), nil, nil)
 }
@@ -126,7 +126,7 @@ func parseSource(s *source, ps *parserSlabs, cs *composerSlabs) (*Node, error) {
 // compose reads the text to its first document; a second one is an error
 // of the first, as parse() makes it. It reports whether the text holds an
 // alias, and returns the line starts yaml's line counter learnt of.
-func compose(s *source, ps *parserSlabs, cs *composerSlabs) (*document, bool, []int) {
+func compose(s *source, ps *parserSlabs, cs *composerSlabs) (*document, bool, []int32) {
 	var first *document
 	comp := newComposer(s.text, func(d *document) bool {
 		if first == nil {
@@ -137,6 +137,14 @@ func compose(s *source, ps *parserSlabs, cs *composerSlabs) (*document, bool, []
 			message: "Source contains multiple documents; please use YAML.parseAllDocuments()"})
 		return false
 	}, cs)
+	if ps == nil {
+		ps = newParserSlabs(false)
+	}
+	// The parser learns of a line start of the text at most once, as s
+	// counts them: room for them all spares the copies of a growing list.
+	if cap(ps.lines) < len(s.lines) {
+		ps.lines = make([]int32, 0, len(s.lines))
+	}
 	p := newParser(s.text, comp.next, ps)
 	newLexer(s.text, p.next).run()
 	p.end()

@@ -450,7 +450,8 @@ type parser struct {
 	// lines are the line starts yaml's line counter learns of, which place
 	// the excerpt of its error messages: not every line break of the text
 	// (one inside a token that yaml reads as an error is not among them).
-	lines []int
+	// They are text offsets, which fit an int32 (see newParser).
+	lines []int32
 	slabs *parserSlabs // its tokens, items and nodes
 }
 
@@ -545,7 +546,7 @@ func (p *parser) next(at int, source string) {
 	case tNewline:
 		p.atNewLine = true
 		p.indent = 0
-		p.lines = append(p.lines, p.offset+len(source))
+		p.lines = append(p.lines, int32(p.offset+len(source)))
 	case tSpace:
 		if p.atNewLine && source[0] == ' ' {
 			p.indent += len(source)
@@ -1133,7 +1134,7 @@ func (p *parser) flowItemScalar(fc *cst, it *cstItem) {
 // line counter learns of them.
 func (p *parser) newLinesIn(source string) {
 	for i := strings.IndexByte(source, '\n'); i >= 0; {
-		p.lines = append(p.lines, p.offset+i+1)
+		p.lines = append(p.lines, int32(p.offset+i+1))
 		next := strings.IndexByte(source[i+1:], '\n')
 		if next < 0 {
 			break

@@ -12,7 +12,7 @@ import (
 // line counter learnt of.
 //
 //kicikit:long yaml's prettifyError: the excerpt's trimming, the previous line and the pointer are one computation
-func prettyMessage(text string, lines []int, p problem) string {
+func prettyMessage(text string, lines []int32, p problem) string {
 	line, col := linePos(text, lines, p.start)
 	msg := p.message + " at line " + strconv.Itoa(line) + ", column " + strconv.Itoa(col)
 	ci := col - 1
@@ -48,29 +48,29 @@ func prettyMessage(text string, lines []int, p problem) string {
 
 // linePos is yaml's LineCounter.linePos of a text offset: the 1-based line
 // among the known line starts, and the column in code units.
-func linePos(text string, lines []int, off int) (int, int) {
+func linePos(text string, lines []int32, off int) (int, int) {
 	low, high := 0, len(lines)
 	for low < high {
 		mid := (low + high) >> 1
-		if lines[mid] < off {
+		if int(lines[mid]) < off {
 			low = mid + 1
 		} else {
 			high = mid
 		}
 	}
-	if low < len(lines) && lines[low] == off {
+	if low < len(lines) && int(lines[low]) == off {
 		return low + 1, 1
 	}
-	start := lines[low-1]
+	start := int(lines[low-1])
 	return low, unitsBetween(text, start, off) + 1
 }
 
 // units is the text from line start i to line start j (the end when there
 // is none), as code units.
-func units(text string, lines []int, i, j int) []uint16 {
-	from, to := min(lines[i], len(text)), len(text)
+func units(text string, lines []int32, i, j int) []uint16 {
+	from, to := min(int(lines[i]), len(text)), len(text)
 	if j < len(lines) {
-		to = min(lines[j], len(text))
+		to = min(int(lines[j]), len(text))
 	}
 	return toUnits(text[from:max(from, to)])
 }

@@ -37,7 +37,7 @@ func (c *composer) composeScalar(ctx *composeCtx, tok *cst, tagTok *token) *ynod
 	}
 	n.setVal(v)
 	if v.kind != String && value != "" {
-		n.ext().source = value
+		c.setSource(n, value)
 	}
 	if minFrac != 0 {
 		n.ext().minFrac = minFrac
@@ -47,6 +47,31 @@ func (c *composer) composeScalar(ctx *composeCtx, tok *cst, tagTok *token) *ynod
 	}
 	return n
 }
+
+// setSource records a scalar's source text. A scalar with nothing else in
+// its yext yet shares one with the others of that source ("- 1" a million
+// times, each 176 bytes of yext of its own): ext() copies it before a
+// write, as it copies the shared empty one.
+func (c *composer) setSource(n *ynode, source string) {
+	if n.yext != c.noExt {
+		n.ext().source = source
+		return
+	}
+	e := c.sources[source]
+	if e == nil {
+		e = &yext{source: source}
+		if c.sources == nil {
+			c.sources = map[string]*yext{}
+		}
+		if len(c.sources) < maxSources {
+			c.sources[source] = e
+		}
+	}
+	n.yext = e
+}
+
+// maxSources is how many sources a composer keeps a shared yext of.
+const maxSources = 1024
 
 // scalarTag returns the tag a scalar resolves with and the name of the tag
 // it has ("" for none, or one that does not resolve): its named tag, or

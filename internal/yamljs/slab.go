@@ -102,7 +102,7 @@ type parserSlabs struct {
 	itemPtrs slab[*cstItem]
 	nodes    slab[cst]
 	exts     slab[cstExt]
-	lines    []int // the memory of the parser's lines
+	lines    []int32 // the memory of the parser's lines
 }
 
 func newParserSlabs(keep bool) *parserSlabs {

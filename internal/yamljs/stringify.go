@@ -215,14 +215,14 @@ func (cv *converter) flowCollection(n *ynode, ctx *strCtx, start, end string) (s
 	for i, it := range items {
 		comment := ""
 		if it.node != nil {
-			if it.node.spaceBefore {
+			if it.node.is(spaceBefore) {
 				lines = append(lines, "")
 			}
 			lines = addCommentBefore(ctx.indent, lines, it.node.commentBefore)
 			comment = it.node.comment
 		} else {
 			ik, iv := it.pair.key, it.pair.value
-			if ik.spaceBefore {
+			if ik.is(spaceBefore) {
 				lines = append(lines, "")
 			}
 			lines = addCommentBefore(ctx.indent, lines, ik.commentBefore)
@@ -321,7 +321,7 @@ func (cv *converter) stringifyPair(p ypair, ctx *strCtx) (string, *jsError) {
 			str += lineComment(str, kctx.indent, commentString(keyComment))
 		}
 	}
-	vsb, vcb := value.spaceBefore, value.commentBefore
+	vsb, vcb := value.is(spaceBefore), value.commentBefore
 	kctx.implicitKey = false
 	if !explicitKey && keyComment == "" && value.kind == yScalar {
 		kctx.indentAtStart = utf16Len(str) + 1

@@ -181,7 +181,7 @@ func resolvePairs(n *ynode, onError func(string)) {
 		if len(it.pairs) > 1 {
 			onError("Each pair must have its own sequence indicator")
 		}
-		pair := ypair{key: &ynode{kind: yScalar, rng: it.rng, Node: Node{Style: Plain}, yext: &yext{source: "null"}, ownExt: true}}
+		pair := ypair{key: &ynode{kind: yScalar, rng: it.rng, Node: Node{Style: Plain}, yext: &yext{source: "null"}, flags: ownExt}}
 		if len(it.pairs) > 0 {
 			pair = it.pairs[0]
 		}

@@ -18,9 +18,9 @@ import (
 type source struct {
 	src   []byte
 	text  string
-	fixes []fix // in text order; empty when text is src
-	lines []int // byte offsets of the line starts in src
-	line  int   // the index in lines of the last position asked for
+	fixes []fix   // in text order; empty when text is src
+	lines []int32 // byte offsets of the line starts in src, which fit (see tooLong)
+	line  int     // the index in lines of the last position asked for
 
 	// Where src lies in the file whose positions are reported (ParseRange,
 	// ParseWithout): src starts baseOffset bytes and baseLine lines into
@@ -37,14 +37,14 @@ type fix struct {
 }
 
 func newSource(src []byte) *source {
-	return readSource(src, false, make([]int, 0, 1+bytes.Count(src, []byte("\n"))))
+	return readSource(src, false, make([]int32, 0, 1+bytes.Count(src, []byte("\n"))))
 }
 
 // readSource is newSource, with the line starts in the memory of lines,
 // and with inPlace the text read in place: when src is valid UTF-8, the
 // text is src's bytes, which must then not change while the text or a
 // string of it is in use.
-func readSource(src []byte, inPlace bool, lines []int) *source {
+func readSource(src []byte, inPlace bool, lines []int32) *source {
 	s := &source{src: src}
 	switch {
 	case !utf8.Valid(src):
@@ -61,7 +61,7 @@ func readSource(src []byte, inPlace bool, lines []int) *source {
 			break
 		}
 		i += nl + 1
-		s.lines = append(s.lines, i)
+		s.lines = append(s.lines, int32(i))
 	}
 	return s
 }
@@ -171,21 +171,24 @@ func (s *source) pos(at int) Pos {
 	}
 	// Positions are mostly asked for in order: look near the last one.
 	line := s.line
-	if off < s.lines[line] {
-		line = sort.Search(len(s.lines), func(i int) bool { return s.lines[i] > off }) - 1
+	if off < s.lineStart(line) {
+		line = sort.Search(len(s.lines), func(i int) bool { return s.lineStart(i) > off }) - 1
 	} else {
-		for line+1 < len(s.lines) && s.lines[line+1] <= off {
+		for line+1 < len(s.lines) && s.lineStart(line+1) <= off {
 			line++
 			if line-s.line > 8 {
-				line = sort.Search(len(s.lines), func(i int) bool { return s.lines[i] > off }) - 1
+				line = sort.Search(len(s.lines), func(i int) bool { return s.lineStart(i) > off }) - 1
 				break
 			}
 		}
 	}
 	s.line = line
-	column := off - s.lines[line] + 1
+	column := off - s.lineStart(line) + 1
 	if s.cutBytes > 0 && off >= s.cutAt {
 		off, line = off+s.cutBytes, line+s.cutLines
 	}
 	return newPos(s.baseOffset+off, s.baseLine+line+1, column)
 }
+
+// lineStart is the offset in src of line i's start (0-based).
+func (s *source) lineStart(i int) int { return int(s.lines[i]) }

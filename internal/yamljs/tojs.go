@@ -140,8 +140,8 @@ func (cv *converter) value(n *ynode) (*Node, *jsError) {
 }
 
 func (cv *converter) scalar(n *ynode) *Node {
-	if !n.converted {
-		n.converted = true
+	if !n.is(converted) {
+		n.set(converted)
 		cv.place(&n.Node, n)
 	}
 	return &n.Node
@@ -151,10 +151,10 @@ func (cv *converter) scalar(n *ynode) *Node {
 // a new one after, as JavaScript makes a new object each time.
 func (cv *converter) fresh(n *ynode, kind Kind) *Node {
 	js := &n.Node
-	if n.converted {
+	if n.is(converted) {
 		js = &Node{}
 	}
-	n.converted = true
+	n.set(converted)
 	js.Kind = kind
 	cv.place(js, n)
 	return js
