@@ -215,8 +215,8 @@ func tokenTypeByFirst(c byte) tokType {
 //
 // Its places are int32, which keeps the dense token lists of a large text
 // at half the memory: the parser reads no text of more than maxTextBytes
-// (newParser refuses one), so every offset, indent and length fits, and
-// so does every place the composer works out from them.
+// (every parse refuses one first, tooLong), so every offset, indent and
+// length fits, and so does every place the composer works out from them.
 type token struct {
 	typ      tokType
 	off, ind int32 // its offset in the text, and the indent of its line
@@ -503,9 +503,7 @@ func (p *parser) newCst(c cst) *cst {
 
 // blockColl allocates a block collection with its first item.
 func (p *parser) blockColl(typ tokType, offset, indent int, first cstItem) *cst {
-	c := p.node()
-	c.typ, c.off, c.ind = typ, int32(offset), int32(indent)
-	c.x = &p.slabs.exts.take(1)[0]
+	c := p.newCst(cst{typ: typ, off: int32(offset), ind: int32(indent)})
 	c.x.items = p.slabs.itemPtrs.take(4)[:1]
 	c.x.items[0] = p.item(first)
 	return c

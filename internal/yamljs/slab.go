@@ -84,8 +84,8 @@ const (
 
 // pageFill is a capacity of n values of T, raised to fill the memory the
 // runtime gives a chunk of n: an object over 32 KiB takes whole 8 KiB
-// pages, so that 512 syntax tree nodes of 88 bytes (44 KiB) take 48 KiB,
-// where 558 fit.
+// pages, so that 512 syntax tree items of 72 bytes (36 KiB) take 40 KiB,
+// where 568 fit.
 func pageFill[T any](n int) int {
 	const largeObject, page = 32 << 10, 8 << 10
 	size := int(unsafe.Sizeof(*new(T)))
