@@ -407,7 +407,7 @@ func TestWholeMainParsedOnce(t *testing.T) {
 		}
 		parses := 0
 		counted := func(b []byte) (*yamljs.Node, error) { parses++; return yamljs.Parse(b) }
-		got, err := scan(files{fsys: fsys}, "s.yaml", dir, counted, true, nil)
+		got, err := scan(files{fsys: fsys}, "s.yaml", dir, counted, true, 0, nil)
 		want, wantErr := load(fsys, "s.yaml", dir, yamljs.Parse, false)
 		assert.Equal(t, tt.parses, parses, "%q: parses of the whole read", tt.src)
 		assert.Equal(t, want, got, tt.src)

@@ -13,6 +13,9 @@ import (
 // them. errors.As reads it from Load's error.
 type Error struct {
 	Problems []Problem // every problem, in the order of the orchestrator's validation; never empty
+	// Omitted is how many problems the config has past Problems, counted
+	// but not kept: zero but for a load with [ScanOptions.MaxProblems].
+	Omitted int
 }
 
 // Problem is one reason the orchestrator would refuse a config.
@@ -77,7 +80,8 @@ func (p Problem) String() string {
 // Error returns "scalerconfig.Load: N problem(s)" and then each of the
 // first 20 problems on a line of its own, "file:line:column: path:
 // message" as [Problem.String] writes it, so that an editor jumps to each;
-// with more problems, a last line "and N more". Problems holds them all.
+// with more problems (Omitted included), a last line "and N more".
+// Problems holds all but the Omitted.
 //
 // The text stays short and one line per problem, whatever the config
 // holds: in each part of a line (the file, the path and the message,
@@ -92,16 +96,19 @@ func (p Problem) String() string {
 // 300,000 problems of a 1.4 MB file, as for a 10 MB scaler name.
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString("scalerconfig.Load: " + strconv.Itoa(len(e.Problems)) + " problem")
-	if len(e.Problems) != 1 {
+	all := len(e.Problems) + max(e.Omitted, 0)
+	b.WriteString("scalerconfig.Load: " + strconv.Itoa(all) + " problem")
+	if all != 1 {
 		b.WriteString("s")
 	}
 	for i, p := range e.Problems {
 		if i == maxShownProblems {
-			b.WriteString("\nand " + strconv.Itoa(len(e.Problems)-i) + " more")
 			break
 		}
 		b.WriteString("\n" + p.line())
+	}
+	if shown := min(len(e.Problems), maxShownProblems); shown < all {
+		b.WriteString("\nand " + strconv.Itoa(all-shown) + " more")
 	}
 	return b.String()
 }
@@ -135,6 +142,18 @@ func plainKey(k string) bool {
 		}
 	}
 	return true
+}
+
+// refusal is the Error of a validation that found issues: the kept ones
+// as Problems, the dropped ones counted; a TypeError alone, as JavaScript
+// throws it and nothing else is reported.
+func (m *merged) refusal(p *payload) *Error {
+	for _, iss := range p.issues {
+		if iss.typeErr {
+			return &Error{Problems: m.problems(p.issues)}
+		}
+	}
+	return &Error{Problems: m.problems(p.issues), Omitted: p.dropped.n}
 }
 
 // problems turns the issues of a validation into Problems, each placed in

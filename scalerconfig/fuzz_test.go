@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kicikit/kicikit/internal/yamljs"
 )
 
 // FuzzLoad loads any bytes as a main file and a drop-in: Load never
@@ -36,6 +38,14 @@ func FuzzLoad(f *testing.F) {
 				require.NotNil(t, src, p.File)
 				assertInside(t, src, p.Line, p.Column)
 			}
+			// A limit keeps the first problems and counts the others.
+			k := 1 + len(main)%3
+			_, err := scan(files{fsys: fsys}, "s.yaml", "d", yamljs.Parse, true, k, nil)
+			var limited *Error
+			require.ErrorAs(t, err, &limited)
+			kept := min(k, len(e.Problems))
+			assert.Equal(t, e.Problems[:kept], limited.Problems)
+			assert.Equal(t, len(e.Problems)-kept, limited.Omitted)
 			return
 		}
 		for _, s := range cfg.Scalers {

@@ -59,7 +59,7 @@ func Scan(fsys fs.FS, path, dir string, each func(index int, s *Scaler)) (*Confi
 	if each == nil {
 		return nil, errors.New("scalerconfig.Scan(" + errtext.Quote(path) + "): each is nil")
 	}
-	return scan(files{fsys: fsys}, path, dir, yamljs.Parse, true, each)
+	return scan(files{fsys: fsys}, path, dir, yamljs.Parse, true, 0, each)
 }
 
 // parser is yamljs.Parse; tests give Load a parser of their own.
@@ -92,13 +92,15 @@ type merged struct {
 // load is Load with the parser given; with byItem, a config is read a
 // group of scalers at a time when it can be (loadByItem).
 func load(fsys fs.FS, name, dir string, parse parser, byItem bool) (*Config, error) {
-	return scan(files{fsys: fsys}, name, dir, parse, byItem, nil)
+	return scan(files{fsys: fsys}, name, dir, parse, byItem, 0, nil)
 }
 
 // scan is Load, and with each Scan. When loadByItem gives up after handing
 // some scalers over, the whole file's Config (when the whole file is
 // valid) hands over the rest: the parts read as the whole file does.
-func scan(fsys files, name, dir string, parse parser, byItem bool, each func(int, *Scaler)) (*Config, error) {
+// maxProblems, when positive, is the most problems the Error keeps
+// (ScanOptions.MaxProblems).
+func scan(fsys files, name, dir string, parse parser, byItem bool, maxProblems int, each func(int, *Scaler)) (*Config, error) {
 	fsys.sums, fsys.refused = map[string]fileSum{}, map[string]error{}
 	src, err := fsys.readFile(name)
 	if err != nil {
@@ -117,7 +119,7 @@ func scan(fsys files, name, dir string, parse parser, byItem bool, each func(int
 		}
 		handed, whole = n, w
 	}
-	cfg, err := loadWhole(fsys, name, dir, src, parse, whole)
+	cfg, err := loadWhole(fsys, name, dir, src, parse, whole, maxProblems)
 	if err != nil || each == nil {
 		fsys.stampAll(cfg)
 		return cfg, err
@@ -130,8 +132,9 @@ func scan(fsys files, name, dir string, parse parser, byItem bool, each func(int
 }
 
 // loadWhole is Load of a main file read whole, its bytes src, parsed by
-// parse unless loadByItem has parsed them (whole, when not nil).
-func loadWhole(fsys files, name, dir string, src []byte, parse parser, whole *parsed) (*Config, error) {
+// parse unless loadByItem has parsed them (whole, when not nil), keeping
+// at most maxProblems problems when it is positive.
+func loadWhole(fsys files, name, dir string, src []byte, parse parser, whole *parsed, maxProblems int) (*Config, error) {
 	parseMain := parse
 	if whole != nil {
 		parseMain = func([]byte) (*yamljs.Node, error) { return whole.root, whole.err }
@@ -146,10 +149,10 @@ func loadWhole(fsys files, name, dir string, src []byte, parse parser, whole *pa
 			return nil, err
 		}
 	}
-	p := payload{value: m.validationRoot()}
+	p := payload{value: m.validationRoot(), limit: maxProblems}
 	configSchema().run(&p)
-	if len(p.issues) > 0 {
-		return nil, &Error{Problems: m.problems(p.issues)}
+	if !p.clean() {
+		return nil, m.refusal(&p)
 	}
 	return m.config(p.value), nil
 }

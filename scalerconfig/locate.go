@@ -188,17 +188,35 @@ func (l Location) Load(fsys fs.FS) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return scan(f, f.file, f.dir, yamljs.Parse, true, nil)
+	return scan(f, f.file, f.dir, yamljs.Parse, true, 0, nil)
 }
 
 // Scan is [Scan] of the config at l, its files named as [Location.Load]
 // names them.
 func (l Location) Scan(fsys fs.FS, each func(index int, s *Scaler)) (*Config, error) {
+	return l.ScanWith(fsys, ScanOptions{}, each)
+}
+
+// ScanOptions are the choices of [Location.ScanWith].
+type ScanOptions struct {
+	// MaxProblems, when positive, is the most problems the *[Error] of a
+	// config the orchestrator would refuse keeps in Problems: the first
+	// ones, in the order Load gives them; its Omitted counts the others.
+	// A config of millions of problems is then told in memory that does
+	// not grow with them: the validation counts a problem past the first
+	// MaxProblems without keeping it. (Of an "Invalid input" of a
+	// resources block, the Reasons of a form are those of its first
+	// MaxProblems issues.) Zero keeps them all, as Scan does.
+	MaxProblems int
+}
+
+// ScanWith is [Location.Scan] with the choices of opts.
+func (l Location) ScanWith(fsys fs.FS, opts ScanOptions, each func(index int, s *Scaler)) (*Config, error) {
 	f, err := l.files(fsys)
 	if err != nil {
 		return nil, err
 	}
-	return scan(f, f.file, f.dir, yamljs.Parse, true, each)
+	return scan(f, f.file, f.dir, yamljs.Parse, true, opts.MaxProblems, each)
 }
 
 // OSPath returns the file at p, a path in the file system that

@@ -2,6 +2,8 @@ package scalerconfig
 
 import (
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -49,4 +51,153 @@ func TestProblemsLetIssuesGo(t *testing.T) {
 		assert.Nil(t, iss, "issue %d is still held", i)
 	}
 	assert.Same(t, unsafe.StringData(got[0].Message), unsafe.StringData(got[1].Message))
+}
+
+// TestMaxProblemsKeepsTheFirst: a load that keeps at most k problems keeps
+// the first k of those a load without a limit gives, in their order and
+// field for field, and counts the others in Omitted: for every config of
+// the node-answered cases that the orchestrator refuses, and configs of
+// many problems of every kind (types, enums, ranges, unknown keys, missing
+// keys, a resources union, refinements over label sets, a TypeError after
+// many), each read whole and by groups.
+func TestMaxProblemsKeepsTheFirst(t *testing.T) {
+	type config struct {
+		name  string
+		fsys  fstest.MapFS
+		main  string
+		dir   string
+		parse parser
+	}
+	var configs []config
+	for _, c := range readLoadCases(t) {
+		if len(c.Want.Issues) > 0 {
+			configs = append(configs, config{c.Name, c.fsOf(), c.Main, c.Dir, yamljs.Parse})
+		}
+	}
+	many := manyProblems()
+	configs = append(configs,
+		config{name: "many", fsys: fstest.MapFS{"s.yaml": {Data: []byte(many)}}, main: "s.yaml", parse: yamljs.Parse},
+		config{name: "many with a drop-in", fsys: fstest.MapFS{
+			"s.yaml":      {Data: []byte(many)},
+			"d/a.yaml":    {Data: []byte("scalers: [1, 2, {name: x}]\nversion: 2\n")},
+			"d/b.yaml":    {Data: []byte(many)},
+			"d/skip.json": {Data: []byte("{")},
+		}, main: "s.yaml", dir: "d", parse: yamljs.Parse},
+		config{name: "scalars", fsys: fstest.MapFS{"s.yaml": {Data: []byte("version: 1\nscalers: [" + strings.Repeat("a, ", 99) + "a]\n")}}, main: "s.yaml", parse: yamljs.Parse},
+		config{name: "TypeError after many", fsys: fstest.MapFS{"s.yaml": {Data: []byte(many + "  - name: t\n    type: container\n    maxAgents: 1\n    labelSets: [{labels: {length: !!merge <<}, image: x}]\n")}}, main: "s.yaml", parse: yamljs.Parse},
+	)
+	n := 0
+	for _, c := range configs {
+		_, werr := load(c.fsys, c.main, c.dir, c.parse, false)
+		var want *Error
+		if !errors.As(werr, &want) {
+			continue
+		}
+		require.Zero(t, want.Omitted, c.name)
+		for _, byItem := range []bool{false, true} {
+			for _, k := range []int{1, 2, 3, 5, 17, 100} {
+				_, err := scan(files{fsys: c.fsys}, c.main, c.dir, c.parse, byItem, k, nil)
+				var got *Error
+				require.ErrorAs(t, err, &got, "%s: k %d", c.name, k)
+				kept := min(k, len(want.Problems))
+				assert.Equal(t, want.Problems[:kept], got.Problems, "%s: k %d", c.name, k)
+				assert.Equal(t, len(want.Problems)-kept, got.Omitted, "%s: k %d", c.name, k)
+				// The text counts them all; it lists those kept, up to 20.
+				lines := strings.Split(got.Error(), "\n")
+				wantLines := strings.Split(want.Error(), "\n")
+				assert.Equal(t, wantLines[0], lines[0], "%s: k %d: the count", c.name, k)
+				shown := min(kept, maxShownProblems)
+				assert.Equal(t, wantLines[1:1+shown], lines[1:1+shown], "%s: k %d", c.name, k)
+				if shown < len(want.Problems) {
+					assert.Equal(t, []string{"and " + strconv.Itoa(len(want.Problems)-shown) + " more"}, lines[1+shown:], "%s: k %d", c.name, k)
+				} else {
+					assert.Len(t, lines, 1+shown, "%s: k %d", c.name, k)
+				}
+				n++
+			}
+		}
+	}
+	assert.Greater(t, n, 12*100, "cases compared")
+}
+
+// manyProblems is a config of hundreds of problems of every kind: types,
+// enums, ranges, unknown keys, missing keys, a resources union,
+// refinements, each scaler's after issues that let the checks run.
+func manyProblems() string {
+	var many strings.Builder
+	many.WriteString("version: 0\nglobalMaxAgents: -1\nsurprise: 1\nscalers:\n")
+	for i := range 40 {
+		fmt.Fprintf(&many, "  - name: s%d\n    type: %s\n    maxAgents: %s\n    labelSets:\n", i%3, []string{"container", "nope", "bare-metal"}[i%3], []string{"2", "x", "-2", "300"}[i%4])
+		switch i % 4 {
+		case 0: // issues that let the checks run, then one that does not
+			fmt.Fprintf(&many, "      - {labels: [kici:x, l%d], image: a, extra: 1}\n      - {labels: [Kici:y], image: b, extra: 2, imagePullPolicy: 3}\n", i)
+		case 1:
+			fmt.Fprintf(&many, "      - {labels: [kici:x], image: a, extra: 1, machinePool: nowhere}\n")
+		default:
+			fmt.Fprintf(&many, "      - labels: [kici:x, %d]\n        imagee: a\n        resources: {limits: {cpus: 999}, cpu: 1}\n", i)
+			fmt.Fprintf(&many, "      - labels: []\n        image: 7\n        imagePullPolicy: Sometimes\n")
+		}
+	}
+	return many.String()
+}
+
+// TestPayloadLimit: a payload past its limit counts an issue instead of
+// keeping it, yet what the checks read of its issues is as if it had kept
+// them all: whether it is aborted (since a mark too), explicitly aborted,
+// or has an issue other than unknown keys (a pipe's test), and a child's
+// drops add to its parent's. A TypeError is kept past the limit.
+func TestPayloadLimit(t *testing.T) {
+	unknown := &issue{code: "unrecognized_keys", cont: contTrue}
+	p := payload{limit: 1}
+	p.addIssue(unknown)
+	m := p.mark()
+	p.addIssue(&issue{code: "too_small", cont: contTrue})
+	assert.False(t, p.abortedSince(mark{}))
+	assert.False(t, p.explicitlyAborted())
+	assert.Equal(t, dropped{n: 1, other: 1}, p.dropped)
+	p.addIssue(&issue{code: "invalid_type", cont: contFalse})
+	assert.True(t, p.abortedSince(m), "a dropped issue aborts")
+	assert.True(t, p.explicitlyAborted(), "a dropped issue aborts explicitly")
+	assert.Equal(t, []*issue{unknown}, p.issues)
+	assert.False(t, p.clean())
+
+	parent := payload{limit: 2}
+	parent.addIssue(&issue{code: "custom", cont: contTrue})
+	parent.prefix(seg{index: 3}, &p)
+	assert.Equal(t, []*issue{parent.issues[0], unknown}, parent.issues)
+	assert.Equal(t, []seg{{index: 3}}, unknown.rpath)
+	assert.Equal(t, dropped{n: 2, aborting: 1, explicit: 1, other: 2}, parent.dropped)
+	thrown := &issue{code: "TypeError", typeErr: true}
+	parent.addIssue(thrown)
+	assert.Equal(t, thrown, parent.issues[2])
+
+	// A pipe transforms a value whose only issues are unknown keys: not
+	// when an issue past the limit is of another kind.
+	ran := false
+	s := pipe(&schema{parse: func(p *payload) {
+		p.addIssue(&issue{code: "unrecognized_keys", cont: contTrue})
+		p.addIssue(&issue{code: "custom", cont: contTrue})
+	}}, "test", func(*payload) { ran = true })
+	s.run(&payload{limit: 1})
+	assert.False(t, ran, "the dropped issue stops the pipe")
+	s.run(&payload{})
+	assert.False(t, ran)
+}
+
+// TestMaxProblemsHoldsFew: with a limit, the validation of a config of
+// thousands of problems holds the limit's issues, not one a problem: the
+// others are counted as they come, each let go.
+func TestMaxProblemsHoldsFew(t *testing.T) {
+	const n, k = 10_000, 10
+	root, err := yamljs.Parse([]byte("version: 1\nscalers: [" + strings.Repeat("a, ", n-1) + "a]\n"))
+	require.NoError(t, err)
+	m := &merged{main: "s.yaml", root: root}
+	p := payload{value: m.validationRoot(), limit: k}
+	configSchema().run(&p)
+	assert.Len(t, p.issues, k)
+	assert.Equal(t, n-k, p.dropped.n)
+	e := m.refusal(&p)
+	assert.Len(t, e.Problems, k)
+	assert.Equal(t, n-k, e.Omitted)
+	assert.Equal(t, "scalers[9]", e.Problems[k-1].Path)
 }

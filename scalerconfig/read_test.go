@@ -379,12 +379,12 @@ func (c *countingFS) Stat(name string) (fs.FileInfo, error) {
 func TestLoadGrowing(t *testing.T) {
 	text := "version: 1\nscalers: []\n#"
 	fsys := growing(int64(len(text)), text)
-	cfg, err := scan(files{fsys: fsys}, "f", "", yamljs.Parse, true, nil)
+	cfg, err := scan(files{fsys: fsys}, "f", "", yamljs.Parse, true, 0, nil)
 	require.NoError(t, err)
 	assert.Equal(t, 1, cfg.Version)
 
 	fsys = growing(0, text)
-	_, err = scan(files{fsys: fsys, max: 1 << 16}, "f", "", yamljs.Parse, true, nil)
+	_, err = scan(files{fsys: fsys, max: 1 << 16}, "f", "", yamljs.Parse, true, 0, nil)
 	var fe *FileError
 	require.ErrorAs(t, err, &fe)
 	assert.Equal(t, ErrTooLong, fe.Reason)

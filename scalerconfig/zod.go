@@ -68,6 +68,55 @@ type payload struct {
 	value  *yamljs.Node // nil is undefined
 	issues []*issue
 	out    *outputs // where the output's values are made (outputs.go); nil: each on its own
+	// limit, when positive, is how many issues p keeps: past it, an issue
+	// is counted in dropped, not kept, but a TypeError, which ends the
+	// validation, is always kept. As each payload keeps the first limit
+	// issues of its own and its parts' in order, the root keeps the first
+	// limit of the whole validation's: a config of millions of problems
+	// is told by its first ones and a count, in bounded memory.
+	limit   int
+	dropped dropped
+}
+
+// dropped counts the issues a payload did not keep, and what the checks
+// read of them: how many abort (zod's util.aborted), how many abort
+// explicitly, and how many are not of unknown keys (which a pipe reads).
+type dropped struct{ n, aborting, explicit, other int }
+
+func (d *dropped) add(e dropped) {
+	d.n += e.n
+	d.aborting += e.aborting
+	d.explicit += e.explicit
+	d.other += e.other
+}
+
+// child is a payload for a part of p's value, with p's output and limit,
+// its issues in the emptied list reuse.
+func (p *payload) child(v *yamljs.Node, reuse []*issue) payload {
+	return payload{value: v, issues: reuse[:0], out: p.out, limit: p.limit}
+}
+
+// keeps reports whether p keeps iss, the next issue it gets.
+func (p *payload) keeps(iss *issue) bool {
+	return p.limit <= 0 || len(p.issues) < p.limit || iss.typeErr
+}
+
+// keep appends iss to p's issues, or counts it past p's limit.
+func (p *payload) keep(iss *issue) {
+	if p.keeps(iss) {
+		p.issues = append(p.issues, iss)
+		return
+	}
+	p.dropped.n++
+	if iss.cont != contTrue {
+		p.dropped.aborting++
+	}
+	if iss.cont == contFalse {
+		p.dropped.explicit++
+	}
+	if iss.code != "unrecognized_keys" {
+		p.dropped.other++
+	}
 }
 
 // addIssue appends iss, placed at the value's path plus rel.
@@ -75,13 +124,25 @@ func (p *payload) addIssue(iss *issue, rel ...seg) {
 	for i := len(rel) - 1; i >= 0; i-- {
 		iss.rpath = append(iss.rpath, rel[i])
 	}
-	p.issues = append(p.issues, iss)
+	p.keep(iss)
 }
 
-// abortedFrom reports whether p is aborted by an issue from start on, as
-// zod's util.aborted does.
-func (p *payload) abortedFrom(start int) bool {
-	for _, iss := range p.issues[start:] {
+// clean reports whether p has no issue, kept or dropped.
+func (p *payload) clean() bool { return len(p.issues) == 0 && p.dropped.n == 0 }
+
+// mark is how many issues a payload has kept, and how many it has
+// dropped that abort: where abortedSince starts.
+type mark struct{ kept, aborting int }
+
+func (p *payload) mark() mark { return mark{len(p.issues), p.dropped.aborting} }
+
+// abortedSince reports whether p is aborted by an issue it got since m
+// (the zero mark: any issue), as zod's util.aborted does.
+func (p *payload) abortedSince(m mark) bool {
+	if p.dropped.aborting > m.aborting {
+		return true
+	}
+	for _, iss := range p.issues[m.kept:] {
 		if iss.cont != contTrue {
 			return true
 		}
@@ -92,6 +153,9 @@ func (p *payload) abortedFrom(start int) bool {
 // explicitlyAborted reports whether an issue of p forbids even the checks
 // that run on an aborted value.
 func (p *payload) explicitlyAborted() bool {
+	if p.dropped.explicit > 0 {
+		return true
+	}
 	for _, iss := range p.issues {
 		if iss.cont == contFalse {
 			return true
@@ -100,12 +164,15 @@ func (p *payload) explicitlyAborted() bool {
 	return false
 }
 
-// prefix moves the issues of a child's payload into p, under key s.
-func (p *payload) prefix(s seg, issues []*issue) {
-	for _, iss := range issues {
-		iss.rpath = append(iss.rpath, s)
+// prefix moves the issues of r, a child's payload, into p, under key s.
+func (p *payload) prefix(s seg, r *payload) {
+	for _, iss := range r.issues {
+		if p.keeps(iss) {
+			iss.rpath = append(iss.rpath, s)
+		}
+		p.keep(iss)
 	}
-	p.issues = append(p.issues, issues...)
+	p.dropped.add(r.dropped)
 }
 
 // check is a check or refinement. A check with when runs unless an issue
@@ -154,7 +221,7 @@ func (s *schema) run(p *payload) {
 	if len(s.checks) == 0 {
 		return
 	}
-	aborted := p.abortedFrom(0)
+	aborted := p.abortedSince(mark{})
 	for _, ch := range s.checks {
 		if ch.when != nil {
 			if p.explicitlyAborted() || !ch.when(p) {
@@ -163,10 +230,10 @@ func (s *schema) run(p *payload) {
 		} else if aborted {
 			continue
 		}
-		n := len(p.issues)
+		m := p.mark()
 		ch.fn(p)
 		if !aborted {
-			aborted = p.abortedFrom(n)
+			aborted = p.abortedSince(m)
 		}
 	}
 }
@@ -342,9 +409,9 @@ func array(elem *schema) *schema {
 		out := p.out.node(yamljs.Node{Kind: yamljs.Seq, Pos: in.Pos, End: in.End, Items: p.out.itemList(len(in.Items))})
 		r := new(payload) // one for every item: its issues move to p
 		for i, item := range in.Items {
-			*r = payload{value: item, issues: r.issues[:0], out: p.out}
+			*r = p.child(item, r.issues)
 			elem.run(r)
-			p.prefix(seg{index: i}, r.issues)
+			p.prefix(seg{index: i}, r)
 			out.Items[i] = r.value
 		}
 		p.value = out
@@ -398,7 +465,7 @@ func object(strict bool, shape ...field) *schema {
 		n := 0
 		r := new(payload) // one for every field: its issues move to p
 		for i, f := range shape {
-			*r = payload{value: vals[i], issues: r.issues[:0], out: p.out}
+			*r = p.child(vals[i], r.issues)
 			if v := property(p, r, f); v != nil {
 				pairs[n] = yamljs.Pair{Key: f.key, Value: v}
 				n++
@@ -434,7 +501,7 @@ func property(p, r *payload, f field) *yamljs.Node {
 		}
 	}
 	f.s.run(r)
-	p.prefix(seg{key: f.key, index: -1}, r.issues)
+	p.prefix(seg{key: f.key, index: -1}, r)
 	if present || f.s.optin != optNone {
 		return r.value
 	}
@@ -482,16 +549,16 @@ func union(options ...*schema) *schema {
 	return &schema{kind: "union", options: options, parse: func(p *payload) {
 		results := make([]payload, len(options))
 		for i, o := range options {
-			results[i] = payload{value: p.value, out: p.out}
+			results[i] = p.child(p.value, nil)
 			o.run(&results[i])
-			if len(results[i].issues) == 0 {
+			if results[i].clean() {
 				*p = results[i]
 				return
 			}
 		}
 		var live []int
 		for i := range results {
-			if !results[i].abortedFrom(0) {
+			if !results[i].abortedSince(mark{}) {
 				live = append(live, i)
 			}
 		}
@@ -533,6 +600,9 @@ func withDefault(inner *schema, v *yamljs.Node) *schema {
 func pipe(in *schema, name string, fn func(*payload)) *schema {
 	return &schema{kind: "pipe", inner: in, transform: name, optin: in.optin, parse: func(p *payload) {
 		in.run(p)
+		if p.dropped.other > 0 {
+			return
+		}
 		for _, iss := range p.issues {
 			if iss.code != "unrecognized_keys" {
 				return
