@@ -27,7 +27,10 @@ type check struct {
 	in      *input
 	diags   []*diag
 	ignored int
-	images  *preflight.ImageCounts // the images checked and skipped; nil when the config was not checked
+	// unlisted counts the config's problems past the maxListed it lists,
+	// errors that have no diag.
+	unlisted int
+	images   *preflight.ImageCounts // the images checked and skipped; nil when the config was not checked
 	// annotationRoot is the folder -format github names files relative
 	// to: GITHUB_WORKSPACE, else the working folder.
 	annotationRoot string
@@ -112,7 +115,7 @@ func (c *check) fail(err error) (int, error) {
 // scan checks the config one scaler at a time, as scalerconfig.Scan reads
 // it, so that the program never holds the whole config: the findings, or,
 // for a config the orchestrator would refuse, its problems.
-func (c *check) scan() ([]preflight.Finding, []scalerconfig.Problem, error) {
+func (c *check) scan() ([]preflight.Finding, *scalerconfig.Error, error) {
 	checker := preflight.NewChecker(preflight.Input{
 		Location:      c.in.shown,
 		TargetVersion: c.opts.target,
@@ -143,8 +146,20 @@ func byLabelSet(dst, images, resources []preflight.Finding) []preflight.Finding 
 	return dst
 }
 
-// collect turns the findings or problems into diags, less the ignored ones.
-func (c *check) collect(findings []preflight.Finding, problems []scalerconfig.Problem) {
+// collect turns the findings or problems into diags, less the ignored
+// ones, and counts the problems not listed.
+func (c *check) collect(findings []preflight.Finding, refused *scalerconfig.Error) {
+	if refused != nil {
+		if slices.Contains(c.opts.ignore, codeInvalidConfig) {
+			c.ignored += refused.Omitted
+		} else {
+			c.unlisted = refused.Omitted
+		}
+	}
+	var problems []scalerconfig.Problem
+	if refused != nil {
+		problems = refused.Problems
+	}
 	for i := range problems {
 		p := &problems[i]
 		d := &diag{
@@ -268,7 +283,10 @@ func (c *check) summarize() string {
 			warns++
 		}
 	}
-	s := count(errs, "error") + ", " + count(warns, "warning") + ", " + strconv.Itoa(c.ignored) + " ignored"
+	s := count(errs+c.unlisted, "error") + ", " + count(warns, "warning") + ", " + strconv.Itoa(c.ignored) + " ignored"
+	if c.unlisted > 0 {
+		s += fmt.Sprintf("; %d problems not listed (the first %d are)", c.unlisted, maxListed)
+	}
 	if n := c.images; n != nil {
 		what := "KiCI agent images"
 		if n.Other == 1 {

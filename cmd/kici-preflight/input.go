@@ -281,16 +281,24 @@ func (in *input) name(file string) string {
 	return file
 }
 
+// maxListed is the most problems of a config the program lists: a
+// config the orchestrator refuses for millions of problems (a scalers
+// list of millions of scalars) is told by its first maxListed and a
+// count of the others, in memory that does not grow with them
+// (scalerconfig.ScanOptions.MaxProblems).
+const maxListed = 100_000
+
 // scan reads the config, handing each scaler to each, and returns the
 // config without its scalers, or the problems the orchestrator would
-// refuse it for, or an error that the files cannot be read.
-func (in *input) scan(each func(int, *scalerconfig.Scaler)) (*scalerconfig.Config, []scalerconfig.Problem, error) {
-	cfg, err := in.loc.Scan(in.fsys, each)
+// refuse it for (the first maxListed of them), or an error that the files
+// cannot be read.
+func (in *input) scan(each func(int, *scalerconfig.Scaler)) (*scalerconfig.Config, *scalerconfig.Error, error) {
+	cfg, err := in.loc.ScanWith(in.fsys, scalerconfig.ScanOptions{MaxProblems: maxListed}, each)
 	var bad *scalerconfig.Error
 	var pe *fs.PathError
 	switch {
 	case errors.As(err, &bad):
-		return nil, bad.Problems, nil
+		return nil, bad, nil
 	case errors.As(err, &pe):
 		return nil, nil, fmt.Errorf("%s: %w", pe.Path, pe.Err)
 	}

@@ -33,7 +33,11 @@ type jsonConfig struct {
 }
 
 type jsonSummary struct {
-	Errors   int `json:"errors"`
+	// Errors counts the error findings and the unlisted problems.
+	Errors int `json:"errors"`
+	// Unlisted counts the config's problems past the first 100,000, which
+	// the findings list: errors with no finding.
+	Unlisted int `json:"unlisted,omitempty"`
 	Warnings int `json:"warnings"`
 	Ignored  int `json:"ignored"`
 	Pinned   int `json:"pinned"`
@@ -84,6 +88,8 @@ func writeJSON(w *bufio.Writer, c *check, failure error) error {
 	if len(diags) > 0 {
 		w.WriteString("\n  ")
 	}
+	sum.Errors += c.unlisted
+	sum.Unlisted = c.unlisted
 	sum.Ignored = c.ignored
 	if c.images != nil {
 		sum.AgentImages, sum.OtherImages = &c.images.Agent, &c.images.Other

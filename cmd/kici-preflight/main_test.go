@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -334,4 +335,41 @@ func TestDiffLine(t *testing.T) {
 		require.NoError(t, w.Flush())
 		assert.Equal(t, tt.want, b.String(), "%q", tt.line)
 	}
+}
+
+// TestProblemsListed: a config of more problems than maxListed (a scalers
+// list of scalars, a problem each) lists the first maxListed, in order,
+// and counts the others among the errors, in the summary line and in the
+// JSON output's summary; ignored, they count as ignored.
+func TestProblemsListed(t *testing.T) {
+	const extra = 3
+	n := maxListed + extra
+	config := filepath.Join(t.TempDir(), "scalers.yaml")
+	require.NoError(t, os.WriteFile(config, []byte("version: 1\nscalers: ["+strings.Repeat("a,", n-1)+"a]\n"), 0o644))
+
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, exitFailure, run([]string{"-config", config}, nil, &stdout, &stderr))
+	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	require.Len(t, lines, maxListed)
+	assert.Equal(t, config+":2:11: error: scalers[0]: Invalid input: expected object, received string [invalid-config]", lines[0])
+	assert.Equal(t, fmt.Sprintf("%s:2:%d: error: scalers[%d]: Invalid input: expected object, received string [invalid-config]", config, 11+2*(maxListed-1), maxListed-1), lines[maxListed-1])
+	assert.Equal(t, fmt.Sprintf("kici-preflight: %d errors, 0 warnings, 0 ignored; %d problems not listed (the first %d are); no -target: only what holds for any release\n", n, extra, maxListed), stderr.String())
+
+	stdout.Reset()
+	stderr.Reset()
+	require.Equal(t, exitFailure, run([]string{"-config", config, "-format", "json"}, nil, &stdout, &stderr))
+	var out struct {
+		Findings []json.RawMessage
+		Summary  struct{ Errors, Unlisted int }
+	}
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &out))
+	assert.Len(t, out.Findings, maxListed)
+	assert.Equal(t, n, out.Summary.Errors)
+	assert.Equal(t, extra, out.Summary.Unlisted)
+
+	stdout.Reset()
+	stderr.Reset()
+	require.Equal(t, exitOK, run([]string{"-config", config, "-ignore", "invalid-config"}, nil, &stdout, &stderr))
+	assert.Empty(t, stdout.String())
+	assert.Equal(t, fmt.Sprintf("kici-preflight: 0 errors, 0 warnings, %d ignored; no -target: only what holds for any release\n", n), stderr.String())
 }
