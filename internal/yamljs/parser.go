@@ -487,6 +487,21 @@ func (p *parser) one(t token) []token {
 	return s
 }
 
+// lead returns the token list of a flow item's first token t, its ",": with
+// room for one more when white space follows it, which would be the
+// list's next token; else with room for t alone, for the dense lists of
+// [a,a,...], whose scalars are their items' keys, not in the list.
+func (p *parser) lead(t token) []token {
+	if e := t.end(); e < len(p.text) {
+		if c := p.text[e]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			s := p.slabs.toks.take(1)
+			s[0] = t
+			return s
+		}
+	}
+	return p.one(t)
+}
+
 func (p *parser) item(it cstItem) *cstItem {
 	v := p.slabs.items.take(1)
 	v[0] = it
@@ -1078,7 +1093,7 @@ func (p *parser) flowCollectionItem(fc *cst, it *cstItem) {
 	switch p.typ {
 	case tComma, tExplicitKeyInd:
 		if it == nil || it.sep != nil {
-			p.pushItem(fc, p.item(cstItem{start: p.one(p.sourceToken())}))
+			p.pushItem(fc, p.item(cstItem{start: p.lead(p.sourceToken())}))
 		} else {
 			it.start = p.push(it.start, p.sourceToken())
 		}
