@@ -132,7 +132,7 @@ func (c *composer) resolveBlockMap(ctx *composeCtx, bm *cst, tag *tagDef) *ynode
 				}
 				continue
 			}
-			if keyProps.newlineAfterProp != nil || containsNewline(it.key) {
+			if keyProps.newlineAfterProp != nil || containsNewline(c.text, it.key) {
 				if it.key != nil {
 					c.errCst(it.key, "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line")
 				} else {
@@ -311,7 +311,7 @@ func (c *composer) resolveFlowCollection(ctx *composeCtx, fc *cst, tag *tagDef) 
 				offset = p.end
 				continue
 			}
-			if !isMap && containsNewline(it.key) {
+			if !isMap && containsNewline(c.text, it.key) {
 				c.errCst(it.key, "MULTILINE_IMPLICIT_KEY", "Implicit keys of flow sequence pairs need to be on a single line")
 			}
 		}
@@ -418,7 +418,7 @@ func (c *composer) flowPair(ctx *composeCtx, coll *ynode, it *cstItem, p props, 
 			}
 		}
 	} else if it.value != nil {
-		if isScalarSource(it.value) && strings.HasPrefix(it.value.source, ":") {
+		if isScalarSource(it.value) && strings.HasPrefix(it.value.src(c.text), ":") {
 			c.errCst(it.value, "MISSING_CHAR", "Missing space after : in "+fcName)
 		} else {
 			c.errAt(valueProps.start, "MISSING_CHAR", "Missing , or : between "+fcName+" items")

@@ -292,9 +292,9 @@ func (c *composer) errCst(n *cst, code, msg string) {
 		c.errAt(n.offset(), code, msg)
 	case tBlockScalar:
 		// yaml adds the length of the content to the header's offset.
-		c.err(n.offset(), advanceUnits(c.text, n.offset(), utf16Len(n.source)), code, msg)
+		c.err(n.offset(), advanceUnits(c.text, n.offset(), utf16Len(n.src(c.text))), code, msg)
 	default:
-		c.err(n.offset(), n.offset()+len(n.source), code, msg)
+		c.err(n.offset(), n.offset()+n.srcLen(), code, msg)
 	}
 }
 
@@ -330,10 +330,10 @@ func (c *composer) next(tok *cst) {
 		c.parseError(tok)
 	case tDocEnd:
 		if c.doc == nil {
-			c.err(tok.offset(), tok.offset()+len(tok.source), "UNEXPECTED_TOKEN", "Unexpected doc-end without preceding document")
+			c.err(tok.offset(), tok.offset()+tok.srcLen(), "UNEXPECTED_TOKEN", "Unexpected doc-end without preceding document")
 			return
 		}
-		_, end := c.resolveEnd(tok.end, tok.offset()+len(tok.source), true)
+		_, end := c.resolveEnd(tok.end, tok.offset()+tok.srcLen(), true)
 		c.decorate(c.doc, true)
 		c.doc.rng.setEnd(end)
 	default:
@@ -343,8 +343,8 @@ func (c *composer) next(tok *cst) {
 
 // directive reads a directive line into the stream's directives.
 func (c *composer) directive(tok *cst) {
-	end := tok.offset() + len(tok.source)
-	c.directives.add(tok.source, func(off int, msg string, warning bool) {
+	end := tok.offset() + tok.srcLen()
+	c.directives.add(tok.src(c.text), func(off int, msg string, warning bool) {
 		p := problem{start: tok.offset() + off, end: end, code: "BAD_DIRECTIVE", message: msg}
 		if warning {
 			c.warnings = append(c.warnings, p)
@@ -359,12 +359,12 @@ func (c *composer) directive(tok *cst) {
 // the current document's errors when there is one.
 func (c *composer) parseError(tok *cst) {
 	msg := tok.message()
-	if tok.source != "" {
-		msg += ": " + jsonQuote(tok.source)
+	if tok.src(c.text) != "" {
+		msg += ": " + jsonQuote(tok.src(c.text))
 	}
 	// yaml's end is offset + source.length in code units: past the next
 	// character for a flow-error-end, whose "\x18" is not in the text.
-	e := problem{start: tok.offset(), end: advanceUnits(c.text, tok.offset(), utf16Len(tok.source)), code: "UNEXPECTED_TOKEN", message: msg}
+	e := problem{start: tok.offset(), end: advanceUnits(c.text, tok.offset(), utf16Len(tok.src(c.text))), code: "UNEXPECTED_TOKEN", message: msg}
 	if c.atDirectives || c.doc == nil {
 		c.errors = append(c.errors, e)
 	} else {
@@ -495,7 +495,7 @@ func (c *composer) composeNode(ctx *composeCtx, tok *cst, p props) *ynode {
 		n.set(spaceBefore)
 	}
 	if p.comment != "" {
-		if tok.typ == tScalar && tok.source == "" {
+		if tok.typ == tScalar && tok.src(c.text) == "" {
 			n.ext().comment = p.comment
 		} else {
 			n.ext().commentBefore = p.comment
@@ -556,14 +556,14 @@ func (c *composer) emptyScalarPosition(offset int, before []token, pos int) int 
 }
 
 func (c *composer) composeAlias(tok *cst) *ynode {
-	name := tok.source[1:]
+	name := tok.src(c.text)[1:]
 	if name == "" {
 		c.errAt(tok.offset(), "BAD_ALIAS", "Alias cannot be an empty string")
 	}
 	if strings.HasSuffix(name, ":") {
-		c.warnAt(tok.offset()+len(tok.source)-1, "BAD_ALIAS", "Alias ending in : is ambiguous")
+		c.warnAt(tok.offset()+tok.srcLen()-1, "BAD_ALIAS", "Alias ending in : is ambiguous")
 	}
-	valueEnd := tok.offset() + len(tok.source)
+	valueEnd := tok.offset() + tok.srcLen()
 	comment, end := c.resolveEnd(tok.end, valueEnd, true)
 	n := c.newNode(yAlias)
 	c.sawAlias = true
@@ -578,7 +578,7 @@ func (c *composer) composeAlias(tok *cst) *ynode {
 // containsNewline reports whether a key's tokens hold a line break. It
 // walks a flow collection's items with a stack of its own: a key may nest
 // far deeper than the composer will go.
-func containsNewline(key *cst) bool {
+func containsNewline(text string, key *cst) bool {
 	stack := []*cst{key}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
@@ -588,7 +588,7 @@ func containsNewline(key *cst) bool {
 		}
 		switch n.typ {
 		case tAlias, tScalar, tDoubleQuoted, tSingleQuoted:
-			if strings.IndexByte(n.source, '\n') >= 0 || includesToken(n.end, tNewline) {
+			if strings.IndexByte(n.src(text), '\n') >= 0 || includesToken(n.end, tNewline) {
 				return true
 			}
 		case tFlowCollection:

@@ -277,21 +277,84 @@ func (t token) src(text string) string {
 type cst struct {
 	typ      tokType
 	off, ind int32 // its offset in the text, and its indent
-	source   string
-	end      []token // nil: none yet
-	x        *cstExt
+	// n is its source's length: the source is text[off:off+n] (a block
+	// scalar's body at x.at); a control token's is negative (ctlDocumentN
+	// and the others), as its string is not in the text. A string here
+	// would make a cst 64 bytes, not 48: a one-line flow list of
+	// one-character scalars has one an entry.
+	n   int32
+	end []token // nil: none yet
+	x   *cstExt
+}
+
+// The n of a syntax tree node whose source is a control token's string.
+const (
+	ctlDocumentN int32 = -1 - iota
+	ctlFlowEndN
+	ctlScalarN
+)
+
+// setSource makes source c's, found at the text's offset at (-1 for a
+// control token): at is c's offset but for a block scalar's body.
+func (c *cst) setSource(at int, source string) {
+	switch {
+	case at >= 0:
+		c.n = int32(len(source))
+		if c.typ == tBlockScalar {
+			c.x.at = int32(at)
+		}
+	case source == ctlDocument:
+		c.n = ctlDocumentN
+	case source == ctlFlowEnd:
+		c.n = ctlFlowEndN
+	default:
+		c.n = ctlScalarN
+	}
+}
+
+// srcAt is where c's source is in the text, -1 for a control token's.
+func (c *cst) srcAt() int {
+	switch {
+	case c.n < 0:
+		return -1
+	case c.typ == tBlockScalar:
+		return int(c.x.at)
+	}
+	return int(c.off)
+}
+
+// src returns c's source: its slice of text, or a control token's string.
+func (c *cst) src(text string) string {
+	if at := c.srcAt(); at >= 0 {
+		return text[at : at+int(c.n)]
+	}
+	switch c.n {
+	case ctlDocumentN:
+		return ctlDocument
+	case ctlFlowEndN:
+		return ctlFlowEnd
+	}
+	return ctlScalar
+}
+
+// srcLen is the length of c's source; a control token's string is a byte.
+func (c *cst) srcLen() int {
+	if c.n < 0 {
+		return 1
+	}
+	return int(c.n)
 }
 
 // cstExt holds the parts of a collection, block scalar, document or error.
 // A collection's items are here, not in cst, as most nodes are scalars:
-// this keeps a cst at 64 bytes, not 88. errAt, an int32, fills the padding
+// this keeps a cst at 48 bytes, not 72. at, an int32, fills the padding
 // after fcStart.
 type cstExt struct {
 	items    []*cstItem // a collection's
 	message  string     // an error's
 	start    []token    // a document's
 	fcStart  token      // a flow collection's opening bracket
-	errAt    int32      // where an error's source is in the text, -1 for a control token
+	at       int32      // where a block scalar's body is in the text
 	value    *cst       // a document's
 	props    []token    // a block scalar's header and the tokens after it
 	propMsgs []string   // the messages of the error tokens in props, in order
@@ -531,6 +594,12 @@ func (p *parser) ind32() int32 { return int32(p.indent) }
 
 func (p *parser) node() *cst { return &p.slabs.nodes.take(1)[0] }
 
+// sourced gives c the current token's source and returns it.
+func (p *parser) sourced(c *cst) *cst {
+	c.setSource(p.at, p.source)
+	return c
+}
+
 // next advances the parser by one lexical token: source, found at the
 // text's offset at (-1 for a control token).
 func (p *parser) next(at int, source string) {
@@ -600,7 +669,7 @@ func (p *parser) step() {
 		for len(p.stack) > 0 {
 			p.pop()
 		}
-		p.stack = append(p.stack, &cst{typ: tDocEnd, off: p.off32(), source: p.source})
+		p.stack = append(p.stack, p.sourced(&cst{typ: tDocEnd, off: p.off32()}))
 		return
 	}
 	if top == nil {
@@ -627,7 +696,9 @@ func (p *parser) step() {
 
 // popError closes err, an error token, into the construction on top.
 func (p *parser) popError(err token, message string) {
-	p.popToken(&cst{typ: tError, off: err.off, source: err.src(p.text), x: &cstExt{message: message, errAt: err.at}})
+	c := &cst{typ: tError, off: err.off, x: &cstExt{message: message}}
+	c.setSource(int(err.at), err.src(p.text))
+	p.popToken(c)
 }
 
 func (p *parser) pop() {
@@ -660,11 +731,8 @@ func (p *parser) popToken(tok *cst) {
 	case tDocument:
 		top.x.value = tok
 	case tBlockScalar:
-		at := -1
-		if tok.x != nil {
-			at = int(tok.x.errAt)
-		}
-		top.x.props = append(top.x.props, newToken(tok.typ, tok.offset(), 0, at, len(tok.source)))
+		// An error: what a block scalar's header line holds past it.
+		top.x.props = append(top.x.props, newToken(tok.typ, tok.offset(), 0, tok.srcAt(), tok.srcLen()))
 		top.x.propMsgs = append(top.x.propMsgs, tok.message())
 	case tBlockMap:
 		it := top.lastItem()
@@ -739,10 +807,10 @@ func (p *parser) moveTrailingEmpty(top, tok *cst) {
 func (p *parser) stream() {
 	switch p.typ {
 	case tDirectiveLine:
-		p.out(&cst{typ: tDirective, off: p.off32(), source: p.source})
+		p.out(p.sourced(&cst{typ: tDirective, off: p.off32()}))
 		return
 	case tBOM, tSpace, tComment, tNewline:
-		p.out(&cst{typ: p.typ, off: p.off32(), ind: p.ind32(), source: p.source})
+		p.out(p.sourced(&cst{typ: p.typ, off: p.off32(), ind: p.ind32()}))
 		return
 	case tDocMode, tDocStart:
 		doc := &cst{typ: tDocument, off: p.off32(), x: &cstExt{start: []token{}}}
@@ -752,8 +820,8 @@ func (p *parser) stream() {
 		p.stack = append(p.stack, doc)
 		return
 	}
-	p.out(&cst{typ: tError, off: p.off32(), source: p.source,
-		x: &cstExt{message: "Unexpected " + p.typ.String() + " token in YAML stream"}})
+	p.out(p.sourced(&cst{typ: tError, off: p.off32(),
+		x: &cstExt{message: "Unexpected " + p.typ.String() + " token in YAML stream"}}))
 }
 
 func (p *parser) document(doc *cst) {
@@ -778,8 +846,8 @@ func (p *parser) document(doc *cst) {
 		p.stack = append(p.stack, bv)
 		return
 	}
-	p.out(&cst{typ: tError, off: p.off32(), source: p.source,
-		x: &cstExt{message: "Unexpected " + p.typ.String() + " token in YAML document"}})
+	p.out(p.sourced(&cst{typ: tError, off: p.off32(),
+		x: &cstExt{message: "Unexpected " + p.typ.String() + " token in YAML document"}}))
 }
 
 func (p *parser) scalar(scalar *cst) {
@@ -804,7 +872,7 @@ func (p *parser) blockScalar(scalar *cst) {
 	case tSpace, tComment, tNewline:
 		scalar.x.props = p.push(scalar.x.props, p.sourceToken())
 	case tScalar:
-		scalar.source = p.source
+		scalar.setSource(p.at, p.source)
 		// A block scalar's source includes its last line break.
 		p.atNewLine = true
 		p.indent = 0
@@ -1159,7 +1227,8 @@ func (p *parser) newLinesIn(source string) {
 func (p *parser) flowScalar() *cst {
 	p.newLinesIn(p.source)
 	c := p.node()
-	c.typ, c.off, c.ind, c.source = p.typ, p.off32(), p.ind32(), p.source
+	c.typ, c.off, c.ind = p.typ, p.off32(), p.ind32()
+	c.setSource(p.at, p.source)
 	return c
 }
 

@@ -8,14 +8,14 @@ type nextTok struct {
 	ok     bool
 	typ    tokType
 	offset int
-	source string
+	size   int // its source's length
 }
 
 func nextOf(c *cst) nextTok {
 	if c == nil {
 		return nextTok{}
 	}
-	return nextTok{ok: true, typ: c.typ, offset: c.offset(), source: c.source}
+	return nextTok{ok: true, typ: c.typ, offset: c.offset(), size: c.srcLen()}
 }
 
 func (c *composer) nextOfTokens(list []token) nextTok {
@@ -23,7 +23,7 @@ func (c *composer) nextOfTokens(list []token) nextTok {
 		return nextTok{}
 	}
 	t := list[0]
-	return nextTok{ok: true, typ: t.typ, offset: t.offset(), source: c.src(t)}
+	return nextTok{ok: true, typ: t.typ, offset: t.offset(), size: t.size()}
 }
 
 // keyNext is yaml's `key ?? sep?.[0]`.
@@ -177,7 +177,7 @@ func (c *composer) resolveProps(tokens []token, pc propsCtx) props {
 		p.end = tokens[n-1].end()
 	}
 	if reqSpace && pc.next.ok && pc.next.typ != tSpace && pc.next.typ != tNewline && pc.next.typ != tComma &&
-		(pc.next.typ != tScalar || pc.next.source != "") {
+		(pc.next.typ != tScalar || pc.next.size != 0) {
 		c.errAt(pc.next.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space")
 	}
 	if tab != nil && ((atNewline && tab.indent() <= pc.parentIndent) || pc.next.typ == tBlockMap || pc.next.typ == tBlockSeq) {

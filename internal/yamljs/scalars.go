@@ -31,7 +31,7 @@ func (c *composer) composeScalar(ctx *composeCtx, tok *cst, tagTok *token) *ynod
 		if tagTok != nil {
 			c.errTok(*tagTok, "TAG_RESOLVE_FAILED", err)
 		} else {
-			c.err(tok.offset(), tok.offset()+len(tok.source), "TAG_RESOLVE_FAILED", err)
+			c.err(tok.offset(), tok.offset()+tok.srcLen(), "TAG_RESOLVE_FAILED", err)
 		}
 		v = scalarValue{kind: String, str: value}
 	}
@@ -139,13 +139,13 @@ func (c *composer) resolveFlowScalar(tok *cst) (string, Style, string, span) {
 		style = DoubleQuoted
 		value = c.doubleQuotedValue(tok)
 	}
-	valueEnd := tok.offset() + len(tok.source)
+	valueEnd := tok.offset() + tok.srcLen()
 	comment, end := c.resolveEnd(tok.end, valueEnd, true)
 	return value, style, comment, newSpan(tok.offset(), valueEnd, end)
 }
 
 func (c *composer) plainValue(tok *cst) string {
-	src := tok.source
+	src := tok.src(c.text)
 	bad := ""
 	if src != "" {
 		switch src[0] {
@@ -168,7 +168,7 @@ func (c *composer) plainValue(tok *cst) string {
 }
 
 func (c *composer) singleQuotedValue(tok *cst) string {
-	src := tok.source
+	src := tok.src(c.text)
 	if len(src) == 1 || src[len(src)-1] != '\'' {
 		c.errAt(tok.offset()+len(src), "MISSING_CHAR", "Missing closing 'quote")
 	}
@@ -227,7 +227,7 @@ func unfoldLines(src string) string {
 //
 //kicikit:long yaml's doubleQuotedValue: one pass over the code units whose cases share the cursor
 func (c *composer) doubleQuotedValue(tok *cst) string {
-	src := tok.source
+	src := tok.src(c.text)
 	u := toUnits(src)
 	res := make([]uint16, 0, len(u))
 	for i := 1; i < len(u)-1; i++ {
@@ -478,7 +478,7 @@ func (c *composer) resolveBlockScalar(ctx *composeCtx, tok *cst) (string, Style,
 	if h.mode == '>' {
 		style = Folded
 	}
-	lines := splitBlockLines(tok.source)
+	lines := splitBlockLines(tok.src(c.text))
 	chompStart := len(lines)
 	for i := len(lines) - 1; i >= 0; i-- {
 		if content := lines[i].content; content == "" || content == "\r" {
@@ -492,7 +492,7 @@ func (c *composer) resolveBlockScalar(ctx *composeCtx, tok *cst) (string, Style,
 		if h.chomp == '+' && len(lines) > 0 {
 			value = strings.Repeat("\n", max(1, len(lines)-1))
 		}
-		end := start + h.length + len(tok.source)
+		end := start + h.length + tok.srcLen()
 		return value, style, h.comment, newSpan(start, end, end)
 	}
 	trimIndent := tok.indent() + h.indent
@@ -595,7 +595,7 @@ func (c *composer) resolveBlockScalar(ctx *composeCtx, tok *cst) (string, Style,
 	default:
 		b.WriteByte('\n')
 	}
-	end := start + h.length + len(tok.source)
+	end := start + h.length + tok.srcLen()
 	return b.String(), style, h.comment, newSpan(start, end, end)
 }
 
