@@ -143,7 +143,8 @@
 //     MaxTextUnits bytes is counted first without keeping it, so that one
 //     too long is refused in about a second and a megabyte of memory;
 //   - a file whose text holds [MaxEntries] entries of lists and mappings or
-//     more, on which node runs out of heap in yaml's parse, is refused with
+//     more, or [MaxFlowEntries] entries of flow collections or more, on
+//     which node runs out of heap in yaml's parse, is refused with
 //     [ErrHeapLimit] before it is parsed, its entries counted with yaml's
 //     lexer alone.
 //

@@ -29,17 +29,39 @@ import (
 // MaxEntries entries or more fails in node under any default heap.
 const MaxEntries = 8_000_000
 
+// MaxFlowEntries is the fewest entries of flow collections ([a, b],
+// {a: b}) a config file holds when node 20 runs out of heap parsing it
+// with yaml 2.9.1, as for [MaxEntries]: an entry of a flow collection
+// costs yaml more than an empty block item, and a file of them fails
+// before it has MaxEntries. [Load], [Scan] and the others refuse such a
+// file with [ErrHeapLimit] before they parse it.
+//
+// How it was measured: node v20.20.2 with its default heap of 4,144 MiB,
+// parsing a one-line flow list of one-character scalars ([a,a,...], the
+// flow entry that costs yaml the least memory: a flow map's pairs, nested
+// collections, tags and quoted scalars cost more; aliases past a hundred
+// fail yaml's alias count either way), read 4,000,000 entries (8 MB, 3.6
+// GB) and failed on 5,000,000 (10 MB, 65 s, 4.4 GB resident), on
+// 6,000,000, 6,500,000 and 7,000,000. The limit is a margin past the
+// first failure: a file of 6,000,000 entries of flow collections or more
+// fails in node under any default heap. The entries are counted as for
+// MaxEntries: the "," separators of flow collections, no more than their
+// entries.
+const MaxFlowEntries = 6_000_000
+
 // nodeHeapError is what node prints when its heap is full.
 const nodeHeapError = "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory"
 
 // checkEntries refuses the bytes b of the file named name, as the read
-// names it, when they hold MaxEntries entries or more.
+// names it, when they hold MaxEntries entries or more, or MaxFlowEntries
+// entries of flow collections or more.
 func checkEntries(name string, b []byte) error {
-	if len(b) < MaxEntries || indicators(b) < MaxEntries {
+	const fewest = min(MaxEntries, MaxFlowEntries)
+	if len(b) < fewest || indicators(b) < fewest {
 		return nil
 	}
-	if n := yamljs.CountEntries(b); n >= MaxEntries {
-		return &FileError{Path: name, Size: int64(len(b)), Entries: n, Reason: ErrHeapLimit, NodeError: nodeHeapError}
+	if n, flow := yamljs.CountEntries(b); n >= MaxEntries || flow >= MaxFlowEntries {
+		return &FileError{Path: name, Size: int64(len(b)), Entries: n, FlowEntries: flow, Reason: ErrHeapLimit, NodeError: nodeHeapError}
 	}
 	return nil
 }
@@ -53,8 +75,13 @@ func indicators(b []byte) int {
 	return bytes.Count(b, []byte("-")) + bytes.Count(b, []byte(":")) + bytes.Count(b, []byte(","))
 }
 
-// heapLimitWhy says why node fails on a file of at least n entries.
-func heapLimitWhy(n int) string {
+// heapLimitWhy says why node fails on a file of at least n entries, flow
+// of them in flow collections.
+func heapLimitWhy(n, flow int) string {
+	if n < MaxEntries {
+		return ", at least " + strconv.Itoa(flow) + " entries of flow collections (node's yaml runs out of node's default heap from " +
+			strconv.Itoa(MaxFlowEntries) + " on)"
+	}
 	return ", at least " + strconv.Itoa(n) + " entries of lists and mappings (node's yaml runs out of node's default heap from " +
 		strconv.Itoa(MaxEntries) + " on)"
 }

@@ -47,26 +47,38 @@ func peakHeap(f func()) uint64 {
 
 // TestHeapLimitFlowList: a one-line flow list of as many entries as node's
 // heap does not hold (issue 20's 50 MB list, which peaked at 11.3 GB) is
-// refused as the orchestrator fails on it, counted before it is parsed.
+// refused as the orchestrator fails on it, counted before it is parsed:
+// from MaxFlowEntries entries of flow collections, or MaxEntries entries
+// in all.
 func TestHeapLimitFlowList(t *testing.T) {
-	src := []byte("[" + strings.Repeat("a,", MaxEntries) + "a]\n")
+	src := []byte("[" + strings.Repeat("a,", MaxFlowEntries) + "a]\n")
 	fsys := fstest.MapFS{"s.yaml": {Data: src}}
 	var err error
 	peak := peakHeap(func() { _, err = Load(fsys, "s.yaml", "") })
 	var fe *FileError
 	require.ErrorAs(t, err, &fe)
 	assert.Equal(t, ErrHeapLimit, fe.Reason)
-	assert.Equal(t, MaxEntries, fe.Entries)
-	assert.Equal(t, `scalerconfig.Load("s.yaml"): "s.yaml": 16000004 bytes, at least 8000000 entries of lists and mappings `+
-		`(node's yaml runs out of node's default heap from 8000000 on): node fails with FATAL ERROR: Reached heap limit `+
+	assert.Equal(t, MaxFlowEntries, fe.Entries)
+	assert.Equal(t, MaxFlowEntries, fe.FlowEntries)
+	assert.Equal(t, `scalerconfig.Load("s.yaml"): "s.yaml": 12000004 bytes, at least 6000000 entries of flow collections `+
+		`(node's yaml runs out of node's default heap from 6000000 on): node fails with FATAL ERROR: Reached heap limit `+
 		`Allocation failed - JavaScript heap out of memory`, err.Error())
 	// The file's bytes, read once; its parse would take gigabytes.
 	assert.Less(t, peak, uint64(2*len(src)+8<<20), "peak heap")
 	t.Logf("%d bytes refused, %d MB of heap at the peak", len(src), peak>>20)
 	// One entry fewer is not refused by its count (the parse would take
 	// gigabytes, so only the count is asked).
-	src = []byte("[" + strings.Repeat("a,", MaxEntries-1) + "a]\n")
-	assert.NoError(t, checkEntries("s.yaml", src))
+	assert.NoError(t, checkEntries("s.yaml", []byte("["+strings.Repeat("a,", MaxFlowEntries-1)+"a]\n")))
+	// Nor is a block list of one item fewer than MaxEntries; one more
+	// entry, in a flow list, makes the count.
+	block := strings.Repeat("-\n", MaxEntries-1)
+	assert.NoError(t, checkEntries("s.yaml", []byte(block)))
+	err = checkEntries("s.yaml", []byte(block+"- [a]\n"))
+	require.ErrorAs(t, err, &fe)
+	assert.Equal(t, MaxEntries, fe.Entries)
+	assert.Equal(t, `"s.yaml": 16000004 bytes, at least 8000000 entries of lists and mappings `+
+		`(node's yaml runs out of node's default heap from 8000000 on): node fails with FATAL ERROR: Reached heap limit `+
+		`Allocation failed - JavaScript heap out of memory`, err.Error())
 	// Long files of few entries pass: one of few indicators without being
 	// lexed, one whose indicators are in a comment and a quoted scalar
 	// after its count.

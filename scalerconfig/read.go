@@ -68,8 +68,9 @@ type FileError struct {
 	Size   int64
 	Reason Reason // why: ErrNotRegular, ErrNotDir, ErrTooLong or ErrHeapLimit
 	// Entries, for ErrHeapLimit, is the entries of collections counted in
-	// the file ([MaxEntries]).
-	Entries int
+	// the file ([MaxEntries]), and FlowEntries those of flow collections
+	// among them ([MaxFlowEntries]).
+	Entries, FlowEntries int
 	// NodeError, for ErrTooLong and ErrHeapLimit, is the error node throws
 	// (or prints as it stops) on this file,
 	// as JavaScript's String(err) writes it: "RangeError: Invalid string
@@ -91,7 +92,7 @@ func (e *FileError) Error() string {
 	case ErrTooLong:
 		what = strconv.FormatInt(e.Size, 10) + " bytes" + tooLongWhy(e.NodeError) + ": node fails with " + e.NodeError
 	case ErrHeapLimit:
-		what = strconv.FormatInt(e.Size, 10) + " bytes" + heapLimitWhy(e.Entries) + ": node fails with " + e.NodeError
+		what = strconv.FormatInt(e.Size, 10) + " bytes" + heapLimitWhy(e.Entries, e.FlowEntries) + ": node fails with " + e.NodeError
 	}
 	return errtext.Quote(e.Path) + ": " + what
 }

@@ -48,7 +48,8 @@ const (
 	// takes ([ReadLimit]); FileError.NodeError is what node throws.
 	ErrTooLong
 	// ErrHeapLimit: the file holds [MaxEntries] entries of lists and
-	// mappings or more (FileError.Entries), which node's yaml cannot parse
+	// mappings or more (FileError.Entries), or [MaxFlowEntries] of flow
+	// collections (FileError.FlowEntries), which node's yaml cannot parse
 	// in node's default heap; FileError.NodeError is what node prints as it
 	// stops.
 	ErrHeapLimit

@@ -211,7 +211,8 @@ The checks, one code each (severity):
                  limit at all) or beyond an int64 (no container)
   invalid-config (error) the orchestrator would refuse to load the config;
                  one finding at each problem, with the key a misspelt key
-                 was likely meant to be
+                 was likely meant to be (the first 100,000 problems: the
+                 summary counts the others)
 The image checks look at container scalers' label sets whose image is a
 kici-agent image; invalid-memory at every scaler type's, invalid-limit at
 container scalers'. With -target, the first four name a pin

@@ -3,27 +3,29 @@ package yamljs
 import "unsafe"
 
 // CountEntries returns a lower bound of the entries of collections that
-// yaml's parser makes of src, read with yaml's own lexer and no more: each
-// "-" indicator at a line's start or after another indicator starts an
-// item of a block sequence, each ":" indicator
-// ends the key of a pair, and a flow collection holds at least as many
-// entries as it has "," separators or ":" indicators. It allocates little
-// whatever the text, so that a reader can tell, before it reads a text, a
-// text too large for the memory yaml has (node's heap). (The lexer's
-// decisions look at ASCII bytes only: bytes that are not UTF-8 count as
-// the U+FFFD node reads them as.)
-func CountEntries(src []byte) int {
+// yaml's parser makes of src, and of those in flow collections, read with
+// yaml's own lexer and no more: each "-" indicator at a line's start or
+// after another indicator starts an item of a block sequence, each ":"
+// indicator ends the key of a pair, and a flow collection holds at least
+// as many entries as it has "," separators or ":" indicators (flow counts
+// the separators alone: a ":" can end a key of the same entry). It allocates
+// little whatever the text, so that a reader can tell, before it reads a
+// text, a text too large for the memory yaml has (node's heap). (The
+// lexer's decisions look at ASCII bytes only: bytes that are not UTF-8
+// count as the U+FFFD node reads them as.)
+func CountEntries(src []byte) (entries, flow int) {
 	c := counter{item: true}
 	newLexer(unsafe.String(unsafe.SliceData(src), len(src)), c.token).run()
 	for len(c.flows) > 0 {
 		c.close()
 	}
-	return c.entries
+	return c.entries, c.flow
 }
 
 // counter counts entries from the lexer's tokens.
 type counter struct {
 	entries    int
+	flow       int          // the "," separators of flow collections: entries counted in entries too
 	scalarNext bool         // the next token is a scalar's source
 	blockNext  bool         // that scalar is a block scalar's body, which ends its lines
 	flows      []flowCounts // the open flow collections, innermost last, up to maxDepth
@@ -98,4 +100,5 @@ func (c *counter) close() {
 	f := c.flows[len(c.flows)-1]
 	c.flows = c.flows[:len(c.flows)-1]
 	c.entries += max(f.commas, f.colons)
+	c.flow += f.commas
 }

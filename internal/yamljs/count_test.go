@@ -8,17 +8,20 @@ import (
 )
 
 // cstEntries counts the entries of the collections of the syntax tree
-// yaml's parser makes of src: what CountEntries bounds from below.
-func cstEntries(src []byte) int {
-	n := 0
+// yaml's parser makes of src, and those of its flow collections: what
+// CountEntries bounds from below.
+func cstEntries(src []byte) (n, flow int) {
 	var walk func(c *cst)
 	walk = func(c *cst) {
 		if c == nil {
 			return
 		}
 		switch c.typ {
-		case tBlockMap, tBlockSeq, tFlowCollection:
+		case tBlockMap, tBlockSeq:
 			n += len(c.x.items)
+		case tFlowCollection:
+			n += len(c.x.items)
+			flow += len(c.x.items)
 		}
 		if c.x == nil {
 			return
@@ -32,33 +35,39 @@ func cstEntries(src []byte) int {
 	p := newParser(newSource(src).text, walk, nil)
 	newLexer(p.text, p.next).run()
 	p.end()
-	return n
+	return n, flow
 }
 
 func TestCountEntries(t *testing.T) {
 	for _, c := range []struct {
-		src  string
-		want int
+		src        string
+		want, flow int
 	}{
-		{"", 0},
-		{"a\n", 0},
-		{"[a, b, c]\n", 2}, // a flow list: at least its separators
-		{"[a, b, c,]\n", 3},
-		{"{a: 1, b, c: [x, y]}\n", 3},
-		{"- a\n- b\n-\n", 3},
-		{"a: 1\nb:\n  - x\n  - y: z\n", 5},
-		{"? a\n: b\n", 1},
-		{"# - a: [b, c]\n", 0},
-		{"'- a: b, c'\n", 0},
-		{"\"[a, b]\"\n", 0},
-		{"|\n  - a: [b, c]\n", 0},
-		{"a: b-c:d\n", 1},
-		{"[[[a, b]]]\n", 1},
-		{"[a, b, c\n", 2}, // an unclosed list counts too
-		{"--- [a, b]\n--- [b, c, d]\n", 3},
+		{"", 0, 0},
+		{"a\n", 0, 0},
+		{"[a, b, c]\n", 2, 2}, // a flow list: at least its separators
+		{"[a, b, c,]\n", 3, 3},
+		{"{a: 1, b, c: [x, y]}\n", 3, 3},
+		{"{a: 1 b: 2}\n", 2, 0}, // a ":" need not end an entry: only "," count as flow ones
+		{"- a\n- b\n-\n", 3, 0},
+		{"a: 1\nb:\n  - x\n  - y: z\n", 5, 0},
+		{"? a\n: b\n", 1, 0},
+		{"# - a: [b, c]\n", 0, 0},
+		{"'- a: b, c'\n", 0, 0},
+		{"\"[a, b]\"\n", 0, 0},
+		{"|\n  - a: [b, c]\n", 0, 0},
+		{"a: b-c:d\n", 1, 0},
+		{"[[[a, b]]]\n", 1, 1},
+		{"[a, b, c\n", 2, 2}, // an unclosed list counts too
+		{"--- [a, b]\n--- [b, c, d]\n", 3, 3},
+		{"- [a, b]\n- {c: d, e: f}\n", 5, 2},
 	} {
-		assert.Equal(t, c.want, CountEntries([]byte(c.src)), "%q", c.src)
-		assert.LessOrEqual(t, CountEntries([]byte(c.src)), cstEntries([]byte(c.src)), "%q", c.src)
+		n, flow := CountEntries([]byte(c.src))
+		assert.Equal(t, c.want, n, "%q", c.src)
+		assert.Equal(t, c.flow, flow, "%q: in flow collections", c.src)
+		treeN, treeFlow := cstEntries([]byte(c.src))
+		assert.LessOrEqual(t, n, treeN, "%q", c.src)
+		assert.LessOrEqual(t, flow, treeFlow, "%q", c.src)
 	}
 }
 
@@ -90,10 +99,12 @@ func TestCountEntriesLowerBound(t *testing.T) {
 	assert.Greater(t, len(srcs), least, "texts without an error")
 	over := 0
 	for _, src := range srcs {
-		if got, tree := CountEntries(src), cstEntries(src); got > tree {
+		got, flow := CountEntries(src)
+		tree, treeFlow := cstEntries(src)
+		if got > tree || flow > treeFlow {
 			over++
 			if over <= 5 {
-				t.Errorf("%q: counted %d entries, the tree has %d", src, got, tree)
+				t.Errorf("%q: counted %d entries, %d in flow collections; the tree has %d and %d", src, got, flow, tree, treeFlow)
 			}
 		}
 	}
@@ -111,8 +122,11 @@ func TestCountEntriesIndicatorsInAnEnd(t *testing.T) {
 	} {
 		_, err := Parse([]byte(src))
 		require.NoError(t, err, "%q", src)
-		assert.LessOrEqual(t, CountEntries([]byte(src)), cstEntries([]byte(src)), "%q", src)
+		n, _ := CountEntries([]byte(src))
+		tree, _ := cstEntries([]byte(src))
+		assert.LessOrEqual(t, n, tree, "%q", src)
 	}
 	// Items after a block scalar's body still count.
-	assert.Equal(t, 3, CountEntries([]byte("- |\n  x\n- y\n- z\n")))
+	n, _ := CountEntries([]byte("- |\n  x\n- y\n- z\n"))
+	assert.Equal(t, 3, n)
 }
