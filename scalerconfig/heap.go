@@ -47,6 +47,12 @@ const MaxEntries = 8_000_000
 // fails in node under any default heap. The entries are counted as for
 // MaxEntries: the "," separators of flow collections, no more than their
 // entries.
+//
+// A file of both kinds is refused when its entries of flow collections
+// are a share of MaxFlowEntries and its others a share of MaxEntries
+// that add up to one or more (5,000,000 entries of block lists and
+// 2,250,000 of flow lists: 5/8 + 2.25/6): as an entry of each kind costs
+// node at least that share of its heap, such a file fills it too.
 const MaxFlowEntries = 6_000_000
 
 // nodeHeapError is what node prints when its heap is full.
@@ -60,10 +66,16 @@ func checkEntries(name string, b []byte) error {
 	if len(b) < fewest || indicators(b) < fewest {
 		return nil
 	}
-	if n, flow := yamljs.CountEntries(b); n >= MaxEntries || flow >= MaxFlowEntries {
+	if n, flow := yamljs.CountEntries(b); fillsHeap(n, flow) {
 		return &FileError{Path: name, Size: int64(len(b)), Entries: n, FlowEntries: flow, Reason: ErrHeapLimit, NodeError: nodeHeapError}
 	}
 	return nil
+}
+
+// fillsHeap reports whether n entries, flow of them in flow collections,
+// fill node's heap: (n-flow)/MaxEntries + flow/MaxFlowEntries >= 1.
+func fillsHeap(n, flow int) bool {
+	return int64(n-flow)*MaxFlowEntries+int64(flow)*MaxEntries >= int64(MaxEntries)*MaxFlowEntries
 }
 
 // indicators counts the bytes of b that can be the indicators
@@ -78,10 +90,7 @@ func indicators(b []byte) int {
 // heapLimitWhy says why node fails on a file of at least n entries, flow
 // of them in flow collections.
 func heapLimitWhy(n, flow int) string {
-	if n < MaxEntries {
-		return ", at least " + strconv.Itoa(flow) + " entries of flow collections (node's yaml runs out of node's default heap from " +
-			strconv.Itoa(MaxFlowEntries) + " on)"
-	}
-	return ", at least " + strconv.Itoa(n) + " entries of lists and mappings (node's yaml runs out of node's default heap from " +
-		strconv.Itoa(MaxEntries) + " on)"
+	return ", at least " + strconv.Itoa(n) + " entries of lists and mappings, " + strconv.Itoa(flow) +
+		" of them in flow collections (node's yaml runs out of node's default heap from " + strconv.Itoa(MaxEntries) +
+		" entries, " + strconv.Itoa(MaxFlowEntries) + " in flow collections, or as many of both as fill it)"
 }

@@ -60,8 +60,9 @@ func TestHeapLimitFlowList(t *testing.T) {
 	assert.Equal(t, ErrHeapLimit, fe.Reason)
 	assert.Equal(t, MaxFlowEntries, fe.Entries)
 	assert.Equal(t, MaxFlowEntries, fe.FlowEntries)
-	assert.Equal(t, `scalerconfig.Load("s.yaml"): "s.yaml": 12000004 bytes, at least 6000000 entries of flow collections `+
-		`(node's yaml runs out of node's default heap from 6000000 on): node fails with FATAL ERROR: Reached heap limit `+
+	assert.Equal(t, `scalerconfig.Load("s.yaml"): "s.yaml": 12000004 bytes, at least 6000000 entries of lists and mappings, `+
+		`6000000 of them in flow collections (node's yaml runs out of node's default heap from 8000000 entries, 6000000 in `+
+		`flow collections, or as many of both as fill it): node fails with FATAL ERROR: Reached heap limit `+
 		`Allocation failed - JavaScript heap out of memory`, err.Error())
 	// The file's bytes, read once; its parse would take gigabytes.
 	assert.Less(t, peak, uint64(2*len(src)+8<<20), "peak heap")
@@ -70,15 +71,26 @@ func TestHeapLimitFlowList(t *testing.T) {
 	// gigabytes, so only the count is asked).
 	assert.NoError(t, checkEntries("s.yaml", []byte("["+strings.Repeat("a,", MaxFlowEntries-1)+"a]\n")))
 	// Nor is a block list of one item fewer than MaxEntries; one more
-	// entry, in a flow list, makes the count.
+	// entry makes the count.
 	block := strings.Repeat("-\n", MaxEntries-1)
 	assert.NoError(t, checkEntries("s.yaml", []byte(block)))
-	err = checkEntries("s.yaml", []byte(block+"- [a]\n"))
+	err = checkEntries("s.yaml", []byte(block+"-\n"))
 	require.ErrorAs(t, err, &fe)
 	assert.Equal(t, MaxEntries, fe.Entries)
-	assert.Equal(t, `"s.yaml": 16000004 bytes, at least 8000000 entries of lists and mappings `+
-		`(node's yaml runs out of node's default heap from 8000000 on): node fails with FATAL ERROR: Reached heap limit `+
-		`Allocation failed - JavaScript heap out of memory`, err.Error())
+	assert.Zero(t, fe.FlowEntries)
+	assert.Equal(t, `"s.yaml": 16000000 bytes, at least 8000000 entries of lists and mappings, 0 of them in flow `+
+		`collections (node's yaml runs out of node's default heap from 8000000 entries, 6000000 in flow collections, or `+
+		`as many of both as fill it): node fails with FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap `+
+		`out of memory`, err.Error())
+	// Both kinds: 5,000,000 block items and 2,250,000 entries of a flow
+	// list fill the heap (5/8 + 2.25/6 = 1), one flow entry fewer does not.
+	mixed := func(flow int) []byte {
+		return []byte(strings.Repeat("-\n", 5_000_000-1) + "- [" + strings.Repeat("a,", flow) + "a]\n")
+	}
+	err = checkEntries("s.yaml", mixed(2_250_000))
+	require.ErrorAs(t, err, &fe)
+	assert.Equal(t, []int{7_250_000, 2_250_000}, []int{fe.Entries, fe.FlowEntries})
+	assert.NoError(t, checkEntries("s.yaml", mixed(2_250_000-1)))
 	// Long files of few entries pass: one of few indicators without being
 	// lexed, one whose indicators are in a comment and a quoted scalar
 	// after its count.
