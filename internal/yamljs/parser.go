@@ -277,11 +277,11 @@ func (t token) src(text string) string {
 type cst struct {
 	typ      tokType
 	off, ind int32 // its offset in the text, and its indent
-	// n is its source's length: the source is text[off:off+n] (a block
-	// scalar's body at x.at); a control token's is negative (ctlDocumentN
-	// and the others), as its string is not in the text. A string here
-	// would make a cst 64 bytes, not 48: a one-line flow list of
-	// one-character scalars has one an entry.
+	// n is its source's length: the source is text[off:off+n], or where
+	// x.at says; a control token's is negative (ctlDocumentN and the
+	// others), as its string is not in the text. A string here would make
+	// a cst 64 bytes, not 48: a one-line flow list of one-character scalars
+	// has one an entry.
 	n   int32
 	end []token // nil: none yet
 	x   *cstExt
@@ -295,13 +295,19 @@ const (
 )
 
 // setSource makes source c's, found at the text's offset at (-1 for a
-// control token): at is c's offset but for a block scalar's body.
+// control token). at is c's offset but for a block scalar's body and for a
+// node after a control character written in the text ("\x02", "\x18",
+// "\x1f"), which yaml's offsets do not count: c's extension then says
+// where, made for it when c has none.
 func (c *cst) setSource(at int, source string) {
 	switch {
 	case at >= 0:
 		c.n = int32(len(source))
-		if c.typ == tBlockScalar {
-			c.x.at = int32(at)
+		if int32(at) != c.off || c.x != nil && c.x.at != 0 {
+			if c.x == nil {
+				c.x = &cstExt{}
+			}
+			c.x.at = int32(at) + 1
 		}
 	case source == ctlDocument:
 		c.n = ctlDocumentN
@@ -317,8 +323,8 @@ func (c *cst) srcAt() int {
 	switch {
 	case c.n < 0:
 		return -1
-	case c.typ == tBlockScalar:
-		return int(c.x.at)
+	case c.x != nil && c.x.at != 0:
+		return int(c.x.at) - 1
 	}
 	return int(c.off)
 }
@@ -354,7 +360,7 @@ type cstExt struct {
 	message  string     // an error's
 	start    []token    // a document's
 	fcStart  token      // a flow collection's opening bracket
-	at       int32      // where a block scalar's body is in the text
+	at       int32      // 1 + where the source is in the text when not at the node's offset (setSource); 0: at it
 	value    *cst       // a document's
 	props    []token    // a block scalar's header and the tokens after it
 	propMsgs []string   // the messages of the error tokens in props, in order

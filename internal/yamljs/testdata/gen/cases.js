@@ -399,6 +399,11 @@ module.exports = function cases() {
   add('only question', '?\n');
   add('at sign', '@\n');
   add('control characters', 'a: x\x01y\nb: \x7f\n');
+  // A control character of yaml's lexer written in the text is a token that
+  // yaml's offsets do not count: what follows it is one byte further on.
+  add('flow-end control character after a block scalar header', '> \x18\na: b\n');
+  add('doc-mode control character after a block scalar header', '| \x02\n- a\n');
+  add('scalar control character in a key', 'a\x1f: b\nc: [d, \x18 e]\n');
   add('nul byte', 'a: x\x00y\n');
   add('carriage return alone', 'a: 1\rb: 2\n');
   add('unicode line separator', 'a: x\u2028y\n');
