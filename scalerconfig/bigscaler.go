@@ -53,7 +53,7 @@ func (b *byItem) bigItem(f splitFile, g itemGroup, first bool) (read, ok bool) {
 	big.file, big.sets, big.read, big.failed = f, sets, make([]LabelSet, 0, len(sets.Items)), false
 	big.labels = hasItems(lookupMap(rest.Items[0], "mandatoryLabels"))
 	b.out.reset()
-	b.r = payload{value: rest.Items[0], issues: b.r.issues[:0], out: &b.out}
+	b.r = payload{value: rest.Items[0], issues: b.r.issues[:0], out: &b.out, limit: 1}
 	start := len(b.m.places) // the label sets' places are recorded as they are decoded
 	big.schema.run(&b.r)
 	if big.failed || len(b.r.issues) > 0 {
@@ -111,7 +111,7 @@ func (big *bigScaler) readSets() *yamljs.Node {
 		}
 		for _, item := range seq.Items {
 			big.out.reset()
-			big.r = payload{value: item, issues: big.r.issues[:0], out: &big.out}
+			big.r = payload{value: item, issues: big.r.issues[:0], out: &big.out, limit: 1}
 			big.set.run(&big.r)
 			if len(big.r.issues) > 0 {
 				return false

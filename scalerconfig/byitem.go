@@ -61,7 +61,7 @@ func loadByItem(fsys files, name string, src []byte, dir string, group int, each
 			}
 		}}
 	}
-	p := payload{value: root}
+	p := payload{value: root, limit: 1} // whether there is an issue is all it asks
 	configSchemaWith(list).run(&p)
 	if failed || len(p.issues) > 0 {
 		return nil, m.handed, false, nil
@@ -310,7 +310,7 @@ func (b *byItem) file(f splitFile, first bool) bool {
 func (b *byItem) items(items []*yamljs.Node, name string) bool {
 	for _, item := range items {
 		b.out.reset()
-		b.r = payload{value: item, issues: b.r.issues[:0], out: &b.out}
+		b.r = payload{value: item, issues: b.r.issues[:0], out: &b.out, limit: 1}
 		b.scaler.run(&b.r)
 		if len(b.r.issues) > 0 {
 			return false

@@ -205,8 +205,9 @@ type ScanOptions struct {
 	// A config of millions of problems is then told in memory that does
 	// not grow with them: the validation counts a problem past the first
 	// MaxProblems without keeping it. (Of an "Invalid input" of a
-	// resources block, the Reasons of a form are those of its first
-	// MaxProblems issues.) Zero keeps them all, as Scan does.
+	// resources block, the Reasons and Suggestions of a form are those of
+	// its first MaxProblems issues: a form has a few, so that only a limit
+	// of a few cuts them.) Zero keeps them all, as Scan does.
 	MaxProblems int
 }
 

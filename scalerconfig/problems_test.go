@@ -201,3 +201,28 @@ func TestMaxProblemsHoldsFew(t *testing.T) {
 	assert.Equal(t, n-k, e.Omitted)
 	assert.Equal(t, "scalers[9]", e.Problems[k-1].Path)
 }
+
+// TestMaxProblemsByGroupsHoldsFew: the read by groups, which only asks
+// whether the config has an issue before it reads it whole, holds no more
+// than the whole read does under a limit: a top level of 200,000 problems
+// beside one scaler held every issue (twice the whole read's peak heap).
+func TestMaxProblemsByGroupsHoldsFew(t *testing.T) {
+	n := 200_000
+	if raceDetector {
+		n = 50_000
+	}
+	src := []byte("version: 1\nscalers:\n- {}\nmachinePools: [" + strings.Repeat("1,", n) + "1]\n")
+	fsys := fstest.MapFS{"s.yaml": {Data: src}}
+	peak := func(byItem bool) uint64 {
+		var err error
+		p := peakHeap(func() { _, err = scan(files{fsys: fsys}, "s.yaml", "", yamljs.Parse, byItem, 10, nil) })
+		var e *Error
+		require.ErrorAs(t, err, &e)
+		require.Len(t, e.Problems, 10)
+		assert.Equal(t, n+1+4-10, e.Omitted, "the machine pools' problems and the scaler's")
+		return p
+	}
+	byGroups, whole := peak(true), peak(false)
+	t.Logf("peak heap: %d KB by groups, %d KB whole", byGroups>>10, whole>>10)
+	assert.Less(t, float64(byGroups), 1.3*float64(whole))
+}
