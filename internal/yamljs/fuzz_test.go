@@ -329,6 +329,13 @@ func rewritable(src []byte, v *Node) bool {
 	if off := v.Pos.off(); off > 0 && !strings.ContainsRune(" \t\r\n[]{},:?-", rune(src[off-1])) {
 		return false
 	}
+	// A string made of another value is placed at that value's scalar,
+	// whose text it is not: a merged !!set spreads a member string into
+	// its characters ("{!!merge : !!set {0A} }" reads as {"0": "A"}, the
+	// "A" at "0A"). A plain scalar on one line is its own text.
+	if v.Style == Plain && !strings.ContainsAny(text, "\r\n") && text != v.Str {
+		return false
+	}
 	lineStart := strings.LastIndexByte(string(src[:v.Pos.Offset]), '\n') + 1
 	return !strings.Contains(string(src[lineStart:v.Pos.Offset]), "&")
 }
