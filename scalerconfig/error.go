@@ -101,14 +101,12 @@ func (e *Error) Error() string {
 	if all != 1 {
 		b.WriteString("s")
 	}
-	for i, p := range e.Problems {
-		if i == maxShownProblems {
-			break
-		}
+	shown := e.Problems[:min(len(e.Problems), maxShownProblems)]
+	for _, p := range shown {
 		b.WriteString("\n" + p.line())
 	}
-	if shown := min(len(e.Problems), maxShownProblems); shown < all {
-		b.WriteString("\nand " + strconv.Itoa(all-shown) + " more")
+	if len(shown) < all {
+		b.WriteString("\nand " + strconv.Itoa(all-len(shown)) + " more")
 	}
 	return b.String()
 }
@@ -148,12 +146,11 @@ func plainKey(k string) bool {
 // as Problems, the dropped ones counted; a TypeError alone, as JavaScript
 // throws it and nothing else is reported.
 func (m *merged) refusal(p *payload) *Error {
-	for _, iss := range p.issues {
-		if iss.typeErr {
-			return &Error{Problems: m.problems(p.issues)}
-		}
+	problems, thrown := m.problems(p.issues)
+	if thrown {
+		return &Error{Problems: problems}
 	}
-	return &Error{Problems: m.problems(p.issues), Omitted: p.dropped.n}
+	return &Error{Problems: problems, Omitted: p.dropped.n}
 }
 
 // problems turns the issues of a validation into Problems, each placed in
@@ -162,16 +159,16 @@ func (m *merged) refusal(p *payload) *Error {
 // A file can have millions of problems, most of them with one of a few
 // messages: each issue is let go as soon as it is a Problem, so that the
 // two lists do not both stand whole, and the Problems share one string per
-// message.
-func (m *merged) problems(issues []*issue) []Problem {
-	out := make([]Problem, 0, len(issues))
+// message. thrown is true for a TypeError, the one Problem then.
+func (m *merged) problems(issues []*issue) (out []Problem, thrown bool) {
+	out = make([]Problem, 0, len(issues))
 	root := configSchema() // for the suggestions
 	messages := map[string]string{}
 	for i, iss := range issues {
 		issues[i] = nil
 		if iss.typeErr {
 			// JavaScript throws here: nothing after it is checked.
-			return []Problem{m.problem(root, iss)}
+			return []Problem{m.problem(root, iss)}, true
 		}
 		p := m.problem(root, iss)
 		if s, ok := messages[p.Message]; ok {
@@ -181,7 +178,7 @@ func (m *merged) problems(issues []*issue) []Problem {
 		}
 		out = append(out, p)
 	}
-	return out
+	return out, false
 }
 
 func (m *merged) problem(root *schema, iss *issue) Problem {

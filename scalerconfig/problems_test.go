@@ -45,7 +45,8 @@ func TestProblemsLetIssuesGo(t *testing.T) {
 	configSchema().run(&p)
 	issues := p.issues
 	require.NotEmpty(t, issues)
-	got := m.problems(issues)
+	got, thrown := m.problems(issues)
+	assert.False(t, thrown)
 	assert.Len(t, got, len(issues))
 	for i, iss := range issues {
 		assert.Nil(t, iss, "issue %d is still held", i)
@@ -174,13 +175,19 @@ func TestPayloadLimit(t *testing.T) {
 	// A pipe transforms a value whose only issues are unknown keys: not
 	// when an issue past the limit is of another kind.
 	ran := false
-	s := pipe(&schema{parse: func(p *payload) {
-		p.addIssue(&issue{code: "unrecognized_keys", cont: contTrue})
-		p.addIssue(&issue{code: "custom", cont: contTrue})
-	}}, "test", func(*payload) { ran = true })
-	s.run(&payload{limit: 1})
+	pipeOf := func(codes ...string) *schema {
+		return pipe(&schema{parse: func(p *payload) {
+			for _, code := range codes {
+				p.addIssue(&issue{code: code, cont: contTrue})
+			}
+		}}, "test", func(*payload) { ran = true })
+	}
+	pipeOf("unrecognized_keys", "unrecognized_keys").run(&payload{limit: 1})
+	assert.True(t, ran, "unknown keys alone, one dropped, let the pipe run")
+	ran = false
+	pipeOf("unrecognized_keys", "custom").run(&payload{limit: 1})
 	assert.False(t, ran, "the dropped issue stops the pipe")
-	s.run(&payload{})
+	pipeOf("unrecognized_keys", "custom").run(&payload{})
 	assert.False(t, ran)
 }
 

@@ -96,16 +96,12 @@ func (p *payload) child(v *yamljs.Node, reuse []*issue) payload {
 	return payload{value: v, issues: reuse[:0], out: p.out, limit: p.limit}
 }
 
-// keeps reports whether p keeps iss, the next issue it gets.
-func (p *payload) keeps(iss *issue) bool {
-	return p.limit <= 0 || len(p.issues) < p.limit || iss.typeErr
-}
-
-// keep appends iss to p's issues, or counts it past p's limit.
-func (p *payload) keep(iss *issue) {
-	if p.keeps(iss) {
+// keep appends iss to p's issues and reports true, or counts it past p's
+// limit.
+func (p *payload) keep(iss *issue) bool {
+	if p.limit <= 0 || len(p.issues) < p.limit || iss.typeErr {
 		p.issues = append(p.issues, iss)
-		return
+		return true
 	}
 	p.dropped.n++
 	if iss.cont != contTrue {
@@ -117,14 +113,17 @@ func (p *payload) keep(iss *issue) {
 	if iss.code != "unrecognized_keys" {
 		p.dropped.other++
 	}
+	return false
 }
 
 // addIssue appends iss, placed at the value's path plus rel.
 func (p *payload) addIssue(iss *issue, rel ...seg) {
+	if !p.keep(iss) {
+		return
+	}
 	for i := len(rel) - 1; i >= 0; i-- {
 		iss.rpath = append(iss.rpath, rel[i])
 	}
-	p.keep(iss)
 }
 
 // clean reports whether p has no issue, kept or dropped.
@@ -167,10 +166,9 @@ func (p *payload) explicitlyAborted() bool {
 // prefix moves the issues of r, a child's payload, into p, under key s.
 func (p *payload) prefix(s seg, r *payload) {
 	for _, iss := range r.issues {
-		if p.keeps(iss) {
+		if p.keep(iss) {
 			iss.rpath = append(iss.rpath, s)
 		}
-		p.keep(iss)
 	}
 	p.dropped.add(r.dropped)
 }

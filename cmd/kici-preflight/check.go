@@ -149,16 +149,14 @@ func byLabelSet(dst, images, resources []preflight.Finding) []preflight.Finding 
 // collect turns the findings or problems into diags, less the ignored
 // ones, and counts the problems not listed.
 func (c *check) collect(findings []preflight.Finding, refused *scalerconfig.Error) {
+	var problems []scalerconfig.Problem
 	if refused != nil {
+		problems = refused.Problems
 		if slices.Contains(c.opts.ignore, codeInvalidConfig) {
 			c.ignored += refused.Omitted
 		} else {
 			c.unlisted = refused.Omitted
 		}
-	}
-	var problems []scalerconfig.Problem
-	if refused != nil {
-		problems = refused.Problems
 	}
 	for i := range problems {
 		p := &problems[i]

@@ -358,13 +358,13 @@ func (c *composer) directive(tok *cst) {
 // parseError reports an error the parser found between documents, with
 // the current document's errors when there is one.
 func (c *composer) parseError(tok *cst) {
-	msg := tok.message()
-	if tok.src(c.text) != "" {
-		msg += ": " + jsonQuote(tok.src(c.text))
+	msg, src := tok.message(), tok.src(c.text)
+	if src != "" {
+		msg += ": " + jsonQuote(src)
 	}
 	// yaml's end is offset + source.length in code units: past the next
 	// character for a flow-error-end, whose "\x18" is not in the text.
-	e := problem{start: tok.offset(), end: advanceUnits(c.text, tok.offset(), utf16Len(tok.src(c.text))), code: "UNEXPECTED_TOKEN", message: msg}
+	e := problem{start: tok.offset(), end: advanceUnits(c.text, tok.offset(), utf16Len(src)), code: "UNEXPECTED_TOKEN", message: msg}
 	if c.atDirectives || c.doc == nil {
 		c.errors = append(c.errors, e)
 	} else {

@@ -303,7 +303,7 @@ func (c *cst) setSource(at int, source string) {
 	switch {
 	case at >= 0:
 		c.n = int32(len(source))
-		if int32(at) != c.off || c.x != nil && c.x.at != 0 {
+		if int32(at) != c.off {
 			if c.x == nil {
 				c.x = &cstExt{}
 			}
