@@ -278,15 +278,15 @@ func (sp *Spawn) build(r *Request, s *scalerconfig.Scaler, ls *scalerconfig.Labe
 // orphan reaper selects by.
 func dockerLabels(r *Request, key string) map[string]string {
 	labels := make(map[string]string, 6)
-	labels["kici-managed"] = "true"
-	labels["kici-scaler-name"] = r.Scaler
-	labels["kici-agent-id"] = r.AgentID
-	labels["kici-labels"] = key
+	labels[LabelManaged] = "true"
+	labels[LabelScaler] = r.Scaler
+	labels[LabelAgentID] = r.AgentID
+	labels[LabelLabelSet] = key
 	if r.BoundJobID != "" {
-		labels["kici-bound-job-id"] = r.BoundJobID
+		labels[LabelBoundJobID] = r.BoundJobID
 	}
 	if r.RunID != "" {
-		labels["kici-run-id"] = r.RunID
+		labels[LabelRunID] = r.RunID
 	}
 	return labels
 }
