@@ -1,8 +1,8 @@
 package containerscaler
 
 import (
-	"errors"
 	"context"
+	"errors"
 	"strconv"
 	"sync"
 
@@ -228,4 +228,3 @@ func (b *Backend) run(ctx context.Context, id string) (int64, error) {
 		return 0, err
 	}
 }
-
