@@ -3,6 +3,8 @@ package containerscaler
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io/fs"
 	"net/netip"
 	"os/exec"
 	"slices"
@@ -60,14 +62,16 @@ func (n nftRunner) run(stdin string, args ...string) ([]byte, error) {
 	stdout, stderr := &limitedBuffer{max: maxNftOutput}, &limitedBuffer{max: 4096}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Run(); err != nil {
-		return nil, &CommandError{Args: argv, Stderr: strings.TrimSpace(stderr.String()), Err: err}
+		return nil, &CommandError{Args: argv, Stderr: strings.TrimSpace(stderr.buf.String()), Err: err}
 	}
-	return stdout.Bytes(), nil
+	return stdout.buf.Bytes(), nil
 }
 
 // probe is the orchestrator's check that nft can run
 // (validateNftablesAvailability): `nft list tables`, its failure sorted
-// into the three messages of [ErrNftMissing], [ErrNftDenied] and [ErrNft].
+// into the three messages of [ErrNftMissing], [ErrNftDenied] and [ErrNft]
+// as the orchestrator sorts node's, and by Go's errors for a program that
+// cannot be found or run.
 func (n nftRunner) probe(scaler string) error {
 	_, err := n.run("", "list", "tables")
 	if err == nil {
@@ -76,9 +80,11 @@ func (n nftRunner) probe(scaler string) error {
 	msg := err.Error()
 	reason := ErrNft
 	switch {
-	case strings.Contains(msg, "ENOENT") || strings.Contains(msg, "not found"):
+	case errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) ||
+		strings.Contains(msg, "ENOENT") || strings.Contains(msg, "not found"):
 		reason = ErrNftMissing
-	case strings.Contains(msg, "EPERM") || strings.Contains(msg, "Operation not permitted"):
+	case errors.Is(err, fs.ErrPermission) ||
+		strings.Contains(msg, "EPERM") || strings.Contains(msg, "Operation not permitted"):
 		reason = ErrNftDenied
 	}
 	return &Error{Reason: reason, Scaler: scaler, Err: err}
@@ -91,14 +97,15 @@ func (n nftRunner) transact(script string) error {
 }
 
 // limitedBuffer keeps the first max bytes written to it and drops the rest.
+// It has no ReadFrom, so that io.Copy writes through Write.
 type limitedBuffer struct {
-	bytes.Buffer
+	buf bytes.Buffer
 	max int
 }
 
 func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if room := b.max - b.Len(); room > 0 {
-		b.Buffer.Write(p[:min(len(p), room)])
+	if room := b.max - b.buf.Len(); room > 0 {
+		b.buf.Write(p[:min(len(p), room)])
 	}
 	return len(p), nil
 }
