@@ -1,12 +1,14 @@
 package agentspawn
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/kicikit/kicikit/hostconfig"
 	"github.com/kicikit/kicikit/internal/jsstr"
 	"github.com/kicikit/kicikit/scalerconfig"
+	"github.com/moby/moby/api/types/container"
 	"github.com/stretchr/testify/require"
 )
 
@@ -83,7 +85,7 @@ func naiveRoute(in RouteInput) (Match, bool) {
 		s := &in.Config.Scalers[i]
 		// The added labels are TestRouteAddedLabels' to check; here they
 		// are taken as Route computes them, and the matching is redone.
-		auto := joined(addedLabels(s, in.Host, nil).list)
+		auto := addedLabels(s, in.Host).list
 		for j, ls := range s.LabelSets {
 			gate := append(append([]string{}, s.MandatoryLabels...), PlatformTaints(s, in.Host)...)
 			for l := range lower(ls.Labels) {
@@ -179,15 +181,17 @@ func FuzzRoute(f *testing.F) {
 	})
 }
 
-// FuzzJSONString: the create body writes each string as encoding/json
-// does, less its HTML escaping.
+// FuzzJSONString: the create body is valid JSON whatever a string holds,
+// and reads back as the string, each invalid UTF-8 byte as U+FFFD.
 func FuzzJSONString(f *testing.F) {
 	for _, s := range []string{"", "a\"b", "\x00\xff", "\u2028<&>", "é😀\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		var w jsonWriter
-		w.str(s)
-		require.Equal(t, encodingJSON(t, s), w.b.String())
+		body, err := Spawn{Config: container.Config{Image: s}}.MarshalJSON()
+		require.NoError(t, err)
+		var back struct{ Image string }
+		require.NoError(t, json.Unmarshal(body, &back), "%s", body)
+		require.Equal(t, string([]rune(s)), back.Image)
 	})
 }

@@ -51,14 +51,13 @@ func HostAccess(in HostAccessInput) []string {
 	if in.Policy != nil && in.Policy.HostAccess != nil {
 		return slices.Clone(in.Policy.HostAccess)
 	}
-	list, seen := addLabel(nil, nil, label{in.Gateway, ":53"})
+	var set orderedSet
+	set.add(in.Gateway + ":53")
 	if port, ok := urlPort(in.OrchestratorURL); ok {
-		list, seen = addLabel(list, seen, label{"*:", port})
+		set.add("*:" + port)
 	}
-	for _, s := range in.HostServices {
-		list, seen = addLabel(list, seen, label{name: s})
-	}
-	return joined(list)
+	set.add(in.HostServices...)
+	return set.list
 }
 
 // urlPort returns the port of a URL, named or implied by its scheme, as

@@ -2,9 +2,9 @@ package agentspawn
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/api/types/network"
@@ -89,49 +89,12 @@ func (w *jsonWriter) close() {
 }
 
 // str writes s as a JSON string, as encoding/json writes it without
-// escaping HTML: \b, \f, \n, \r and \t short, other control characters,
-// U+2028 and U+2029 as \u escapes, invalid UTF-8 as \ufffd.
+// escaping HTML: invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped.
 func (w *jsonWriter) str(s string) {
-	w.b.WriteByte('"')
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			w.b.WriteString(`\ufffd`)
-		case r == '"' || r == '\\':
-			w.b.WriteByte('\\')
-			w.b.WriteByte(byte(r))
-		case r < ' ' || r == '\u2028' || r == '\u2029':
-			w.escape(r)
-		default:
-			w.b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	w.b.WriteByte('"')
-}
-
-// escape writes a control character or a line separator escaped.
-func (w *jsonWriter) escape(r rune) {
-	const hex = "0123456789abcdef"
-	switch r {
-	case '\b':
-		w.b.WriteString(`\b`)
-	case '\f':
-		w.b.WriteString(`\f`)
-	case '\n':
-		w.b.WriteString(`\n`)
-	case '\r':
-		w.b.WriteString(`\r`)
-	case '\t':
-		w.b.WriteString(`\t`)
-	default:
-		w.b.WriteString(`\u`)
-		w.b.WriteByte(hex[r>>12&0xF])
-		w.b.WriteByte(hex[r>>8&0xF])
-		w.b.WriteByte(hex[r>>4&0xF])
-		w.b.WriteByte(hex[r&0xF])
-	}
+	enc := json.NewEncoder(&w.b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)           // a string always encodes
+	w.b.Truncate(w.b.Len() - 1) // the newline Encode ends with
 }
 
 // list writes the member k, an array of strings, when list has an entry.

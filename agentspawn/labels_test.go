@@ -63,8 +63,7 @@ func TestAgentLabels(t *testing.T) {
 }
 
 // TestAgentLabelsLong: a label set of many labels, some repeated, keeps
-// the first of each in order past the length where AgentLabels stops
-// scanning and starts hashing.
+// the first of each in order.
 func TestAgentLabelsLong(t *testing.T) {
 	var in, want []string
 	for i := range 40 {
@@ -190,24 +189,5 @@ func TestRouteAddedLabels(t *testing.T) {
 			_, ok := Route(RouteInput{Config: tt.cfg, RunsOn: tt.runsOn, Exclude: exclude, Host: tt.host})
 			assert.Equal(t, tt.match, ok)
 		})
-	}
-}
-
-// TestLabelSame: two labels are the same when their strings are, however
-// each splits into prefix and name.
-func TestLabelSame(t *testing.T) {
-	var labels []label
-	for _, s := range []string{"", "a", "ab", "abc", "abd", "kici:agent:container", "kici:agent:containers", "kici:agent:x"} {
-		for i := 0; i <= len(s); i++ {
-			labels = append(labels, label{s[:i], s[i:]})
-		}
-	}
-	for _, l := range labels {
-		for _, m := range labels {
-			want := l.prefix+l.name == m.prefix+m.name
-			if got := l.same(m); got != want {
-				t.Errorf("%q.same(%q) = %v, want %v", l, m, got, want)
-			}
-		}
 	}
 }

@@ -1,8 +1,6 @@
 package agentspawn
 
 import (
-	"slices"
-
 	"github.com/kicikit/kicikit/internal/jsstr"
 	"github.com/kicikit/kicikit/scalerconfig"
 )
@@ -56,29 +54,26 @@ type Match struct {
 //   - An empty runs-on takes the first label set whose gate is empty, and
 //     Exclude does not apply to it, as in the orchestrator.
 //
-// Route reads every label set once, and allocates nothing for a label set
-// whose labels are lower case, as Load makes them: its time is linear in
-// the number of label sets.
+// Route's time is linear in the size of the config and of the job's
+// labels.
 func Route(in RouteInput) (Match, bool) {
 	if in.Config == nil {
 		return Match{}, false
 	}
-	var tbuf [8]string
-	target := normalized(in.RunsOn, tbuf[:0])
+	target := lowerSet(in.RunsOn)
 	if len(target) == 0 {
 		return firstUngated(in.Config, in.Host)
 	}
-	var ebuf [8]string
-	exclude := normalized(in.Exclude, ebuf[:0])
+	exclude := lowerSet(in.Exclude)
 	best, bestSize, found := Match{}, 0, false
-	var abuf [24]label
-	r := router{target: target, exclude: exclude, buf: abuf[:0]}
 	for i := range in.Config.Scalers {
-		if !r.reset(&in.Config.Scalers[i], in.Host) {
+		s := &in.Config.Scalers[i]
+		added, need, ok := scalerGate(s, in.Host, target, exclude)
+		if !ok {
 			continue
 		}
-		for j, ls := range r.scaler.LabelSets {
-			size, ok := r.serves(ls.Labels)
+		for j, ls := range s.LabelSets {
+			size, ok := serves(ls.Labels, added, need, target, exclude)
 			if ok && (!found || size < bestSize) {
 				best, bestSize, found = Match{i, j}, size, true
 			}
@@ -104,152 +99,85 @@ func firstUngated(cfg *scalerconfig.Config, host scalerconfig.Platform) (Match, 
 	return Match{}, false
 }
 
-// router matches a job's labels against label sets, one scaler at a time.
-// Every list it holds is lower-cased, each label once; target and exclude
-// are sorted in labelOrder, as inSorted takes them.
-type router struct {
-	target, exclude []string // the job's
-	scaler          *scalerconfig.Scaler
-	added           addedSet // the labels the manager adds to the scaler's label sets
-	need            []string // the targets not among added, which a label set's own labels must hold
-	own             []string // the current label set's labels
-	buf             []label  // scratch space for added
+// lowerSet is the set of labels, lower-cased.
+func lowerSet(labels []string) map[string]bool {
+	set := make(map[string]bool, len(labels))
+	for _, l := range labels {
+		set[jsstr.ToLower(l)] = true
+	}
+	return set
 }
 
-// reset makes r the router of s, and reports whether any of s's label sets
-// can serve the job: not when the scaler's part of the gate (its mandatory
-// labels and its platform's taints) is missing from the target, nor when an
-// excluded label is one the manager adds to every label set.
-func (r *router) reset(s *scalerconfig.Scaler, host scalerconfig.Platform) bool {
-	r.scaler = s
-	p, resolved := resolvedPlatform(s, host)
-	r.added = addedLabels(s, host, r.buf[:0])
-	r.buf = r.added.list[:0]
+// scalerGate returns the labels the manager adds to each label set of s,
+// and the targets among them not, which a label set's own labels must
+// hold. It reports false when no label set of s can serve the job: the
+// scaler's part of the gate (its mandatory labels and its platform's
+// taints) is missing from the target, or an excluded label is one the
+// manager adds.
+func scalerGate(s *scalerconfig.Scaler, host scalerconfig.Platform, target, exclude map[string]bool) (added map[string]bool, need []string, ok bool) {
+	gate := PlatformTaints(s, host)
 	for _, m := range s.MandatoryLabels {
-		if !inSorted(r.target, jsstr.ToLower(m)) {
-			return false
+		gate = append(gate, jsstr.ToLower(m))
+	}
+	for _, g := range gate {
+		if !target[g] {
+			return nil, nil, false
 		}
 	}
-	if resolved {
-		var tokens [2]string
-		for _, t := range p.Taints(tokens[:0]) {
-			if !inSorted(r.target, t) {
-				return false
-			}
+	added = addedLabels(s, host).has
+	for e := range exclude {
+		if added[e] {
+			return nil, nil, false
 		}
 	}
-	for _, e := range r.exclude {
-		if r.added.has(e) {
-			return false
+	for t := range target {
+		if !added[t] {
+			need = append(need, t)
 		}
 	}
-	r.need = r.need[:0]
-	for _, t := range r.target {
-		if !r.added.has(t) {
-			r.need = append(r.need, t)
-		}
-	}
-	return true
-}
-
-// addedSet is the labels the manager adds to a scaler's label sets, each
-// once: a list, with a set of its labels as strings once it is long.
-type addedSet struct {
-	list []label
-	seen map[string]struct{}
-}
-
-func (a *addedSet) add(l label) { a.list, a.seen = addLabel(a.list, a.seen, l) }
-
-// has reports whether s is one of the labels.
-func (a *addedSet) has(s string) bool {
-	if a.seen != nil {
-		return mapHas(a.seen, s)
-	}
-	return slices.ContainsFunc(a.list, label{name: s}.same)
+	return added, need, true
 }
 
 // addedLabels returns the labels the scaler manager adds to each label set
-// of s (getEnrichedScalerEntries), lower-cased, each once, as prefixes and
-// names, so that they need no string of their own. buf is scratch space.
-func addedLabels(s *scalerconfig.Scaler, host scalerconfig.Platform, buf []label) addedSet {
-	var osArch [6]string
+// of s (getEnrichedScalerEntries), lower-cased, each once.
+func addedLabels(s *scalerconfig.Scaler, host scalerconfig.Platform) orderedSet {
 	p, resolved := resolvedPlatform(s, host)
 	var auto []string
 	switch {
 	case resolved:
-		auto = p.Taints(archLabels(p.Arch, osLabels(p.OS, osArch[:0])))
+		auto = p.Taints(archLabels(p.Arch, osLabels(p.OS, nil)))
 	case s.Type == scalerconfig.TypeBareMetal:
-		auto = archLabels(host.Arch, osLabels(host.OS, osArch[:0]))
+		auto = archLabels(host.Arch, osLabels(host.OS, nil))
 	default:
-		auto = archLabels(host.Arch, osLabels("linux", osArch[:0]))
+		auto = archLabels(host.Arch, osLabels("linux", nil))
 	}
-	a := addedSet{list: buf}
+	auto = append(auto, AgentTypeLabelPrefix+string(s.Type), ScalerLabelPrefix+s.Name)
+	auto = append(auto, roleLabels(s.Roles)...)
+	var set orderedSet
 	for _, l := range auto {
-		a.add(label{name: jsstr.ToLower(l)})
+		set.add(jsstr.ToLower(l))
 	}
-	a.add(lowerLabel(AgentTypeLabelPrefix, string(s.Type)))
-	a.add(lowerLabel(ScalerLabelPrefix, s.Name))
-	roleLabels(s.Roles, func(name string) { a.add(lowerLabel(RoleLabelPrefix, name)) })
-	a.add(label{name: AgentFeatureLabel})
-	return a
+	set.add(AgentFeatureLabel)
+	return set
 }
 
-// lowerLabel is prefix+name lower-cased, as JavaScript lower-cases the
-// whole label: a name that lower-casing leaves as it is stays apart from
-// its prefix; another is lower-cased with it, where a final sigma may read
-// the prefix.
-func lowerLabel(prefix, name string) label {
-	if jsstr.ToLower(name) == name {
-		return label{prefix, name}
-	}
-	return label{name: jsstr.ToLower(prefix + name)}
-}
-
-// serves reports whether a label set of r's scaler with these labels
-// serves the job, and how many labels it has with the added ones.
-func (r *router) serves(labels []string) (int, bool) {
-	r.own = ownLabels(labels, r.own[:0])
-	size := len(r.added.list)
-	for _, l := range r.own {
-		if scalerconfig.IsPlatformTaint(l) && !inSorted(r.target, l) || inSorted(r.exclude, l) {
+// serves reports whether a label set with these labels serves the job,
+// and how many labels it has with the added ones.
+func serves(labels []string, added map[string]bool, need []string, target, exclude map[string]bool) (int, bool) {
+	own := lowerSet(labels)
+	size := len(added)
+	for l := range own {
+		if scalerconfig.IsPlatformTaint(l) && !target[l] || exclude[l] {
 			return 0, false
 		}
-		if !r.added.has(l) {
+		if !added[l] {
 			size++
 		}
 	}
-	for _, t := range r.need {
-		if !inSorted(r.own, t) {
+	for _, t := range need {
+		if !own[t] {
 			return 0, false
 		}
 	}
 	return size, true
-}
-
-// ownLabels appends labels lower-cased to dst, each once: a short list as
-// it comes, a longer one sorted in labelOrder, as inSorted takes it.
-func ownLabels(labels, dst []string) []string {
-	if len(labels) > shortList {
-		return normalized(labels, dst)
-	}
-	for _, l := range labels {
-		if l = jsstr.ToLower(l); !slices.Contains(dst, l) {
-			dst = append(dst, l)
-		}
-	}
-	return dst
-}
-
-// shortList is the longest list inSorted scans rather than searches.
-const shortList = 8
-
-// inSorted reports whether s is in list: scanned when list is short, else
-// searched in it, sorted in labelOrder.
-func inSorted(list []string, s string) bool {
-	if len(list) <= shortList {
-		return slices.Contains(list, s)
-	}
-	_, ok := slices.BinarySearchFunc(list, s, labelOrder)
-	return ok
 }

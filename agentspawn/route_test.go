@@ -156,7 +156,7 @@ func TestNormalizeLabelSet(t *testing.T) {
 		{"sorts by UTF-16 code units", []string{"\uFFFD", "\U0001F600", "Z", "a"}, "a,z,\U0001F600,\uFFFD"},
 		{"does not trim", []string{" linux", "linux"}, " linux,linux"},
 		{"an empty label is a label", []string{"", "linux"}, ",linux"},
-		{"more labels than fit the stack", []string{"j", "i", "h", "g", "f", "e", "d", "c", "b", "a", "A"}, "a,b,c,d,e,f,g,h,i,j"},
+		{"many labels", []string{"j", "i", "h", "g", "f", "e", "d", "c", "b", "a", "A"}, "a,b,c,d,e,f,g,h,i,j"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -244,10 +244,9 @@ func TestRouteLowerCasesWholeLabels(t *testing.T) {
 	}
 }
 
-// TestRouteLongLabelSets: label sets around the length where Route stops
-// scanning a label set's labels and sorts them, each in reverse order so
-// that none comes sorted: every label of each is found, and repeated
-// labels count once.
+// TestRouteLongLabelSets: label sets of 7 to 20 labels, each in reverse
+// order so that none comes sorted: every label of each is found, and
+// repeated labels count once.
 func TestRouteLongLabelSets(t *testing.T) {
 	for _, n := range []int{7, 8, 9, 12, 20} {
 		labels := make([]string, n)

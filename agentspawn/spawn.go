@@ -1,6 +1,8 @@
 package agentspawn
 
 import (
+	"slices"
+
 	"github.com/kicikit/kicikit/hostconfig"
 	"github.com/kicikit/kicikit/scalerconfig"
 	"github.com/moby/moby/api/types/container"
@@ -29,12 +31,6 @@ type Spawn struct {
 	// Pull is what to do about Config.Image before creating the container.
 	Pull Pull
 }
-
-// The environment entries and Docker labels the container backend writes.
-const (
-	envPrefixForward = "KICI_AGENT_ENV_"
-	envJobImageAgent = "KICI_JOB_IMAGE_AGENT=1"
-)
 
 // Plan returns the container the orchestrator's container backend creates
 // for r (ContainerScalerBackend.spawn of the orchestrator 0.20.0), or an
@@ -93,9 +89,8 @@ func Plan(r Request) (Spawn, error) {
 	if err != nil {
 		return Spawn{}, err
 	}
-	var rbuf, lbuf [8]string
-	want := normalized(r.LabelSet, rbuf[:0])
-	li := matchLabelSet(s, want, lbuf[:0])
+	key := NormalizeLabelSet(r.LabelSet)
+	li := matchLabelSet(s, key)
 	fail := func(reason Reason, cause error) (Spawn, error) {
 		return Spawn{}, &Error{Reason: reason, Scaler: r.Scaler, LabelSet: r.LabelSet, LabelSetIndex: li,
 			Type: s.Type, MaxAgents: s.MaxAgents, Err: cause}
@@ -110,22 +105,13 @@ func Plan(r Request) (Spawn, error) {
 		return fail(reason, nil)
 	}
 	ls := &s.LabelSets[li]
-	limits, err := hostconfig.ResolveSpawnLimits(r.Effective, spawnResources(r.Config, ls))
+	limits, err := hostconfig.ResolveSpawnLimits(r.Effective, r.Config.SpawnResources(*ls))
 	if err != nil {
 		return fail(ErrLimits, err)
 	}
 	sp := Spawn{ScalerIndex: si, LabelSetIndex: li}
-	sp.build(&r, s, ls, limits, want)
+	sp.build(&r, s, ls, limits, key)
 	return sp, nil
-}
-
-// spawnResources is Config.SpawnResources, without copying the label set:
-// its resources, else the config's defaults.resources, else nil.
-func spawnResources(cfg *scalerconfig.Config, ls *scalerconfig.LabelSet) *hostconfig.Resources {
-	if ls.Resources != nil || cfg.Defaults == nil {
-		return ls.Resources
-	}
-	return cfg.Defaults.Resources
 }
 
 // containerScaler finds the container scaler r names.
@@ -150,74 +136,16 @@ func containerScaler(r Request) (int, *scalerconfig.Scaler, error) {
 }
 
 // matchLabelSet returns the index of the first label set of s whose
-// normalized labels join to the same key as want, or -1; buf is scratch
-// space. The keys are compared, not the labels, as the backend compares
-// its normalizeLabelSet strings: ["a,b"] and [a, b] are both "a,b", and
-// [""] and [] both "".
-func matchLabelSet(s *scalerconfig.Scaler, want, buf []string) int {
+// [NormalizeLabelSet] is key, or -1. The keys are compared, not the
+// labels, as the backend compares its normalizeLabelSet strings:
+// ["a,b"] and [a, b] are both "a,b", and [""] and [] both "".
+func matchLabelSet(s *scalerconfig.Scaler, key string) int {
 	for i := range s.LabelSets {
-		buf = normalized(s.LabelSets[i].Labels, buf[:0])
-		if sameKey(buf, want) {
+		if NormalizeLabelSet(s.LabelSets[i].Labels) == key {
 			return i
 		}
 	}
 	return -1
-}
-
-// sameKey reports whether a and b, each joined with ",", are the same
-// string, without joining them.
-func sameKey(a, b []string) bool {
-	if keyLen(a) != keyLen(b) {
-		return false
-	}
-	x, y := keyCursor{list: a}, keyCursor{list: b}
-	x.skip(0)
-	y.skip(0)
-	for !x.done() {
-		p, q := x.chunk(), y.chunk()
-		n := min(len(p), len(q))
-		if p[:n] != q[:n] {
-			return false
-		}
-		x.skip(n)
-		y.skip(n)
-	}
-	return true
-}
-
-// keyLen is the length of list joined with ",".
-func keyLen(list []string) int {
-	n := len(list) - 1
-	for _, s := range list {
-		n += len(s)
-	}
-	return max(n, 0)
-}
-
-// keyCursor walks a list joined with ",", a piece at a time: piece 2i is
-// list[i], and piece 2i+1 the comma after it.
-type keyCursor struct {
-	list       []string
-	piece, off int
-}
-
-func (c *keyCursor) done() bool { return c.piece >= 2*len(c.list)-1 }
-
-// chunk is what is left of the current piece.
-func (c *keyCursor) chunk() string {
-	if c.piece%2 == 1 {
-		return ","[c.off:]
-	}
-	return c.list[c.piece/2][c.off:]
-}
-
-// skip moves n bytes on, and past every piece it then ends or that is
-// empty.
-func (c *keyCursor) skip(n int) {
-	c.off += n
-	for !c.done() && c.chunk() == "" {
-		c.piece, c.off = c.piece+1, 0
-	}
 }
 
 // missing returns the Reason for what r or ls lacks that the container
@@ -236,35 +164,22 @@ func missing(r Request, ls *scalerconfig.LabelSet) Reason {
 	return 0
 }
 
-// build fills sp's container from the checked request.
-func (sp *Spawn) build(r *Request, s *scalerconfig.Scaler, ls *scalerconfig.LabelSet, limits hostconfig.Limits, want []string) {
-	origin := hostconfig.PoolImage
-	image := ls.Image
-	var lbuf [16]label
-	sg := spawning{r: r, s: s, ls: ls, want: want,
-		full: agentLabels(r.LabelSet, scalerconfig.TypeContainer, s.Name, s.Roles, r.PlatformTaints, lbuf[:0])}
+// build fills sp's container from the checked request; key is the
+// label set's [NormalizeLabelSet].
+func (sp *Spawn) build(r *Request, s *scalerconfig.Scaler, ls *scalerconfig.LabelSet, limits hostconfig.Limits, key string) {
+	origin, image := hostconfig.PoolImage, ls.Image
+	env := environment(r, ls, AgentLabels(r.LabelSet, scalerconfig.TypeContainer, s.Name, s.Roles, r.PlatformTaints))
+	binds := slices.Clone(ls.Volumes)
+	if ls.ContainerSocket && r.SocketPath != "" {
+		binds = append(binds, r.SocketPath+":"+r.SocketPath)
+	}
 	if r.Job != nil {
 		origin, image = hostconfig.JobImage, r.Job.Image
-		sg.volume = RuntimeVolumeName(runtimeImageID(r.Job, ls))
+		env = append(env, envJobImageAgent)
+		binds = append(binds, RuntimeVolumeName(runtimeImageID(r.Job, ls))+":"+RuntimeMount+":ro")
 	}
-	var in hostconfig.Input
-	sg.extra, in = hostconfig.SpawnAdditions(origin).Apply(nil, hostconfig.Input{Limits: limits, ExtraHosts: s.ExtraHosts})
-	var stack [1024]byte
-	var c composer
-	buf, p := sg.compose(&c, stack[:0])
-	all := c.strings(buf)
-	var bbuf [8]string
-	binds := append(bbuf[:0], ls.Volumes...)
-	for _, i := range p.binds[:p.made] {
-		binds = append(binds, all[i])
-	}
-	in.Binds = binds
-	sp.Config = container.Config{
-		Image:  image,
-		Env:    all[:p.env:p.env],
-		Labels: dockerLabels(r, all[p.key]),
-		Cmd:    command(r.Job),
-	}
+	env, in := hostconfig.SpawnAdditions(origin).Apply(env, hostconfig.Input{Limits: limits, Binds: binds, ExtraHosts: s.ExtraHosts})
+	sp.Config = container.Config{Image: image, Env: env, Labels: dockerLabels(r, key), Cmd: command(r.Job)}
 	sp.HostConfig = hostconfig.Build(in)
 	if s.NetworkIsolation == nil || *s.NetworkIsolation {
 		sp.Networking = &network.NetworkingConfig{
@@ -272,6 +187,15 @@ func (sp *Spawn) build(r *Request, s *scalerconfig.Scaler, ls *scalerconfig.Labe
 		}
 	}
 	sp.Pull = pullFor(r.Job, ls)
+}
+
+// runtimeImageID is what names the runtime volume: the agent image's
+// inspected id, else its reference, as the backend falls back.
+func runtimeImageID(job *JobImage, ls *scalerconfig.LabelSet) string {
+	if job.AgentImageID != "" {
+		return job.AgentImageID
+	}
+	return ls.Image
 }
 
 // dockerLabels are the container's Docker labels, which the backend's own

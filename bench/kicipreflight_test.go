@@ -101,12 +101,12 @@ func peakOf(stderr []byte) (peak int64, cpu time.Duration, err error) {
 	return peak, time.Duration(ns), nil
 }
 
-// buildPreflight builds cmd/kici-preflight into b's temporary folder and
+// buildPreflight builds cmd/kici-preflight into tb's temporary folder and
 // returns its path.
-func buildPreflight(b *testing.B) string {
-	prog := filepath.Join(b.TempDir(), "kici-preflight")
+func buildPreflight(tb testing.TB) string {
+	prog := filepath.Join(tb.TempDir(), "kici-preflight")
 	if out, err := exec.Command("go", "build", "-o", prog, "github.com/kicikit/kicikit/cmd/kici-preflight").CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
+		tb.Fatalf("go build: %v\n%s", err, out)
 	}
 	return prog
 }

@@ -12,38 +12,42 @@ import (
 	"testing"
 )
 
-// nodeParse reads file with npm yaml 2.9.1 in a fresh node process
-// (node/parse.mjs, its package installed by `npm ci` in node/), as the
-// orchestrator reads its scaler config, and returns the nanoseconds the
-// parse took, measured inside node, and the process's peak resident
-// memory. It skips b when node or the package is missing: bench/run
-// installs the package first.
-func nodeParse(b *testing.B, self, file string) (parseNs, peak int64) {
-	b.Helper()
+// nodeParse reads file, and each file of the folder dropins ("" for
+// none), with npm yaml 2.9.1 in a fresh node process (node/parse.mjs, its
+// package installed by `npm ci` in node/), as the orchestrator reads its
+// scaler config, and returns the nanoseconds the parses took, measured
+// inside node, and the process's peak resident memory. It skips tb when
+// node or the package is missing: bench/run installs the package first.
+func nodeParse(tb testing.TB, self, file, dropins string) (parseNs, peak int64) {
+	tb.Helper()
 	script, err := filepath.Abs(filepath.Join("node", "parse.mjs"))
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join("node", "node_modules", "yaml")); err != nil {
-		b.Skip("npm yaml is not installed: cd bench/node && npm ci")
+		tb.Skip("npm yaml is not installed: cd bench/node && npm ci")
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		b.Skip("no node on the PATH")
+		tb.Skip("no node on the PATH")
 	}
-	m := exec.Command(self, node, script, file)
+	args := []string{node, script, file}
+	if dropins != "" {
+		args = append(args, dropins)
+	}
+	m := exec.Command(self, args...)
 	m.Env = append(os.Environ(), peakEnv+"=1")
 	var stdout, stderr bytes.Buffer
 	m.Stdout, m.Stderr = &stdout, &stderr
 	if err := m.Run(); err != nil {
-		b.Fatalf("node: %v: %s", err, stderr.Bytes())
+		tb.Fatalf("node: %v: %s", err, stderr.Bytes())
 	}
 	if _, err := fmt.Sscanf(strings.TrimSpace(stdout.String()), "parse-ns %d", &parseNs); err != nil {
-		b.Fatalf("node printed %q: %v", stdout.Bytes(), err)
+		tb.Fatalf("node printed %q: %v", stdout.Bytes(), err)
 	}
 	peak, _, err = peakOf(stderr.Bytes())
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return parseNs, peak
 }
@@ -60,7 +64,7 @@ func benchNode(b *testing.B, file string, items int, unit string) {
 	}
 	var total, peak int64
 	for b.Loop() {
-		ns, p := nodeParse(b, self, file)
+		ns, p := nodeParse(b, self, file, "")
 		total += ns
 		peak = max(peak, p)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -83,6 +84,15 @@ func BenchmarkLoadScalerConfig(b *testing.B) {
 		file := writeTemp(b, "scalers.yaml", src)
 		b.Run(fmt.Sprintf("labelsets=%d/impl=npmyaml", n), func(b *testing.B) { benchNode(b, file, n, "ns/labelset") })
 	}
+}
+
+// cpuTime is the CPU time, user and system, the process has used.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkLoadCPU: scalerconfig.Load and yaml/v3's decode into its Node

@@ -1,3 +1,12 @@
+// This file is distribution/reference's grammar written out by hand.
+// Why: imageref.Parse is what a program calls in a loop over every image
+// it holds (kici-preflight checks each label set's image on every run, as
+// a pre-commit hook and in CI). The grammar checks a reference in about
+// 0.14 µs without allocating; the reference package's regular expressions
+// take about 2.4 µs and 40 allocations (bench/, the ParseImage table).
+// FuzzParseDifferential and the reference package's own test strings hold
+// the two to the same answers.
+
 package imageref
 
 import (
@@ -15,11 +24,9 @@ import (
 	"github.com/opencontainers/go-digest"
 )
 
-// This file is the grammar that reference.ParseNormalizedNamed
-// (github.com/distribution/reference v0.6.0) accepts, written out by hand
-// so that checking a reference costs a few passes over its bytes instead of
-// the package's regular expressions. The productions are those of its
-// regexp.go:
+// The grammar that reference.ParseNormalizedNamed
+// (github.com/distribution/reference v0.6.0) accepts. The productions are
+// those of its regexp.go:
 //
 //	reference           := name [ ":" tag ] [ "@" digest ]
 //	name                := [ domain-and-port "/" ] remote-name

@@ -19,7 +19,7 @@ const CmdExe = `%SystemRoot%\System32\cmd.exe`
 //   - cmd holds a byte cmd.exe reads as syntax even inside double quotes
 //     (a double quote, "%" or "!") or a control byte (CR, LF, NUL and the
 //     rest of U+0000-U+001F), or is not valid UTF-8: a *[UnsafeCommandError]
-//     with [ReasonCmdSyntax] (the orchestrator checks only the arguments);
+//     with [ErrCmdSyntax] (the orchestrator checks only the arguments);
 //   - an argument is empty or holds a byte outside A-Z a-z 0-9 @ / . _ + -:
 //     an *[UnsafeArgError] naming the first such argument.
 //
@@ -38,7 +38,7 @@ func WindowsShellCommand(cmd string, args []string) (string, error) {
 // errors.
 func shellCommand(fn, cmd string, args []string) (string, error) {
 	if !cmdQuotable(cmd) {
-		return "", &UnsafeCommandError{Func: fn, Cmd: cmd, Reason: ReasonCmdSyntax}
+		return "", &UnsafeCommandError{Func: fn, Cmd: cmd, Reason: ErrCmdSyntax}
 	}
 	for _, a := range args {
 		if !shellSafe(a) {
@@ -124,13 +124,13 @@ func systemCmdExe(environ []string) (string, error) {
 		}
 	}
 	if !isAbsolute(root, true) || !cmdQuotable(root) {
-		return "", execError{ReasonNoSystemRoot}
+		return "", execError{ErrNoSystemRoot}
 	}
 	// A root of separators alone ("\\") would leave \System32\cmd.exe, on
 	// whatever drive is current.
 	path := strings.TrimRight(root, `\/`) + `\System32\cmd.exe`
 	if !isAbsolute(path, true) {
-		return "", execError{ReasonNoSystemRoot}
+		return "", execError{ErrNoSystemRoot}
 	}
 	return path, nil
 }

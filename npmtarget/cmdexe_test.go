@@ -90,7 +90,7 @@ func TestBatBadBut(t *testing.T) {
 				require.ErrorAs(t, err, &argErr)
 				assert.Equal(t, bad, argErr.Arg, "the error names the first refused argument")
 				assert.Contains(t, err.Error(), errtext.Quote(bad))
-				assert.ErrorIs(t, err, ReasonArgSyntax)
+				assert.ErrorIs(t, err, ErrArgSyntax)
 				assert.NotContains(t, err.Error(), "\n")
 				assert.Empty(t, line)
 			}
@@ -120,8 +120,8 @@ func TestWindowsShellCommandRefusesCmdPath(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			line, err := WindowsShellCommand(tt.cmd, []string{"install"})
-			assert.Equal(t, &UnsafeCommandError{Func: "WindowsShellCommand", Cmd: tt.cmd, Reason: ReasonCmdSyntax}, err)
-			assert.ErrorIs(t, err, ReasonCmdSyntax)
+			assert.Equal(t, &UnsafeCommandError{Func: "WindowsShellCommand", Cmd: tt.cmd, Reason: ErrCmdSyntax}, err)
+			assert.ErrorIs(t, err, ErrCmdSyntax)
 			assert.Empty(t, line)
 		})
 	}
@@ -198,7 +198,7 @@ func TestSystemCmdExeRefuses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := systemCmdExe(tt.environ)
-			assert.ErrorIs(t, err, ReasonNoSystemRoot)
+			assert.ErrorIs(t, err, ErrNoSystemRoot)
 			assert.EqualError(t, err, "npmtarget.Command.ExecCmd: the environment names no usable SystemRoot, so cmd.exe cannot be found")
 			assert.Empty(t, got)
 		})
@@ -217,19 +217,19 @@ func TestErrorMessages(t *testing.T) {
 			`npmtarget.Target.Command: cannot pass "a\nb" to npm: it holds a character cmd.exe reads as syntax`},
 		{"unsafe argument, bounded", &UnsafeArgError{Func: "Target.Command", Arg: strings.Repeat("&", 1<<20)},
 			`npmtarget.Target.Command: cannot pass "` + strings.Repeat("&", 64) + `"... (1048576 bytes) to npm: it holds a character cmd.exe reads as syntax`},
-		{"cmd.exe syntax in the path", &UnsafeCommandError{Func: "WindowsShellCommand", Cmd: `C:\%x%\npm.cmd`, Reason: ReasonCmdSyntax},
+		{"cmd.exe syntax in the path", &UnsafeCommandError{Func: "WindowsShellCommand", Cmd: `C:\%x%\npm.cmd`, Reason: ErrCmdSyntax},
 			`npmtarget.WindowsShellCommand("C:\\%x%\\npm.cmd"): cannot run the program: it holds a character cmd.exe reads as syntax even inside quotes`},
-		{"relative path", &UnsafeCommandError{Func: "Target.Command", Cmd: "npm", Reason: ReasonRelativePath},
+		{"relative path", &UnsafeCommandError{Func: "Target.Command", Cmd: "npm", Reason: ErrRelativePath},
 			`npmtarget.Target.Command("npm"): cannot run the program: it is not an absolute path`},
-		{"not executable", &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\node`, Reason: ReasonNotExecutable},
+		{"not executable", &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\node`, Reason: ErrNotExecutable},
 			`npmtarget.Target.Command("C:\\n\\node"): cannot run the program: it is neither a .exe or .com program nor a .cmd or .bat batch file`},
-		{"a long path, bounded", &UnsafeCommandError{Func: "Target.Command", Cmd: strings.Repeat("x", 1000), Reason: ReasonRelativePath},
+		{"a long path, bounded", &UnsafeCommandError{Func: "Target.Command", Cmd: strings.Repeat("x", 1000), Reason: ErrRelativePath},
 			`npmtarget.Target.Command("` + strings.Repeat("x", 64) + `"... (1000 bytes)): cannot run the program: it is not an absolute path`},
-		{"other platform", execError{ReasonOtherPlatform}, "npmtarget.Command.ExecCmd: the command's target runs on another platform"},
-		{"a refused field", &FieldError{Func: "Resolve", Field: "NodeExecPath", Value: "C:node.exe", Reason: ReasonRelativeNode},
+		{"other platform", execError{ErrOtherPlatform}, "npmtarget.Command.ExecCmd: the command's target runs on another platform"},
+		{"a refused field", &FieldError{Func: "Resolve", Field: "NodeExecPath", Value: "C:node.exe", Reason: ErrRelativeNode},
 			`npmtarget.Resolve("C:node.exe"): NodeExecPath: the service's node is not an absolute path, so npm would run from the working directory: give its absolute path`},
-		{"a refused field, bounded", &FieldError{Func: "PlanUpgrade", Field: "Version", Value: strings.Repeat("v", 1<<20), Reason: ReasonVersion},
-			`npmtarget.PlanUpgrade("` + strings.Repeat("v", 64) + `"... (1048576 bytes)): Version: ` + ReasonVersion.Error()},
+		{"a refused field, bounded", &FieldError{Func: "PlanUpgrade", Field: "Version", Value: strings.Repeat("v", 1<<20), Reason: ErrVersion},
+			`npmtarget.PlanUpgrade("` + strings.Repeat("v", 64) + `"... (1048576 bytes)): Version: ` + ErrVersion.Error()},
 		{"an unknown reason", Reason(200), "reason 200"},
 	}
 	for _, tt := range tests {
@@ -242,8 +242,8 @@ func TestErrorMessages(t *testing.T) {
 		var argErr *UnsafeArgError
 		require.ErrorAs(t, wrapped, &argErr)
 		assert.Equal(t, "x y", argErr.Arg)
-		assert.ErrorIs(t, wrapped, ReasonArgSyntax)
-		assert.ErrorIs(t, fmt.Errorf("upgrade: %w", &UnsafeCommandError{Reason: ReasonRelativePath}), ReasonRelativePath)
+		assert.ErrorIs(t, wrapped, ErrArgSyntax)
+		assert.ErrorIs(t, fmt.Errorf("upgrade: %w", &UnsafeCommandError{Reason: ErrRelativePath}), ErrRelativePath)
 	})
 }
 
@@ -251,7 +251,7 @@ func TestErrorMessages(t *testing.T) {
 // says what it is about.
 func TestReasons(t *testing.T) {
 	seen := map[string]Reason{}
-	for r := ReasonCmdSyntax; r <= ReasonAltered; r++ {
+	for r := ErrCmdSyntax; r <= ErrUnsafeTarget; r++ {
 		t.Run(strconv.Itoa(int(r)), func(t *testing.T) {
 			text := r.Error()
 			assert.NotEqual(t, "reason "+strconv.Itoa(int(r)), text)

@@ -99,9 +99,9 @@
 //     separator and, on the npm.cmd route, a global prefix or node folder
 //     that npm.cmd would hand cmd.exe to misread, and an owning package
 //     that is not a valid npm package name; [PlanUpgrade] refuses them too
-//     ([RefusalUnsafe]);
+//     ([ErrUnsafeTarget]);
 //   - [PlanUpgrade] refuses a version npm would read as anything but a
-//     version or a dist-tag ([RefusalBadVersion]): an alias, a URL, a git
+//     version or a dist-tag ([ErrVersion]): an alias, a URL, a git
 //     repository, a folder or a tarball, whose install scripts would run as
 //     the upgrader, or a range;
 //   - on the cmd.exe route, [Target.Env] drops an inherited

@@ -6,53 +6,53 @@ import (
 	"github.com/kicikit/kicikit/internal/errtext"
 )
 
-// Reason is why npmtarget refuses a value or a command. Each Reason is an
-// error value, so a caller can branch on it with errors.Is:
+// Reason is why npmtarget refuses a value, a command or an upgrade. Each
+// Reason is an error value, so a caller can branch on it with errors.Is:
 //
-//	if errors.Is(err, npmtarget.ReasonRelativePath) { … }
+//	if errors.Is(err, npmtarget.ErrRelativePath) { … }
 //
 // The zero Reason is not one of them and is never reported.
 type Reason uint8
 
 // The reasons npmtarget refuses.
 const (
-	// ReasonCmdSyntax means a program path holds a byte cmd.exe reads as
+	// ErrCmdSyntax means a program path holds a byte cmd.exe reads as
 	// syntax even inside double quotes (a double quote, "%" or "!"), a
 	// control byte (CR, LF, NUL and the rest of U+0000-U+001F, none of which
 	// a Windows file name holds), or is not valid UTF-8 (Windows names are
 	// UTF-16, so it names no file).
-	ReasonCmdSyntax Reason = iota + 1
-	// ReasonRelativePath means a path is not absolute on the target
+	ErrCmdSyntax Reason = iota + 1
+	// ErrRelativePath means a path is not absolute on the target
 	// platform, so what it names would depend on the working directory
 	// (cmd.exe looks there first).
-	ReasonRelativePath
-	// ReasonNotExecutable means a Windows program path ends neither in ".exe"
+	ErrRelativePath
+	// ErrNotExecutable means a Windows program path ends neither in ".exe"
 	// or ".com" nor in a batch file's ".cmd" or ".bat". os/exec would try
 	// every extension in PATHEXT, .bat and .cmd among them, and run a batch
 	// file without cmd.exe's quoting rules.
-	ReasonNotExecutable
-	// ReasonArgSyntax means an argument for cmd.exe is empty or holds a byte
+	ErrNotExecutable
+	// ErrArgSyntax means an argument for cmd.exe is empty or holds a byte
 	// outside A-Z a-z 0-9 @ / . _ + -.
-	ReasonArgSyntax
-	// ReasonOtherPlatform means a command was to start on a platform other
+	ErrArgSyntax
+	// ErrOtherPlatform means a command was to start on a platform other
 	// than its target's: a Windows target's command runs only on Windows, a
 	// posix target's nowhere else.
-	ReasonOtherPlatform
-	// ReasonNoSystemRoot means the environment names no SystemRoot that
+	ErrOtherPlatform
+	// ErrNoSystemRoot means the environment names no SystemRoot that
 	// gives an absolute cmd.exe path cmd.exe can take.
-	ReasonNoSystemRoot
-	// ReasonRelativeNode means the service's node is not an absolute path of
+	ErrNoSystemRoot
+	// ErrRelativeNode means the service's node is not an absolute path of
 	// the target platform. Its folder goes first on PATH, so a relative one
 	// puts the working directory there, and a drive-relative one ("C:node.exe")
 	// makes npm.cmd's path C:\npm.cmd. The refused value's message says to
 	// give the absolute path.
-	ReasonRelativeNode
-	// ReasonListSeparator means the service's node folder holds the target's
+	ErrRelativeNode
+	// ErrListSeparator means the service's node folder holds the target's
 	// PATH list separator (":" on posix, ";" on Windows), so that putting it
 	// first on PATH would split it into other folders, or an empty element
 	// that stands for the working directory.
-	ReasonListSeparator
-	// ReasonBatchPath means a path that npm.cmd expands into its own command
+	ErrListSeparator
+	// ErrBatchPath means a path that npm.cmd expands into its own command
 	// lines, on the cmd.exe route, holds what cmd.exe would misread there: a
 	// double quote (it ends the quotes around the global prefix in
 	// IF EXIST "%NPM_PREFIX_NPM_CLI_JS%", and what follows runs as a
@@ -60,53 +60,74 @@ const (
 	// which then finds no node and falls back to an inherited npm-cli.js), a
 	// control character, or a character Windows forbids in a file name
 	// (< > | ? * and a ":" that is not a drive's), which no real folder holds.
-	ReasonBatchPath
-	// ReasonPackageName means the package that owns the entry script is not
+	ErrBatchPath
+	// ErrPackageName means the package that owns the entry script is not
 	// a name npm takes (validate-npm-package-name's rules), or one that npm
 	// would read, followed by "@<version>", as something else: "C:" and
 	// "x.tgz" name a folder and a tarball to npm, "-x" reads as an option.
-	ReasonPackageName
-	// ReasonVersion means the version to install is neither a semantic
+	ErrPackageName
+	// ErrVersion means the version to install is neither a semantic
 	// version nor a dist-tag in a form npm reads as nothing else: npm reads
 	// "npm:left-pad@1.3.0" as an alias for another package, "/opt/evil" and
 	// "../x" as folders whose install scripts it runs, and "^1.2.3" as a
 	// range.
-	ReasonVersion
-	// ReasonAltered means a [Command] given to [Command.ExecCmd] is not what
+	ErrVersion
+	// ErrAltered means a [Command] given to [Command.ExecCmd] is not what
 	// [Target.Command] makes of its Target and npm arguments: a field was
 	// changed after the fact, or the Command was built by hand.
-	ReasonAltered
+	ErrAltered
+
+	// ErrNoVersion means [PlanUpgrade] was given no version to install.
+	ErrNoVersion
+	// ErrNotGlobal means the entry script is in a node_modules folder that
+	// is not a global install ([NotGlobal]).
+	ErrNotGlobal
+	// ErrNoGlobalPackage means the launch command is unknown, names no
+	// entry script, or names one outside any node_modules folder
+	// ([NoEntry]).
+	ErrNoGlobalPackage
+	// ErrUnsafeTarget means [Resolve] refused the global install it found
+	// ([Unsafe]), where the orchestrator would go on.
+	ErrUnsafeTarget
 )
 
 // Error returns a short lower-case description of r.
 func (r Reason) Error() string {
 	switch r {
-	case ReasonCmdSyntax:
+	case ErrCmdSyntax:
 		return "it holds a character cmd.exe reads as syntax even inside quotes"
-	case ReasonRelativePath:
+	case ErrRelativePath:
 		return "it is not an absolute path"
-	case ReasonNotExecutable:
+	case ErrNotExecutable:
 		return "it is neither a .exe or .com program nor a .cmd or .bat batch file"
-	case ReasonArgSyntax:
+	case ErrArgSyntax:
 		return "it holds a character cmd.exe reads as syntax"
-	case ReasonOtherPlatform:
+	case ErrOtherPlatform:
 		return "the command's target runs on another platform"
-	case ReasonNoSystemRoot:
+	case ErrNoSystemRoot:
 		return "the environment names no usable SystemRoot, so cmd.exe cannot be found"
-	case ReasonRelativeNode:
+	case ErrRelativeNode:
 		return "the service's node is not an absolute path, so npm would run from the working directory: give its absolute path"
-	case ReasonListSeparator:
+	case ErrListSeparator:
 		return "the node folder holds the PATH list separator, which would split PATH: move node to a folder without it"
-	case ReasonBatchPath:
+	case ErrBatchPath:
 		return "npm.cmd would hand it to cmd.exe, which misreads a double quote, %, !, ^, a control character " +
 			"or a character Windows forbids in a file name: use a folder without them, or keep npm-cli.js beside node so that npm runs without cmd.exe"
-	case ReasonPackageName:
+	case ErrPackageName:
 		return "npm would not read it as the name of a package to install: install the package under a valid npm package name"
-	case ReasonVersion:
+	case ErrVersion:
 		return "npm would read it as something other than a version or a dist-tag (an alias, a URL, a git repository, a folder, a tarball or a range): " +
 			"give a version such as 0.20.0 or a dist-tag such as latest"
-	case ReasonAltered:
+	case ErrAltered:
 		return "the command is not what Target.Command makes of its target and arguments: make it with Target.Command and run it unchanged"
+	case ErrNoVersion:
+		return "no version to install was given"
+	case ErrNotGlobal:
+		return "the launch target is not inside a global npm install"
+	case ErrNoGlobalPackage:
+		return "the launch command names no global package to update"
+	case ErrUnsafeTarget:
+		return "npm cannot be run safely for the global install"
 	}
 	return "reason " + strconv.Itoa(int(r))
 }
@@ -123,11 +144,11 @@ type UnsafeArgError struct {
 // argument quoted by Go's rules and cut to a bounded length, so that
 // control bytes stay visible and the message stays one short line.
 func (e *UnsafeArgError) Error() string {
-	return "npmtarget." + e.Func + ": cannot pass " + errtext.Quote(e.Arg) + " to npm: " + ReasonArgSyntax.Error()
+	return "npmtarget." + e.Func + ": cannot pass " + errtext.Quote(e.Arg) + " to npm: " + ErrArgSyntax.Error()
 }
 
-// Unwrap returns [ReasonArgSyntax].
-func (e *UnsafeArgError) Unwrap() error { return ReasonArgSyntax }
+// Unwrap returns [ErrArgSyntax].
+func (e *UnsafeArgError) Unwrap() error { return ErrArgSyntax }
 
 // UnsafeCommandError reports a program path that [WindowsShellCommand] or
 // [Target.Command] refuses to run.
@@ -143,7 +164,7 @@ func (e *UnsafeCommandError) Error() string {
 	return "npmtarget." + e.Func + "(" + errtext.Quote(e.Cmd) + "): cannot run the program: " + e.Reason.Error()
 }
 
-// Unwrap returns e.Reason, so that errors.Is(err, ReasonRelativePath) and
+// Unwrap returns e.Reason, so that errors.Is(err, ErrRelativePath) and
 // the like work.
 func (e *UnsafeCommandError) Unwrap() error { return e.Reason }
 

@@ -132,7 +132,7 @@ func ExamplePlanUpgrade() {
 		ExecPath: "/usr/bin/node",
 		Args:     []string{"/srv/kici/node_modules/@kici-dev/orchestrator/dist/server.js"},
 	}
-	plan := npmtarget.PlanUpgrade(npmtarget.PlanInput{
+	plan := npmtarget.PlanUpgrade(npmtarget.PlanUpgradeInput{
 		Spec: spec, Component: "orchestrator", Version: "0.20.0", RunningExecPath: "/usr/local/bin/node",
 	})
 	switch p := plan.(type) {
@@ -143,6 +143,6 @@ func ExamplePlanUpgrade() {
 		fmt.Println(p.Message)
 	}
 	// Output:
-	// not-global
+	// the launch target is not inside a global npm install
 	// npm-source upgrade cannot self-install: the unit's launch target /srv/kici/node_modules/@kici-dev/orchestrator/dist/server.js is not inside a global npm install, so the unit's npm has no global prefix that holds it. The unit runs /usr/bin/node; this kici-admin runs /usr/local/bin/node. Use an archive upgrade (--from <archive> / --url <url> + --version), or pre-install the package and re-run with --restart-only.
 }

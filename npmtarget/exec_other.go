@@ -8,6 +8,6 @@ import "os/exec"
 // it ([Command.ExecCmd]).
 func setPlatform(cmd *exec.Cmd, c Command, _ []string) {
 	if c.Target.Windows || c.CmdLine != "" {
-		cmd.Err = execError{ReasonOtherPlatform}
+		cmd.Err = execError{ErrOtherPlatform}
 	}
 }

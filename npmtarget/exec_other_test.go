@@ -39,7 +39,7 @@ func TestExecCmdWindowsElsewhere(t *testing.T) {
 			cmd := c.ExecCmd(nil)
 			require.Error(t, cmd.Err)
 			assert.Equal(t, cmd.Err, cmd.Run())
-			assert.ErrorIs(t, cmd.Err, ReasonOtherPlatform)
+			assert.ErrorIs(t, cmd.Err, ErrOtherPlatform)
 		})
 	}
 }

@@ -13,7 +13,7 @@ import (
 func setPlatform(cmd *exec.Cmd, c Command, environ []string) {
 	switch {
 	case !c.Target.Windows:
-		cmd.Err = execError{ReasonOtherPlatform}
+		cmd.Err = execError{ErrOtherPlatform}
 	case c.CmdLine != "":
 		path, err := systemCmdExe(environ)
 		cmd.Path, cmd.Err = path, err

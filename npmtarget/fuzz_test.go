@@ -373,7 +373,7 @@ func FuzzWindowsShellCommand(f *testing.F) {
 				t.Fatalf("Command(%q, %q) = %+v, %v", a, b, c, err)
 			}
 		case errors.As(err, &cmdErr):
-			if !badCmd || cmdErr.Cmd != cmd || cmdErr.Reason != ReasonCmdSyntax || line != "" {
+			if !badCmd || cmdErr.Cmd != cmd || cmdErr.Reason != ErrCmdSyntax || line != "" {
 				t.Fatalf("cmd refusal %v for %q", err, cmd)
 			}
 		case errors.As(err, &argErr):

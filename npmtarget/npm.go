@@ -179,14 +179,14 @@ type Command struct {
 //   - t.Invocation.Cmd is not an absolute path of the target platform
 //     (posix: starts with "/"; Windows: a drive root such as "C:\" or a UNC
 //     or device path starting with two separators): an *[UnsafeCommandError]
-//     with [ReasonRelativePath];
+//     with [ErrRelativePath];
 //   - on Windows, t.Invocation.Cmd is neither a batch file nor a ".exe" or
-//     ".com" program: [ReasonNotExecutable];
+//     ".com" program: [ErrNotExecutable];
 //   - on the cmd.exe route, t.Invocation.Cmd holds a byte cmd.exe reads as
-//     syntax even inside quotes: [ReasonCmdSyntax];
+//     syntax even inside quotes: [ErrCmdSyntax];
 //   - t fails a check that [Resolve] makes beyond the orchestrator: a
-//     *[FieldError] with [ReasonRelativeNode] or [ReasonListSeparator], or on
-//     the cmd.exe route [ReasonBatchPath] for the global prefix, the node
+//     *[FieldError] with [ErrRelativeNode] or [ErrListSeparator], or on
+//     the cmd.exe route [ErrBatchPath] for the global prefix, the node
 //     folder or the batch file's folder;
 //   - on the cmd.exe route, [WindowsShellCommand] refuses the batch file's
 //     path or an argument (PreArgs and --prefix included, which is why the
@@ -203,10 +203,10 @@ func (t Target) Command(npmArgs ...string) (Command, error) {
 func (t Target) command(fn string, npmArgs []string) (Command, error) {
 	cmd := t.Invocation.Cmd
 	if !isAbsolute(cmd, t.Windows) {
-		return Command{}, &UnsafeCommandError{Func: fn, Cmd: cmd, Reason: ReasonRelativePath}
+		return Command{}, &UnsafeCommandError{Func: fn, Cmd: cmd, Reason: ErrRelativePath}
 	}
 	if t.viaCmdExe() && !cmdQuotable(cmd) {
-		return Command{}, &UnsafeCommandError{Func: fn, Cmd: cmd, Reason: ReasonCmdSyntax}
+		return Command{}, &UnsafeCommandError{Func: fn, Cmd: cmd, Reason: ErrCmdSyntax}
 	}
 	if err := checkTarget(fn, t); err != nil {
 		return Command{}, err
@@ -229,7 +229,7 @@ func (t Target) command(fn string, npmArgs []string) (Command, error) {
 		}, nil
 	}
 	if t.Windows && !hasSuffixFold(cmd, ".exe") && !hasSuffixFold(cmd, ".com") {
-		return Command{}, &UnsafeCommandError{Func: fn, Cmd: cmd, Reason: ReasonNotExecutable}
+		return Command{}, &UnsafeCommandError{Func: fn, Cmd: cmd, Reason: ErrNotExecutable}
 	}
 	return Command{Path: cmd, Args: append([]string{cmd}, args...), Target: t}, nil
 }
@@ -250,7 +250,7 @@ func (c Command) Env(environ []string) []string {
 //
 // ExecCmd runs only what [Target.Command] makes: it makes the command again
 // from c.Target and the npm arguments c.Args carries, and refuses c when
-// its Path, Args or CmdLine differ from that (ReasonAltered), or when
+// its Path, Args or CmdLine differ from that (ErrAltered), or when
 // Target.Command now refuses c.Target, so that a field changed after the
 // fact is never silently ignored or run unchecked.
 //
@@ -276,14 +276,14 @@ func (c Command) ExecCmd(environ []string) *exec.Cmd {
 func (c Command) remake() (Command, error) {
 	npmArgs, ok := c.npmArgs()
 	if !ok {
-		return Command{}, execError{ReasonAltered}
+		return Command{}, execError{ErrAltered}
 	}
 	want, err := c.Target.command("Command.ExecCmd", npmArgs)
 	if err != nil {
 		return Command{}, err
 	}
 	if want.Path != c.Path || want.CmdLine != c.CmdLine || !slices.Equal(want.Args, c.Args) {
-		return Command{}, execError{ReasonAltered}
+		return Command{}, execError{ErrAltered}
 	}
 	return want, nil
 }

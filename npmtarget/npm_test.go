@@ -360,28 +360,28 @@ func TestCommandRefuses(t *testing.T) {
 		// A batch file with PreArgs cannot take their paths.
 		{"Windows batch file with PreArgs", Target{Windows: true, NodeExecPath: `C:\n\node.exe`, GlobalPrefix: `C:\p`, Invocation: Invocation{Cmd: `C:\shims\node.cmd`, PreArgs: []string{`C:\n\node_modules\npm\bin\npm-cli.js`}}},
 			&UnsafeArgError{Func: "Target.Command", Arg: `C:\n\node_modules\npm\bin\npm-cli.js`}},
-		{"Windows program without extension", withCmd(winCli, `C:\n\node`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\node`, Reason: ReasonNotExecutable}},
-		{"Windows PowerShell script", withCmd(winCli, `C:\n\node.ps1`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\node.ps1`, Reason: ReasonNotExecutable}},
-		{"Windows .exe with a trailing dot", withCmd(winCli, `C:\n\node.exe.`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\node.exe.`, Reason: ReasonNotExecutable}},
-		{"Windows stream name", withCmd(winCli, `C:\n\npm.cmd::$DATA`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\npm.cmd::$DATA`, Reason: ReasonNotExecutable}},
-		{"Windows trailing separator", withCmd(winCli, `C:\n\node.exe\`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\node.exe\`, Reason: ReasonNotExecutable}},
-		{"posix bare name", withCmd(posixNpm, "npm"), &UnsafeCommandError{Func: "Target.Command", Cmd: "npm", Reason: ReasonRelativePath}},
-		{"posix ./", withCmd(posixNpm, "./npm"), &UnsafeCommandError{Func: "Target.Command", Cmd: "./npm", Reason: ReasonRelativePath}},
-		{"posix empty", withCmd(posixNpm, ""), &UnsafeCommandError{Func: "Target.Command", Cmd: "", Reason: ReasonRelativePath}},
-		{"posix Windows path", withCmd(posixNpm, `C:\n\npm`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\npm`, Reason: ReasonRelativePath}},
-		{"Windows bare name", withCmd(winCmd, "npm.cmd"), &UnsafeCommandError{Func: "Target.Command", Cmd: "npm.cmd", Reason: ReasonRelativePath}},
-		{"Windows current drive", withCmd(winCmd, `\n\npm.cmd`), &UnsafeCommandError{Func: "Target.Command", Cmd: `\n\npm.cmd`, Reason: ReasonRelativePath}},
-		{"Windows drive's current folder", withCmd(winCmd, `C:npm.cmd`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:npm.cmd`, Reason: ReasonRelativePath}},
-		{"Windows .\\", withCmd(winCmd, `.\npm.cmd`), &UnsafeCommandError{Func: "Target.Command", Cmd: `.\npm.cmd`, Reason: ReasonRelativePath}},
-		{"Windows slash", withCmd(winCmd, "/n/npm.cmd"), &UnsafeCommandError{Func: "Target.Command", Cmd: "/n/npm.cmd", Reason: ReasonRelativePath}},
-		{"Windows empty", withCmd(winCmd, ""), &UnsafeCommandError{Func: "Target.Command", Cmd: "", Reason: ReasonRelativePath}},
-		{"a cmd.exe path of the batch file", withCmd(winCmd, `C:\100%\npm.cmd`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\100%\npm.cmd`, Reason: ReasonCmdSyntax}},
-		{"a device path to npm.cmd", withCmd(winCmd, `\\?\C:\n\npm.cmd`), &FieldError{Func: "Target.Command", Field: "Invocation.Cmd", Value: `\\?\C:\n\npm.cmd`, Reason: ReasonBatchPath}},
-		{"a drive-relative node on the npm.cmd route", withNode(winCmd, `C:node.exe`), &FieldError{Func: "Target.Command", Field: "NodeExecPath", Value: `C:node.exe`, Reason: ReasonRelativeNode}},
-		{"a relative node on the launcher route", withNode(posixNpm, "node"), &FieldError{Func: "Target.Command", Field: "NodeExecPath", Value: "node", Reason: ReasonRelativeNode}},
-		{"no node", withNode(posixCli, ""), &FieldError{Func: "Target.Command", Field: "NodeExecPath", Value: "", Reason: ReasonRelativeNode}},
-		{"a node folder holding :", withNode(posixNpm, "/opt/x:/node"), &FieldError{Func: "Target.Command", Field: "NodeExecPath", Value: "/opt/x:/node", Reason: ReasonListSeparator}},
-		{"a node folder holding ;", withNode(winCli, `C:\n;\node.exe`), &FieldError{Func: "Target.Command", Field: "NodeExecPath", Value: `C:\n;\node.exe`, Reason: ReasonListSeparator}},
+		{"Windows program without extension", withCmd(winCli, `C:\n\node`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\node`, Reason: ErrNotExecutable}},
+		{"Windows PowerShell script", withCmd(winCli, `C:\n\node.ps1`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\node.ps1`, Reason: ErrNotExecutable}},
+		{"Windows .exe with a trailing dot", withCmd(winCli, `C:\n\node.exe.`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\node.exe.`, Reason: ErrNotExecutable}},
+		{"Windows stream name", withCmd(winCli, `C:\n\npm.cmd::$DATA`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\npm.cmd::$DATA`, Reason: ErrNotExecutable}},
+		{"Windows trailing separator", withCmd(winCli, `C:\n\node.exe\`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\node.exe\`, Reason: ErrNotExecutable}},
+		{"posix bare name", withCmd(posixNpm, "npm"), &UnsafeCommandError{Func: "Target.Command", Cmd: "npm", Reason: ErrRelativePath}},
+		{"posix ./", withCmd(posixNpm, "./npm"), &UnsafeCommandError{Func: "Target.Command", Cmd: "./npm", Reason: ErrRelativePath}},
+		{"posix empty", withCmd(posixNpm, ""), &UnsafeCommandError{Func: "Target.Command", Cmd: "", Reason: ErrRelativePath}},
+		{"posix Windows path", withCmd(posixNpm, `C:\n\npm`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\n\npm`, Reason: ErrRelativePath}},
+		{"Windows bare name", withCmd(winCmd, "npm.cmd"), &UnsafeCommandError{Func: "Target.Command", Cmd: "npm.cmd", Reason: ErrRelativePath}},
+		{"Windows current drive", withCmd(winCmd, `\n\npm.cmd`), &UnsafeCommandError{Func: "Target.Command", Cmd: `\n\npm.cmd`, Reason: ErrRelativePath}},
+		{"Windows drive's current folder", withCmd(winCmd, `C:npm.cmd`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:npm.cmd`, Reason: ErrRelativePath}},
+		{"Windows .\\", withCmd(winCmd, `.\npm.cmd`), &UnsafeCommandError{Func: "Target.Command", Cmd: `.\npm.cmd`, Reason: ErrRelativePath}},
+		{"Windows slash", withCmd(winCmd, "/n/npm.cmd"), &UnsafeCommandError{Func: "Target.Command", Cmd: "/n/npm.cmd", Reason: ErrRelativePath}},
+		{"Windows empty", withCmd(winCmd, ""), &UnsafeCommandError{Func: "Target.Command", Cmd: "", Reason: ErrRelativePath}},
+		{"a cmd.exe path of the batch file", withCmd(winCmd, `C:\100%\npm.cmd`), &UnsafeCommandError{Func: "Target.Command", Cmd: `C:\100%\npm.cmd`, Reason: ErrCmdSyntax}},
+		{"a device path to npm.cmd", withCmd(winCmd, `\\?\C:\n\npm.cmd`), &FieldError{Func: "Target.Command", Field: "Invocation.Cmd", Value: `\\?\C:\n\npm.cmd`, Reason: ErrBatchPath}},
+		{"a drive-relative node on the npm.cmd route", withNode(winCmd, `C:node.exe`), &FieldError{Func: "Target.Command", Field: "NodeExecPath", Value: `C:node.exe`, Reason: ErrRelativeNode}},
+		{"a relative node on the launcher route", withNode(posixNpm, "node"), &FieldError{Func: "Target.Command", Field: "NodeExecPath", Value: "node", Reason: ErrRelativeNode}},
+		{"no node", withNode(posixCli, ""), &FieldError{Func: "Target.Command", Field: "NodeExecPath", Value: "", Reason: ErrRelativeNode}},
+		{"a node folder holding :", withNode(posixNpm, "/opt/x:/node"), &FieldError{Func: "Target.Command", Field: "NodeExecPath", Value: "/opt/x:/node", Reason: ErrListSeparator}},
+		{"a node folder holding ;", withNode(winCli, `C:\n;\node.exe`), &FieldError{Func: "Target.Command", Field: "NodeExecPath", Value: `C:\n;\node.exe`, Reason: ErrListSeparator}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -423,8 +423,8 @@ func TestCommandRefusesNpmCmdPaths(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := tt.target.Command("install")
-			assert.Equal(t, &FieldError{Func: "Target.Command", Field: tt.field, Value: tt.value, Reason: ReasonBatchPath}, err)
-			assert.ErrorIs(t, err, ReasonBatchPath)
+			assert.Equal(t, &FieldError{Func: "Target.Command", Field: tt.field, Value: tt.value, Reason: ErrBatchPath}, err)
+			assert.ErrorIs(t, err, ErrBatchPath)
 			assert.Equal(t, Command{}, c)
 			if tt.field != "Invocation.Cmd" {
 				direct := tt.target
@@ -493,15 +493,15 @@ func TestCommandAbsoluteRule(t *testing.T) {
 		{"drive Z", `Z:\nodejs\node.exe`, 0},
 		{"drive a", `a:\nodejs\node.exe`, 0},
 		{"drive z", `z:\nodejs\node.exe`, 0},
-		{"@ before A is no drive", `@:\nodejs\node.exe`, ReasonRelativePath},
-		{"[ after Z is no drive", `[:\nodejs\node.exe`, ReasonRelativePath},
-		{"` before a is no drive", "`:\\nodejs\\node.exe", ReasonRelativePath},
-		{"{ after z is no drive", `{:\nodejs\node.exe`, ReasonRelativePath},
-		{"drive root alone is absolute", `C:\`, ReasonNotExecutable},
-		{"drive without separator is relative", `C:`, ReasonRelativePath},
-		{"two separators alone are absolute", `\\`, ReasonNotExecutable},
-		{"two slashes alone are absolute", `//`, ReasonNotExecutable},
-		{"one separator is relative", `\`, ReasonRelativePath},
+		{"@ before A is no drive", `@:\nodejs\node.exe`, ErrRelativePath},
+		{"[ after Z is no drive", `[:\nodejs\node.exe`, ErrRelativePath},
+		{"` before a is no drive", "`:\\nodejs\\node.exe", ErrRelativePath},
+		{"{ after z is no drive", `{:\nodejs\node.exe`, ErrRelativePath},
+		{"drive root alone is absolute", `C:\`, ErrNotExecutable},
+		{"drive without separator is relative", `C:`, ErrRelativePath},
+		{"two separators alone are absolute", `\\`, ErrNotExecutable},
+		{"two slashes alone are absolute", `//`, ErrNotExecutable},
+		{"one separator is relative", `\`, ErrRelativePath},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -553,14 +553,14 @@ func TestExecCmdRemakes(t *testing.T) {
 		want error // the reason ExecCmd leaves in exec.Cmd.Err on this platform
 	}{
 		{"posix, unchanged", func(*Command) {}, nil},
-		{"posix, another program", func(c *Command) { c.Path = "/bin/sh" }, ReasonAltered},
-		{"posix, another argv[0]", func(c *Command) { c.Args[0] = "/bin/sh" }, ReasonAltered},
-		{"posix, an argument after --prefix", func(c *Command) { c.Args = append(c.Args, "--prefix=/elsewhere") }, ReasonAltered},
-		{"posix, another prefix in the target", func(c *Command) { c.Target.GlobalPrefix = "/elsewhere" }, ReasonAltered},
-		{"posix, npm-cli.js dropped", func(c *Command) { c.Args = slices.Delete(c.Args, 1, 2) }, ReasonAltered},
-		{"posix, a relative node in the target", func(c *Command) { c.Target.NodeExecPath = "node" }, ReasonRelativeNode},
-		{"posix, a cmd.exe line on a posix command", func(c *Command) { c.CmdLine = "cmd.exe /d /s /c calc" }, ReasonAltered},
-		{"posix, no arguments at all", func(c *Command) { c.Args = nil }, ReasonAltered},
+		{"posix, another program", func(c *Command) { c.Path = "/bin/sh" }, ErrAltered},
+		{"posix, another argv[0]", func(c *Command) { c.Args[0] = "/bin/sh" }, ErrAltered},
+		{"posix, an argument after --prefix", func(c *Command) { c.Args = append(c.Args, "--prefix=/elsewhere") }, ErrAltered},
+		{"posix, another prefix in the target", func(c *Command) { c.Target.GlobalPrefix = "/elsewhere" }, ErrAltered},
+		{"posix, npm-cli.js dropped", func(c *Command) { c.Args = slices.Delete(c.Args, 1, 2) }, ErrAltered},
+		{"posix, a relative node in the target", func(c *Command) { c.Target.NodeExecPath = "node" }, ErrRelativeNode},
+		{"posix, a cmd.exe line on a posix command", func(c *Command) { c.CmdLine = "cmd.exe /d /s /c calc" }, ErrAltered},
+		{"posix, no arguments at all", func(c *Command) { c.Args = nil }, ErrAltered},
 		{"posix, an npm argument changed in place runs as shown", func(c *Command) { c.Args[3] = "--json" }, nil},
 	}
 	for _, tt := range tests {
@@ -580,46 +580,46 @@ func TestExecCmdRemakes(t *testing.T) {
 	winTests := []struct {
 		name string
 		edit func(c *Command)
-		want Reason // ReasonOtherPlatform when the command is made again as it is
+		want Reason // ErrOtherPlatform when the command is made again as it is
 	}{
-		{"cmd.exe, unchanged", func(*Command) {}, ReasonOtherPlatform},
+		{"cmd.exe, unchanged", func(*Command) {}, ErrOtherPlatform},
 		// Args edited on the cmd.exe route used to be ignored: CmdLine ran.
-		{"cmd.exe, the line in Args edited", func(c *Command) { c.Args[4] = `""C:\Program Files\nodejs\npm.cmd" install -g x"` }, ReasonAltered},
-		{"cmd.exe, CmdLine edited", func(c *Command) { c.CmdLine += " & calc" }, ReasonAltered},
-		{"cmd.exe, another program", func(c *Command) { c.Path = `C:\Windows\System32\calc.exe` }, ReasonAltered},
+		{"cmd.exe, the line in Args edited", func(c *Command) { c.Args[4] = `""C:\Program Files\nodejs\npm.cmd" install -g x"` }, ErrAltered},
+		{"cmd.exe, CmdLine edited", func(c *Command) { c.CmdLine += " & calc" }, ErrAltered},
+		{"cmd.exe, another program", func(c *Command) { c.Path = `C:\Windows\System32\calc.exe` }, ErrAltered},
 		{"cmd.exe, Args and CmdLine edited alike, still allow-listed", func(c *Command) {
 			c.Args[4] = `""C:\Program Files\nodejs\npm.cmd" view x"`
 			c.CmdLine = "cmd.exe /d /s /c " + c.Args[4]
-		}, ReasonOtherPlatform},
+		}, ErrOtherPlatform},
 		{"cmd.exe, an injection in both", func(c *Command) {
 			c.Args[4] = `""C:\Program Files\nodejs\npm.cmd" x&calc"`
 			c.CmdLine = "cmd.exe /d /s /c " + c.Args[4]
-		}, ReasonArgSyntax},
-		{"cmd.exe, a quote in the target's prefix", func(c *Command) { c.Target.GlobalPrefix = `C:\Windows" calc & REM "` }, ReasonBatchPath},
+		}, ErrArgSyntax},
+		{"cmd.exe, a quote in the target's prefix", func(c *Command) { c.Target.GlobalPrefix = `C:\Windows" calc & REM "` }, ErrBatchPath},
 		{"cmd.exe, the line's closing quote dropped", func(c *Command) {
 			c.Args[4] = strings.TrimSuffix(c.Args[4], `"`)
 			c.CmdLine = "cmd.exe /d /s /c " + c.Args[4]
-		}, ReasonAltered},
-		{"cmd.exe, the line split in two", func(c *Command) { c.Args = append(c.Args[:4:4], `""C:\Program Files\nodejs\npm.cmd"`, `install"`) }, ReasonAltered},
+		}, ErrAltered},
+		{"cmd.exe, the line split in two", func(c *Command) { c.Args = append(c.Args[:4:4], `""C:\Program Files\nodejs\npm.cmd"`, `install"`) }, ErrAltered},
 		{"cmd.exe, no space after the batch file", func(c *Command) {
 			c.Args[4] = `""C:\Program Files\nodejs\npm.cmd"install"`
 			c.CmdLine = "cmd.exe /d /s /c " + c.Args[4]
-		}, ReasonAltered},
+		}, ErrAltered},
 		{"cmd.exe, no npm arguments", func(c *Command) {
 			c.Args[4] = `""C:\Program Files\nodejs\npm.cmd""`
 			c.CmdLine = "cmd.exe /d /s /c " + c.Args[4]
-		}, ReasonOtherPlatform},
+		}, ErrOtherPlatform},
 		{"cmd.exe, another batch file in the line", func(c *Command) {
 			c.Args[4] = `""C:\evil\npm.cmd" install"`
 			c.CmdLine = "cmd.exe /d /s /c " + c.Args[4]
-		}, ReasonAltered},
+		}, ErrAltered},
 	}
 	for _, tt := range winTests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := mustCommand(winCmd)
 			tt.edit(&c)
 			cmd := c.ExecCmd([]string{`SystemRoot=C:\Windows`})
-			if tt.want == ReasonOtherPlatform && runtime.GOOS == "windows" {
+			if tt.want == ErrOtherPlatform && runtime.GOOS == "windows" {
 				assert.NoError(t, cmd.Err)
 				return
 			}
@@ -627,6 +627,6 @@ func TestExecCmdRemakes(t *testing.T) {
 		})
 	}
 	t.Run("the zero Command", func(t *testing.T) {
-		assert.ErrorIs(t, Command{}.ExecCmd(nil).Err, ReasonAltered)
+		assert.ErrorIs(t, Command{}.ExecCmd(nil).Err, ErrAltered)
 	})
 }

@@ -221,7 +221,7 @@ func FuzzVersionRule(f *testing.F) {
 				t.Fatalf("accepted %q, which npm reads as %s", v, got)
 			}
 		}
-		in := PlanInput{Spec: &LaunchSpec{ExecPath: "/usr/bin/node", Args: []string{"/usr/lib/node_modules" + orchestratorEntry}},
+		in := PlanUpgradeInput{Spec: &LaunchSpec{ExecPath: "/usr/bin/node", Args: []string{"/usr/lib/node_modules" + orchestratorEntry}},
 			Component: "orchestrator", Version: v, Options: Options{Exists: func(string) bool { return false }}}
 		switch p := PlanUpgrade(in).(type) {
 		case SelfInstall:
@@ -230,7 +230,7 @@ func FuzzVersionRule(f *testing.F) {
 				t.Fatalf("planned %q: %v %v", v, c.Args, err)
 			}
 		case Refusal:
-			if ok || v != "" && p.Reason != RefusalBadVersion {
+			if ok || v != "" && p.Reason != ErrVersion {
 				t.Fatalf("refused %q: %+v", v, p)
 			}
 		}

@@ -1,6 +1,9 @@
 package npmtarget
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // This file holds the path algorithm the two flavours share, node's
 // normalizeString, and the per-flavour dispatch. The flavour is an input (a
@@ -117,25 +120,16 @@ func (z *normalized) parent(allowAboveRoot bool) {
 	droppable := n < 2 || z.lastLen != 2 || z.res[n-1] != '.' || z.res[n-2] != '.'
 	switch {
 	case droppable && n > 2:
-		k := lastIndexByte(z.res, z.sep)
+		k := bytes.LastIndexByte(z.res, z.sep)
 		z.res, z.lastLen = z.res[:max(k, 0)], 0
 		if k >= 0 {
-			z.lastLen = len(z.res) - 1 - lastIndexByte(z.res, z.sep)
+			z.lastLen = len(z.res) - 1 - bytes.LastIndexByte(z.res, z.sep)
 		}
 	case droppable && n != 0:
 		z.res, z.lastLen = z.res[:0], 0
 	case allowAboveRoot:
 		z.add("..")
 	}
-}
-
-func lastIndexByte(b []byte, c byte) int {
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] == c {
-			return i
-		}
-	}
-	return -1
 }
 
 // splitSegments is JavaScript's entry.split(/[/\\]/): the text between

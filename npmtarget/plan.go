@@ -2,9 +2,9 @@ package npmtarget
 
 import "github.com/kicikit/kicikit/internal/errtext"
 
-// PlanInput is what [PlanUpgrade] decides from. Nothing is read from the
+// PlanUpgradeInput is what [PlanUpgrade] decides from. Nothing is read from the
 // running process: the caller passes each fact in.
-type PlanInput struct {
+type PlanUpgradeInput struct {
 	// Spec is the service's launch command; nil when it is unknown, which
 	// plans like a launch command without an entry script.
 	Spec *LaunchSpec
@@ -31,39 +31,17 @@ type Plan interface{ plan() }
 // service's global prefix with the service's own node.
 type SelfInstall struct {
 	Target  Target // where and with what to install: Resolve's
-	Version string // the version or dist-tag to install, as PlanInput.Version gave it
+	Version string // the version or dist-tag to install, as PlanUpgradeInput.Version gave it
 }
 
-// RefusalReason says why [PlanUpgrade] refuses. Its values are the
-// constants below.
-type RefusalReason string
-
-// The reasons [PlanUpgrade] refuses, in the order it checks them: the
-// version first, then the launch command and what [Resolve] finds in it
-// (the last three, of which at most one applies).
-const (
-	// RefusalNoVersion: no version to install was given.
-	RefusalNoVersion RefusalReason = "no-version"
-	// RefusalBadVersion: the version is neither a semantic version nor a
-	// dist-tag in a form npm reads as nothing else, where the orchestrator
-	// passes it to npm as it is.
-	RefusalBadVersion RefusalReason = "bad-version"
-	// RefusalNotGlobal: Resolve found the entry script in a node_modules
-	// folder that is not a global install ([NotGlobal]).
-	RefusalNotGlobal RefusalReason = "not-global"
-	// RefusalNoGlobalPackage: the launch command is unknown, names no entry
-	// script, or names one outside any node_modules folder ([NoEntry]).
-	RefusalNoGlobalPackage RefusalReason = "no-global-package"
-	// RefusalUnsafe: Resolve refused the global install it found ([Unsafe]),
-	// where the orchestrator would go on.
-	RefusalUnsafe RefusalReason = "unsafe-target"
-)
-
-// Refusal is a plan not to self-install, with a reason code and a message
-// for the operator: the orchestrator's, where the orchestrator refuses too.
+// Refusal is a plan not to self-install, with a reason and a message for
+// the operator: the orchestrator's, where the orchestrator refuses too.
 type Refusal struct {
-	Reason  RefusalReason // why, for a program to branch on
-	Message string        // what to tell the operator, in the orchestrator's words where it refuses too
+	// Reason is why, for a program to branch on: [ErrNoVersion],
+	// [ErrVersion], [ErrNotGlobal], [ErrNoGlobalPackage] or
+	// [ErrUnsafeTarget].
+	Reason  Reason
+	Message string // what to tell the operator, in the orchestrator's words where it refuses too
 	// Err is, for a refusal beyond the orchestrator, the error that says
 	// what is refused and why (errors.Is matches its [Reason]); nil for the
 	// orchestrator's own refusals.
@@ -85,8 +63,8 @@ func (s SelfInstall) NpmArgs() []string {
 // s.Target.Command(s.NpmArgs()...). It first refuses, with a *[FieldError],
 // what [PlanUpgrade] and [Resolve] refuse of a package and a version, for a
 // SelfInstall built by hand: an owning package npm would not read as a
-// package name ([ReasonPackageName]) and a version it would not read as a
-// version or a dist-tag ([ReasonVersion]).
+// package name ([ErrPackageName]) and a version it would not read as a
+// version or a dist-tag ([ErrVersion]).
 func (s SelfInstall) Command() (Command, error) {
 	if err := checkInstall("SelfInstall.Command", s.Target, s.Version); err != nil {
 		return Command{}, err
@@ -109,14 +87,14 @@ const (
 // version itself, as the part of the orchestrator's planNpmSourceUpgrade that
 // follows the choice of an npm-source self-driving upgrade. In order:
 //
-//  1. With no Version, a [Refusal] with [RefusalNoVersion]; with a Version
+//  1. With no Version, a [Refusal] with [ErrNoVersion]; with a Version
 //     npm would read as anything but a version or a dist-tag, a Refusal
-//     with [RefusalBadVersion] whose Err has [ReasonVersion].
-//  2. [Resolve] on Spec. [NotGlobal]: a Refusal with [RefusalNotGlobal]
+//     with [ErrVersion] whose Err is a [*FieldError].
+//  2. [Resolve] on Spec. [NotGlobal]: a Refusal with [ErrNotGlobal]
 //     whose message names the entry script, the service's node
 //     (Spec.ExecPath) and RunningExecPath.
-//  3. [NoEntry], or a nil Spec: a Refusal with [RefusalNoGlobalPackage].
-//  4. [Unsafe]: a Refusal with [RefusalUnsafe] whose Err is Resolve's.
+//  3. [NoEntry], or a nil Spec: a Refusal with [ErrNoGlobalPackage].
+//  4. [Unsafe]: a Refusal with [ErrUnsafeTarget] whose Err is Resolve's.
 //  5. [Resolved]: a [SelfInstall] of its Target at Version.
 //
 // The messages are the orchestrator's, word for word, where the orchestrator
@@ -139,31 +117,31 @@ const (
 // reads the env file (npm view), confirming with the operator, running npm
 // and restarting the service. A Version that passes step 1 is installed as
 // given: "v0.20.0" stays "v0.20.0", which npm reads as 0.20.0.
-func PlanUpgrade(in PlanInput) Plan {
+func PlanUpgrade(in PlanUpgradeInput) Plan {
 	if in.Version == "" {
-		return Refusal{Reason: RefusalNoVersion, Message: msgNoVersion}
+		return Refusal{Reason: ErrNoVersion, Message: msgNoVersion}
 	}
 	if !isVersionOrTag(in.Version) {
-		err := &FieldError{Func: "PlanUpgrade", Field: "Version", Value: in.Version, Reason: ReasonVersion}
-		return Refusal{Reason: RefusalBadVersion, Err: err, Message: "npm-source upgrade cannot self-install: --version " +
-			errtext.Quote(in.Version) + ": " + ReasonVersion.Error() + "."}
+		err := &FieldError{Func: "PlanUpgrade", Field: "Version", Value: in.Version, Reason: ErrVersion}
+		return Refusal{Reason: ErrVersion, Err: err, Message: "npm-source upgrade cannot self-install: --version " +
+			errtext.Quote(in.Version) + ": " + ErrVersion.Error() + "."}
 	}
 	if in.Spec == nil {
-		return Refusal{Reason: RefusalNoGlobalPackage, Message: msgNoGlobalPackage}
+		return Refusal{Reason: ErrNoGlobalPackage, Message: msgNoGlobalPackage}
 	}
 	switch r := Resolve(*in.Spec, in.Component, in.Options).(type) {
 	case Resolved:
 		return SelfInstall{Target: r.Target, Version: in.Version}
 	case NotGlobal:
-		return Refusal{Reason: RefusalNotGlobal, Message: "npm-source upgrade cannot self-install: the unit's launch target " +
+		return Refusal{Reason: ErrNotGlobal, Message: "npm-source upgrade cannot self-install: the unit's launch target " +
 			r.Entry + " is not inside a global npm install, so the unit's npm has no global prefix that holds it. The unit runs " +
 			in.Spec.ExecPath + "; this kici-admin runs " + in.RunningExecPath + ". " + msgAlternatives}
 	case Unsafe:
-		return Refusal{Reason: RefusalUnsafe, Err: r.Err, Message: "npm-source upgrade cannot self-install: the unit's launch target " +
+		return Refusal{Reason: ErrUnsafeTarget, Err: r.Err, Message: "npm-source upgrade cannot self-install: the unit's launch target " +
 			r.Entry + " is a global install that npm cannot be run for safely: " + fieldMessage(r.Err) + ". " + msgAlternatives}
 	case NoEntry:
 	}
-	return Refusal{Reason: RefusalNoGlobalPackage, Message: msgNoGlobalPackage}
+	return Refusal{Reason: ErrNoGlobalPackage, Message: msgNoGlobalPackage}
 }
 
 // fieldMessage is the part of a *FieldError's message an operator needs:

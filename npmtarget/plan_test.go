@@ -15,63 +15,63 @@ func TestPlanUpgrade(t *testing.T) {
 	noCli := Options{Exists: func(string) bool { return false }}
 	const alternatives = "Use an archive upgrade (--from <archive> / --url <url> + --version), or pre-install the package and re-run with --restart-only."
 	noGlobal := Refusal{
-		Reason:  RefusalNoGlobalPackage,
+		Reason:  ErrNoGlobalPackage,
 		Message: "npm-source upgrade cannot self-install: the unit's launch target is a custom --binary install or a non-node_modules path, so there is no global package to update. " + alternatives,
 	}
 	for _, tc := range []struct {
 		name string
-		in   PlanInput
+		in   PlanUpgradeInput
 		want Plan
 	}{
 		{
 			name: "no version",
-			in:   PlanInput{Spec: global, Component: "orchestrator", Options: noCli},
+			in:   PlanUpgradeInput{Spec: global, Component: "orchestrator", Options: noCli},
 			want: Refusal{
-				Reason:  RefusalNoVersion,
+				Reason:  ErrNoVersion,
 				Message: "self-driving upgrade requires --version <target> (the version to install). Pass --restart-only to restart the already-installed package without installing.",
 			},
 		},
 		{
 			name: "no version, whatever the launch command",
-			in:   PlanInput{Spec: custom, Component: "orchestrator"},
+			in:   PlanUpgradeInput{Spec: custom, Component: "orchestrator"},
 			want: Refusal{
-				Reason:  RefusalNoVersion,
+				Reason:  ErrNoVersion,
 				Message: "self-driving upgrade requires --version <target> (the version to install). Pass --restart-only to restart the already-installed package without installing.",
 			},
 		},
 		{
 			name: "not global",
-			in:   PlanInput{Spec: local, Component: "orchestrator", Version: "0.20.0", Options: noCli, RunningExecPath: "/usr/local/bin/node"},
+			in:   PlanUpgradeInput{Spec: local, Component: "orchestrator", Version: "0.20.0", Options: noCli, RunningExecPath: "/usr/local/bin/node"},
 			want: Refusal{
-				Reason: RefusalNotGlobal,
+				Reason: ErrNotGlobal,
 				Message: "npm-source upgrade cannot self-install: the unit's launch target /srv/app/node_modules/@kici-dev/orchestrator/dist/server.js is not inside a global npm install, " +
 					"so the unit's npm has no global prefix that holds it. The unit runs /opt/node/bin/node; this kici-admin runs /usr/local/bin/node. " + alternatives,
 			},
 		},
 		{
 			name: "no entry",
-			in:   PlanInput{Spec: custom, Component: "orchestrator", Version: "0.20.0", Options: noCli},
+			in:   PlanUpgradeInput{Spec: custom, Component: "orchestrator", Version: "0.20.0", Options: noCli},
 			want: noGlobal,
 		},
 		{
 			name: "no launch command",
-			in:   PlanInput{Component: "orchestrator", Version: "0.20.0", Options: noCli},
+			in:   PlanUpgradeInput{Component: "orchestrator", Version: "0.20.0", Options: noCli},
 			want: noGlobal,
 		},
 		{
 			name: "a drive-relative node, beyond the orchestrator",
-			in: PlanInput{Spec: &LaunchSpec{ExecPath: "C:node.exe", Args: []string{`C:\npm\node_modules` + winEntry}},
+			in: PlanUpgradeInput{Spec: &LaunchSpec{ExecPath: "C:node.exe", Args: []string{`C:\npm\node_modules` + winEntry}},
 				Component: "orchestrator", Version: "0.20.0", Options: Options{Windows: true, Exists: func(string) bool { return false }}},
 			want: Refusal{
-				Reason: RefusalUnsafe,
+				Reason: ErrUnsafeTarget,
 				Message: `npm-source upgrade cannot self-install: the unit's launch target C:\npm\node_modules\@kici-dev\orchestrator\dist\server.js is a global install ` +
 					`that npm cannot be run for safely: NodeExecPath "C:node.exe": the service's node is not an absolute path, so npm would run from the working directory: give its absolute path. ` + alternatives,
-				Err: &FieldError{Func: "Resolve", Field: "NodeExecPath", Value: "C:node.exe", Reason: ReasonRelativeNode},
+				Err: &FieldError{Func: "Resolve", Field: "NodeExecPath", Value: "C:node.exe", Reason: ErrRelativeNode},
 			},
 		},
 		{
 			name: "self-install",
-			in:   PlanInput{Spec: global, Component: "orchestrator", Version: "0.20.0", Options: noCli},
+			in:   PlanUpgradeInput{Spec: global, Component: "orchestrator", Version: "0.20.0", Options: noCli},
 			want: SelfInstall{Target: posixNpm, Version: "0.20.0"},
 		},
 	} {
@@ -82,8 +82,8 @@ func TestPlanUpgrade(t *testing.T) {
 
 	t.Run("a refusal never asks the disk", func(t *testing.T) {
 		opts := Options{Exists: func(string) bool { t.Error("Exists asked"); return false }}
-		PlanUpgrade(PlanInput{Spec: global, Component: "orchestrator", Options: opts})
-		PlanUpgrade(PlanInput{Spec: local, Component: "orchestrator", Version: "1", Options: opts})
+		PlanUpgrade(PlanUpgradeInput{Spec: global, Component: "orchestrator", Options: opts})
+		PlanUpgrade(PlanUpgradeInput{Spec: local, Component: "orchestrator", Version: "1", Options: opts})
 	})
 }
 
@@ -106,17 +106,17 @@ func TestSelfInstallRefuses(t *testing.T) {
 		want    error
 	}{
 		{"a version cmd.exe cannot take", winCmd, "0.20.0&calc",
-			&FieldError{Func: "SelfInstall.Command", Field: "Version", Value: "0.20.0&calc", Reason: ReasonVersion}},
+			&FieldError{Func: "SelfInstall.Command", Field: "Version", Value: "0.20.0&calc", Reason: ErrVersion}},
 		{"an alias", posixNpm, "npm:left-pad@1.3.0",
-			&FieldError{Func: "SelfInstall.Command", Field: "Version", Value: "npm:left-pad@1.3.0", Reason: ReasonVersion}},
+			&FieldError{Func: "SelfInstall.Command", Field: "Version", Value: "npm:left-pad@1.3.0", Reason: ErrVersion}},
 		{"a folder", posixCli, "/opt/evil",
-			&FieldError{Func: "SelfInstall.Command", Field: "Version", Value: "/opt/evil", Reason: ReasonVersion}},
+			&FieldError{Func: "SelfInstall.Command", Field: "Version", Value: "/opt/evil", Reason: ErrVersion}},
 		{"a drive as the package", withPackage(winCli, "C:"), "0.20.0",
-			&FieldError{Func: "SelfInstall.Command", Field: "OwningPackage", Value: "C:", Reason: ReasonPackageName}},
+			&FieldError{Func: "SelfInstall.Command", Field: "OwningPackage", Value: "C:", Reason: ErrPackageName}},
 		{"an option as the package", withPackage(posixCli, "-x"), "0.20.0",
-			&FieldError{Func: "SelfInstall.Command", Field: "OwningPackage", Value: "-x", Reason: ReasonPackageName}},
+			&FieldError{Func: "SelfInstall.Command", Field: "OwningPackage", Value: "-x", Reason: ErrPackageName}},
 		{"a tarball as the package", withPackage(posixCli, "x.tgz"), "0.20.0",
-			&FieldError{Func: "SelfInstall.Command", Field: "OwningPackage", Value: "x.tgz", Reason: ReasonPackageName}},
+			&FieldError{Func: "SelfInstall.Command", Field: "OwningPackage", Value: "x.tgz", Reason: ErrPackageName}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -152,12 +152,12 @@ func TestPlanUpgradeRefusesVersions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := Options{Exists: func(string) bool { t.Error("Exists asked"); return false }}
-			got := PlanUpgrade(PlanInput{Spec: global, Component: "orchestrator", Version: tt.version, Options: opts})
+			got := PlanUpgrade(PlanUpgradeInput{Spec: global, Component: "orchestrator", Version: tt.version, Options: opts})
 			require.IsType(t, Refusal{}, got)
 			r := got.(Refusal)
-			assert.Equal(t, RefusalBadVersion, r.Reason)
-			assert.Equal(t, &FieldError{Func: "PlanUpgrade", Field: "Version", Value: tt.version, Reason: ReasonVersion}, r.Err)
-			assert.Equal(t, "npm-source upgrade cannot self-install: --version "+errtext.Quote(tt.version)+": "+ReasonVersion.Error()+".", r.Message)
+			assert.Equal(t, ErrVersion, r.Reason)
+			assert.Equal(t, &FieldError{Func: "PlanUpgrade", Field: "Version", Value: tt.version, Reason: ErrVersion}, r.Err)
+			assert.Equal(t, "npm-source upgrade cannot self-install: --version "+errtext.Quote(tt.version)+": "+ErrVersion.Error()+".", r.Message)
 		})
 	}
 }

@@ -70,9 +70,9 @@ func TestRealNpm(t *testing.T) {
 	assert.Equal(t, prefix, target.GlobalPrefix)
 	assert.Equal(t, "@kici-dev/orchestrator", target.OwningPackage)
 
-	refusal := PlanUpgrade(PlanInput{Spec: &spec, Component: "orchestrator", Version: v2, Options: Options{}})
+	refusal := PlanUpgrade(PlanUpgradeInput{Spec: &spec, Component: "orchestrator", Version: v2, Options: Options{}})
 	require.IsType(t, Refusal{}, refusal, "the upgrade path refuses a path as a version")
-	assert.Equal(t, RefusalBadVersion, refusal.(Refusal).Reason)
+	assert.Equal(t, ErrVersion, refusal.(Refusal).Reason)
 
 	c, err := target.Command("install", "-g", v2)
 	require.NoError(t, err)

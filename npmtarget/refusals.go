@@ -13,7 +13,7 @@ import (
 // [Target.Command] an error, so that neither reaches a command line.
 
 // FieldError reports a value npmtarget refuses: a field of a [Target], or
-// the version of a [PlanInput] or a [SelfInstall].
+// the version of a [PlanUpgradeInput] or a [SelfInstall].
 type FieldError struct {
 	Func   string // the call that refused it: "Resolve", "Target.Command", ...
 	Field  string // the field: "NodeExecPath", "GlobalPrefix", "OwningPackage", "Version", ...
@@ -28,7 +28,7 @@ func (e *FieldError) Error() string {
 	return "npmtarget." + e.Func + "(" + errtext.Quote(e.Value) + "): " + e.Field + ": " + e.Reason.Error()
 }
 
-// Unwrap returns e.Reason, so that errors.Is(err, ReasonListSeparator) and
+// Unwrap returns e.Reason, so that errors.Is(err, ErrListSeparator) and
 // the like work.
 func (e *FieldError) Unwrap() error { return e.Reason }
 
@@ -46,10 +46,10 @@ func (e *FieldError) Unwrap() error { return e.Reason }
 func checkTarget(fn string, t Target) error {
 	node := t.NodeExecPath
 	if !isAbsolute(node, t.Windows) {
-		return &FieldError{Func: fn, Field: "NodeExecPath", Value: node, Reason: ReasonRelativeNode}
+		return &FieldError{Func: fn, Field: "NodeExecPath", Value: node, Reason: ErrRelativeNode}
 	}
 	if strings.Contains(dirname(t.Windows, node), listSeparator(t.Windows)) {
-		return &FieldError{Func: fn, Field: "NodeExecPath", Value: node, Reason: ReasonListSeparator}
+		return &FieldError{Func: fn, Field: "NodeExecPath", Value: node, Reason: ErrListSeparator}
 	}
 	if !t.viaCmdExe() {
 		return nil
@@ -60,7 +60,7 @@ func checkTarget(fn string, t Target) error {
 		{"Invocation.Cmd", t.Invocation.Cmd, dirname(true, t.Invocation.Cmd)},
 	} {
 		if !npmCmdSafe(f.path) {
-			return &FieldError{Func: fn, Field: f.field, Value: f.value, Reason: ReasonBatchPath}
+			return &FieldError{Func: fn, Field: f.field, Value: f.value, Reason: ErrBatchPath}
 		}
 	}
 	return nil
@@ -90,10 +90,10 @@ func npmCmdSafe(p string) bool {
 // name, or a version it would not read as a version or a dist-tag.
 func checkInstall(fn string, t Target, version string) error {
 	if !isPackageName(t.OwningPackage) {
-		return &FieldError{Func: fn, Field: "OwningPackage", Value: t.OwningPackage, Reason: ReasonPackageName}
+		return &FieldError{Func: fn, Field: "OwningPackage", Value: t.OwningPackage, Reason: ErrPackageName}
 	}
 	if !isVersionOrTag(version) {
-		return &FieldError{Func: fn, Field: "Version", Value: version, Reason: ReasonVersion}
+		return &FieldError{Func: fn, Field: "Version", Value: version, Reason: ErrVersion}
 	}
 	return nil
 }

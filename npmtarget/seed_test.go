@@ -232,15 +232,15 @@ var npmPackageName = regexp.MustCompile(`^(?:[A-Za-z0-9!~*'()][A-Za-z0-9!~*'()._
 // Reason; it is worked out independently of the package's own checks.
 func refusedBeyond(tg Target) (field, value string, reason Reason) {
 	if !npmPackageName.MatchString(tg.OwningPackage) || regexp.MustCompile(`(?i)^(node_modules|favicon\.ico)$|^[^@].*\.(tgz|tar|tar\.gz)$`).MatchString(tg.OwningPackage) {
-		return "OwningPackage", tg.OwningPackage, ReasonPackageName
+		return "OwningPackage", tg.OwningPackage, ErrPackageName
 	}
 	node := tg.NodeExecPath
 	if tg.Windows && !absolutePath.MatchString(node) || !tg.Windows && !strings.HasPrefix(node, "/") {
-		return "NodeExecPath", node, ReasonRelativeNode
+		return "NodeExecPath", node, ErrRelativeNode
 	}
 	sep := map[bool]string{true: ";", false: ":"}[tg.Windows]
 	if strings.Contains(dirname(tg.Windows, node), sep) {
-		return "NodeExecPath", node, ReasonListSeparator
+		return "NodeExecPath", node, ErrListSeparator
 	}
 	cmd := strings.TrimRight(tg.Invocation.Cmd, ". ")
 	if !tg.Windows || !(strings.HasSuffix(strings.ToLower(cmd), ".cmd") || strings.HasSuffix(strings.ToLower(cmd), ".bat")) {
@@ -248,11 +248,11 @@ func refusedBeyond(tg Target) (field, value string, reason Reason) {
 	}
 	switch {
 	case misreadByNpmCmd(tg.GlobalPrefix):
-		return "GlobalPrefix", tg.GlobalPrefix, ReasonBatchPath
+		return "GlobalPrefix", tg.GlobalPrefix, ErrBatchPath
 	case misreadByNpmCmd(dirname(true, node)):
-		return "NodeExecPath", node, ReasonBatchPath
+		return "NodeExecPath", node, ErrBatchPath
 	case misreadByNpmCmd(dirname(true, tg.Invocation.Cmd)):
-		return "Invocation.Cmd", tg.Invocation.Cmd, ReasonBatchPath
+		return "Invocation.Cmd", tg.Invocation.Cmd, ErrBatchPath
 	}
 	return "", "", 0
 }

@@ -121,7 +121,7 @@ func TestNoSharing(t *testing.T) {
 		opts := Options{Exists: func(string) bool { return true }}
 		r := Resolve(spec, "orchestrator", opts)
 		assertNoSharing(t, &spec, &r)
-		in := PlanInput{Spec: &spec, Component: "orchestrator", Version: "0.20.0", Options: opts}
+		in := PlanUpgradeInput{Spec: &spec, Component: "orchestrator", Version: "0.20.0", Options: opts}
 		p := PlanUpgrade(in)
 		assertNoSharing(t, &in, &p)
 	})

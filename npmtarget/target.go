@@ -110,17 +110,17 @@ type Target struct {
 //   - a node (spec.ExecPath) that is not an absolute path of the platform,
 //     on both routes alike: its folder goes first on PATH, and npm.cmd's path
 //     comes from it ("C:node.exe" would run C:\npm.cmd)
-//     ([ReasonRelativeNode]);
+//     ([ErrRelativeNode]);
 //   - a node folder holding the PATH list separator, ":" on posix and ";" on
-//     Windows, which would split PATH ([ReasonListSeparator]);
+//     Windows, which would split PATH ([ErrListSeparator]);
 //   - an owning package that is not a name npm takes by
 //     validate-npm-package-name's rules, or that npm would read, followed by
 //     "@<version>", as a folder, a tarball or an option ("C:", "x.tgz",
-//     "-x") ([ReasonPackageName]);
+//     "-x") ([ErrPackageName]);
 //   - on the npm.cmd route, a global prefix or node folder that npm.cmd
 //     would hand cmd.exe to misread: one holding a double quote, "%", "!",
 //     "^", a control character or a character Windows forbids in a file
-//     name ([ReasonBatchPath]). A double quote in the prefix would run what
+//     name ([ErrBatchPath]). A double quote in the prefix would run what
 //     follows it as a command; no real Windows path holds one, and the
 //     others are rare enough that refusing them costs little.
 func Resolve(spec LaunchSpec, component string, opts Options) Resolution {
@@ -154,7 +154,7 @@ func Resolve(spec LaunchSpec, component string, opts Options) Resolution {
 		Windows:       opts.Windows,
 	}
 	if !isPackageName(owningPackage) {
-		return Unsafe{Entry: entry, Err: &FieldError{Func: "Resolve", Field: "OwningPackage", Value: owningPackage, Reason: ReasonPackageName}}
+		return Unsafe{Entry: entry, Err: &FieldError{Func: "Resolve", Field: "OwningPackage", Value: owningPackage, Reason: ErrPackageName}}
 	}
 	if err := checkTarget("Resolve", target); err != nil {
 		return Unsafe{Entry: entry, Err: err}

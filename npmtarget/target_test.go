@@ -351,29 +351,29 @@ func TestResolveRefuses(t *testing.T) {
 	}{
 		// The npm.cmd route ran C:\npm.cmd with PATH=C:;…, the drive's
 		// current folder first.
-		{"drive-relative node, npm.cmd route", true, "C:node.exe", winGlobal, false, ReasonRelativeNode},
-		{"drive-relative node, npm-cli.js route", true, "C:node.exe", winGlobal, true, ReasonRelativeNode},
-		{"node on the current drive", true, `\nodejs\node.exe`, winGlobal, false, ReasonRelativeNode},
-		{"relative Windows node", true, `nodejs\node.exe`, winGlobal, true, ReasonRelativeNode},
-		{"posix node by name, launcher route", false, "node", posixEntry, false, ReasonRelativeNode},
-		{"posix relative node, npm-cli.js route", false, "./bin/node", posixEntry, true, ReasonRelativeNode},
+		{"drive-relative node, npm.cmd route", true, "C:node.exe", winGlobal, false, ErrRelativeNode},
+		{"drive-relative node, npm-cli.js route", true, "C:node.exe", winGlobal, true, ErrRelativeNode},
+		{"node on the current drive", true, `\nodejs\node.exe`, winGlobal, false, ErrRelativeNode},
+		{"relative Windows node", true, `nodejs\node.exe`, winGlobal, true, ErrRelativeNode},
+		{"posix node by name, launcher route", false, "node", posixEntry, false, ErrRelativeNode},
+		{"posix relative node, npm-cli.js route", false, "./bin/node", posixEntry, true, ErrRelativeNode},
 		// PATH=/opt/x::/usr/bin: an empty element, the working directory.
-		{"posix node folder holding :", false, "/opt/x:/node", posixEntry, true, ReasonListSeparator},
-		{"posix node folder holding : twice", false, "/a:b:c/bin/node", posixEntry, false, ReasonListSeparator},
-		{"Windows node folder holding ;", true, `C:\n;\node.exe`, winGlobal, true, ReasonListSeparator},
-		{"Windows node folder holding ;, npm.cmd route", true, `C:\a;b\node.exe`, winGlobal, false, ReasonListSeparator},
-		{"a caret in the node folder, npm.cmd route", true, `C:\a^b\node.exe`, winGlobal, false, ReasonBatchPath},
-		{"a percent in the node folder, npm.cmd route", true, `C:\100%\node.exe`, winGlobal, false, ReasonBatchPath},
-		{"a device path to node, npm.cmd route", true, `\\?\C:\nodejs\node.exe`, winGlobal, false, ReasonBatchPath},
-		{"a double quote in the prefix, npm.cmd route", true, `C:\nodejs\node.exe`, `C:\Windows" calc & REM "\node_modules` + winEntry, false, ReasonBatchPath},
-		{"an exclamation mark in the prefix, npm.cmd route", true, `C:\nodejs\node.exe`, `C:\a!b\node_modules` + winEntry, false, ReasonBatchPath},
+		{"posix node folder holding :", false, "/opt/x:/node", posixEntry, true, ErrListSeparator},
+		{"posix node folder holding : twice", false, "/a:b:c/bin/node", posixEntry, false, ErrListSeparator},
+		{"Windows node folder holding ;", true, `C:\n;\node.exe`, winGlobal, true, ErrListSeparator},
+		{"Windows node folder holding ;, npm.cmd route", true, `C:\a;b\node.exe`, winGlobal, false, ErrListSeparator},
+		{"a caret in the node folder, npm.cmd route", true, `C:\a^b\node.exe`, winGlobal, false, ErrBatchPath},
+		{"a percent in the node folder, npm.cmd route", true, `C:\100%\node.exe`, winGlobal, false, ErrBatchPath},
+		{"a device path to node, npm.cmd route", true, `\\?\C:\nodejs\node.exe`, winGlobal, false, ErrBatchPath},
+		{"a double quote in the prefix, npm.cmd route", true, `C:\nodejs\node.exe`, `C:\Windows" calc & REM "\node_modules` + winEntry, false, ErrBatchPath},
+		{"an exclamation mark in the prefix, npm.cmd route", true, `C:\nodejs\node.exe`, `C:\a!b\node_modules` + winEntry, false, ErrBatchPath},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			spec := LaunchSpec{ExecPath: tt.node, Args: []string{tt.entry}}
 			got := Resolve(spec, "orchestrator", Options{Windows: tt.windows, Exists: func(string) bool { return tt.cli }})
 			field, value := "NodeExecPath", tt.node
-			if prefix, _ := GlobalPrefix(tt.entry, tt.windows); tt.reason == ReasonBatchPath && !npmCmdSafe(prefix) {
+			if prefix, _ := GlobalPrefix(tt.entry, tt.windows); tt.reason == ErrBatchPath && !npmCmdSafe(prefix) {
 				field, value = "GlobalPrefix", prefix
 			}
 			assert.Equal(t, Unsafe{Entry: tt.entry, Err: &FieldError{Func: "Resolve", Field: field, Value: value, Reason: tt.reason}}, got)
@@ -392,12 +392,12 @@ func TestResolveRefuses(t *testing.T) {
 			pkg, _ := FirstGlobalPackage(entry)
 			windows := strings.HasPrefix(entry, "C:")
 			got := Resolve(LaunchSpec{ExecPath: "/usr/bin/node", Args: []string{entry}}, "orchestrator", Options{Windows: windows, Exists: func(string) bool { return true }})
-			assert.Equal(t, Unsafe{Entry: entry, Err: &FieldError{Func: "Resolve", Field: "OwningPackage", Value: pkg, Reason: ReasonPackageName}}, got, entry)
+			assert.Equal(t, Unsafe{Entry: entry, Err: &FieldError{Func: "Resolve", Field: "OwningPackage", Value: pkg, Reason: ErrPackageName}}, got, entry)
 		}
 	})
 	t.Run("the same paths on the npm-cli.js route, without cmd.exe", func(t *testing.T) {
 		for _, tt := range tests {
-			if tt.reason != ReasonBatchPath {
+			if tt.reason != ErrBatchPath {
 				continue
 			}
 			spec := LaunchSpec{ExecPath: tt.node, Args: []string{tt.entry}}
@@ -412,7 +412,7 @@ func TestResolveRefuses(t *testing.T) {
 
 // TestFieldMessage checks the operator's part of a refusal's message.
 func TestFieldMessage(t *testing.T) {
-	fe := &FieldError{Func: "Resolve", Field: "GlobalPrefix", Value: "C:\\a\"b", Reason: ReasonBatchPath}
-	assert.Equal(t, `GlobalPrefix "C:\\a\"b": `+ReasonBatchPath.Error(), fieldMessage(fe))
+	fe := &FieldError{Func: "Resolve", Field: "GlobalPrefix", Value: "C:\\a\"b", Reason: ErrBatchPath}
+	assert.Equal(t, `GlobalPrefix "C:\\a\"b": `+ErrBatchPath.Error(), fieldMessage(fe))
 	assert.Equal(t, "x", fieldMessage(errors.New("x")), "an error of another type is printed as it is")
 }

@@ -112,7 +112,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "resolution: no entry script of %q in a node_modules folder\n", *component)
 	}
 
-	plan := npmtarget.PlanUpgrade(npmtarget.PlanInput{
+	plan := npmtarget.PlanUpgrade(npmtarget.PlanUpgradeInput{
 		Spec: &spec, Component: *component, Version: *version, Options: opts, RunningExecPath: *running,
 	})
 	switch p := plan.(type) {
@@ -134,9 +134,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	case npmtarget.Refusal:
-		fmt.Fprintf(stdout, "refused (%s): %s\n", p.Reason, show(p.Message))
+		fmt.Fprintf(stdout, "refused (%s): %s\n", refusalCode(p.Reason), show(p.Message))
 	}
 	return 1
+}
+
+// refusalCode is the short code npmplan prints for why the upgrade refuses.
+func refusalCode(r npmtarget.Reason) string {
+	switch r {
+	case npmtarget.ErrNoVersion:
+		return "no-version"
+	case npmtarget.ErrVersion:
+		return "bad-version"
+	case npmtarget.ErrNotGlobal:
+		return "not-global"
+	case npmtarget.ErrNoGlobalPackage:
+		return "no-global-package"
+	}
+	return "unsafe-target"
 }
 
 // printTarget prints where the package is and how npm runs there.
