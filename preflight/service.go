@@ -41,8 +41,8 @@ type ServiceCheck interface{ serviceCheck() }
 type Checked struct {
 	Location scalerconfig.Location // where the env file puts the config
 	Config   *scalerconfig.Config  // the config, as Location.Load returned it
-	// Findings are those of CheckAgentImages, then those of
-	// CheckResources; never nil, empty when there is nothing to report.
+	// Findings are Check's, in its order: never nil, empty when there is
+	// nothing to report.
 	Findings []Finding
 }
 
@@ -86,9 +86,9 @@ func (Unreadable) serviceCheck()     {}
 // the service's env file, as `kici-admin orchestrator upgrade` does before
 // it restarts the service: it locates the scaler config
 // ([scalerconfig.Locate]), loads it ([scalerconfig.Location.Load]) and
-// checks it ([CheckAgentImages], then [CheckResources], the findings naming
-// the config as the env file does, and their positions naming each file by
-// its path on the service's system). Like the orchestrator, it has nothing to report when
+// checks it ([Check], the findings naming the config as the env file does,
+// and their positions naming each file by its path on the service's
+// system). Like the orchestrator, it has nothing to report when
 // the env file or the config cannot be read or loaded; it then says why:
 // [Invalid] with every problem of a config the orchestrator refuses, or
 // [Unreadable] with the error of a file it cannot read.
@@ -126,7 +126,6 @@ func CheckService(in ServiceInput) ServiceCheck {
 	case err != nil:
 		return Unreadable{Location: loc, Err: err}
 	}
-	checked := Input{Config: cfg, Location: loc, TargetVersion: in.TargetVersion}
-	findings := append(CheckAgentImages(checked), CheckResources(checked)...)
+	findings := Check(Input{Config: cfg, Location: loc, TargetVersion: in.TargetVersion})
 	return Checked{Location: loc, Config: cfg, Findings: findings}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -17,6 +18,14 @@ import (
 // codeInvalidConfig is the code of each problem for which the orchestrator
 // would refuse to load the config.
 const codeInvalidConfig = "invalid-config"
+
+// rules are the checks, in the order -h lists them and SARIF's ruleIndex
+// counts them: preflight's kinds of finding, then the config's problems.
+var rules = append(preflight.Kinds(), preflight.Kind{
+	Code: codeInvalidConfig, Name: "InvalidConfig", Severity: "error",
+	Summary: "The orchestrator would refuse to load the scaler config.",
+	Help:    "The orchestrator validates the scaler config when it starts, and refuses it whole for any of these problems: the service would not start after the upgrade. Correct the value at the position shown.",
+})
 
 // check is one run of the program.
 type check struct {
@@ -64,12 +73,9 @@ func (d *diag) message() string {
 	return problemMessage(d.problem)
 }
 
+// severity is the severity of the finding code: "error" or "warning".
 func severity(code string) string {
-	switch code {
-	case preflight.CodeInvalidImage, preflight.CodeInvalidMemory, preflight.CodeInvalidLimit, codeInvalidConfig:
-		return "error"
-	}
-	return "warning"
+	return rules[ruleIndex(code)].Severity
 }
 
 func (c *check) run() (int, error) {
@@ -116,34 +122,17 @@ func (c *check) fail(err error) (int, error) {
 // it, so that the program never holds the whole config: the findings, or,
 // for a config the orchestrator would refuse, its problems.
 func (c *check) scan() ([]preflight.Finding, *scalerconfig.Error, error) {
-	checker := preflight.NewChecker(preflight.Input{
-		Location:      c.in.shown,
-		TargetVersion: c.opts.target,
-	})
-	findings := []preflight.Finding{}
-	cfg, problems, err := c.in.scan(func(i int, s *scalerconfig.Scaler) {
-		findings = byLabelSet(findings, checker.Check(i, s), checker.CheckResources(i, s))
-	})
-	if err != nil || problems != nil {
-		return nil, problems, err
+	in := preflight.Input{Location: c.in.shown, TargetVersion: c.opts.target}
+	findings, images, err := preflight.Scan(in, c.in.scan)
+	var bad *scalerconfig.Error
+	switch {
+	case errors.As(err, &bad):
+		return nil, bad, nil
+	case err != nil:
+		return nil, nil, err
 	}
-	images := checker.Counts()
 	c.images = &images
-	// The defaults come before the scalers in the file, as in the schema.
-	return append(checker.CheckDefaults(cfg), findings...), nil, nil
-}
-
-// byLabelSet appends to dst one scaler's image and resource findings,
-// each label set's together: its image's first, in config order.
-func byLabelSet(dst, images, resources []preflight.Finding) []preflight.Finding {
-	for len(images) > 0 || len(resources) > 0 {
-		if len(resources) == 0 || len(images) > 0 && images[0].LabelSet().LabelSetIndex <= resources[0].LabelSet().LabelSetIndex {
-			dst, images = append(dst, images[0]), images[1:]
-		} else {
-			dst, resources = append(dst, resources[0]), resources[1:]
-		}
-	}
-	return dst
+	return findings, nil, nil
 }
 
 // collect turns the findings or problems into diags, less the ignored
@@ -169,11 +158,9 @@ func (c *check) collect(findings []preflight.Finding, refused *scalerconfig.Erro
 	ig := newIgnorer(c.in.fsys.files)
 	for _, f := range findings {
 		s := f.LabelSet()
-		d := &diag{pos: s.ImagePos, end: s.ImageEnd, severity: severity(f.Code()), code: f.Code(), finding: f}
-		valueEnd := s.ImageEnd
-		if at, ok := resourceAt(f); ok {
-			d.pos, d.end, valueEnd = at, scalerconfig.Pos{}, scalerconfig.Pos{}
-		}
+		d := &diag{severity: severity(f.Code()), code: f.Code(), finding: f}
+		d.pos, d.end = preflight.ValuePos(f)
+		valueEnd := d.end
 		if !d.pos.IsValid() {
 			d.pos, d.end = s.Pos, scalerconfig.Pos{}
 		}
@@ -183,19 +170,6 @@ func (c *check) collect(findings []preflight.Finding, refused *scalerconfig.Erro
 		}
 		c.add(d)
 	}
-}
-
-// resourceAt is where the file writes the value a resource finding is
-// about; false for the agent image findings, which are at the image.
-func resourceAt(f preflight.Finding) (scalerconfig.Pos, bool) {
-	switch f := f.(type) {
-	case preflight.InvalidMemory:
-		return f.At, true
-	case preflight.InvalidLimit:
-		return f.At, true
-	case preflight.MovingTag, preflight.OlderPin, preflight.NeverPull, preflight.FloatingTag, preflight.InvalidImage:
-	}
-	return scalerconfig.Pos{}, false
 }
 
 func (c *check) add(d *diag) {

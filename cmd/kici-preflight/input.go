@@ -289,18 +289,15 @@ func (in *input) name(file string) string {
 const maxListed = 100_000
 
 // scan reads the config, handing each scaler to each, and returns the
-// config without its scalers, or the problems the orchestrator would
-// refuse it for (the first maxListed of them), or an error that the files
-// cannot be read.
-func (in *input) scan(each func(int, *scalerconfig.Scaler)) (*scalerconfig.Config, *scalerconfig.Error, error) {
+// config without its scalers, or the *scalerconfig.Error of the problems
+// the orchestrator would refuse it for (the first maxListed of them), or
+// an error that the files cannot be read.
+func (in *input) scan(each func(int, *scalerconfig.Scaler)) (*scalerconfig.Config, error) {
 	cfg, err := in.loc.ScanWith(in.fsys, scalerconfig.ScanOptions{MaxProblems: maxListed}, each)
 	var bad *scalerconfig.Error
 	var pe *fs.PathError
-	switch {
-	case errors.As(err, &bad):
-		return nil, bad, nil
-	case errors.As(err, &pe):
-		return nil, nil, fmt.Errorf("%s: %w", pe.Path, pe.Err)
+	if !errors.As(err, &bad) && errors.As(err, &pe) {
+		return nil, fmt.Errorf("%s: %w", pe.Path, pe.Err)
 	}
-	return cfg, nil, err
+	return cfg, err
 }

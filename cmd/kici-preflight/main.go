@@ -81,7 +81,7 @@ func runHooked(args []string, stdin io.Reader, stdout, stderr io.Writer, h hooks
 	o, err := parseFlags(args)
 	switch {
 	case errors.Is(err, errHelp):
-		fmt.Fprint(out, help)
+		fmt.Fprint(out, help())
 		return exitOK
 	case err != nil:
 		fmt.Fprintln(stderr, "kici-preflight:", err, "(-h for usage)")

@@ -8,7 +8,6 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/kicikit/kicikit/preflight"
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
@@ -20,42 +19,10 @@ const maxSARIFResults = 5000
 // in, which is the repository's root in a CI job.
 const srcRoot = "%SRCROOT%"
 
-// rule is one finding code, as SARIF's rules describe it.
-type rule struct {
-	code, name, level, short, help string
-}
-
-// rules describes every finding code, in the order SARIF's ruleIndex counts.
-var rules = []rule{
-	{preflight.CodeMovingTag, "MovingTag", "warning",
-		"The agent image has no tag or the tag latest, and the pull policy IfNotPresent.",
-		"A host that already pulled the image keeps it, so an upgrade does not change the container agents. Pin the release you upgrade to (repository:VERSION), or set imagePullPolicy: Always. The orchestrator's own upgrade check reports this."},
-	{preflight.CodeOlderPin, "OlderPin", "warning",
-		"The agent image is pinned to a release older than the upgrade target.",
-		"The container agents keep running the older release after the upgrade. Pin the release you upgrade to (repository:VERSION). The orchestrator's own upgrade check reports this."},
-	{preflight.CodeNeverPull, "NeverPull", "warning",
-		"The agent image has the pull policy Never and does not name the target release.",
-		"No pull is ever attempted, so each host runs whatever image it already has. Pin the release you upgrade to and pull it on every host before agents spawn from it, or set imagePullPolicy: IfNotPresent."},
-	{preflight.CodeFloatingTag, "FloatingTag", "warning",
-		"The agent image has a tag that is not a release (stable, main, 0.20) and the pull policy IfNotPresent.",
-		"Such a tag moves like latest: each host keeps the image it pulled first, and nothing tells which agent release runs. Pin a release (repository:VERSION) or a digest (repository@sha256:DIGEST)."},
-	{preflight.CodeInvalidImage, "InvalidImage", "error",
-		"The agent image is not a valid image reference.",
-		"Docker refuses the reference, so the container scaler cannot start agents for the label set. Correct the image."},
-	{preflight.CodeInvalidMemory, "InvalidMemory", "error",
-		"A resources memory is a string the orchestrator's memory parser refuses.",
-		"The orchestrator loads the config, but reads a label set's or the defaults' resources memory only when it spawns an agent, and fails every spawn that reads one it cannot parse, for a scaler of any type. Write the memory as a number and one unit k, m or g (512m, 2g)."},
-	{preflight.CodeInvalidLimit, "InvalidLimit", "error",
-		"A container limit comes out as zero, or is more bytes than an int64 holds.",
-		"A zero limit is no limit to Docker, so the container scaler's agents run without the limit the config writes; a memory limit beyond an int64 makes the container runtime refuse every spawn. Set a limit that bounds the container, or remove it."},
-	{codeInvalidConfig, "InvalidConfig", "error",
-		"The orchestrator would refuse to load the scaler config.",
-		"The orchestrator validates the scaler config when it starts, and refuses it whole for any of these problems: the service would not start after the upgrade. Correct the value at the position shown."},
-}
-
+// ruleIndex is the index of code's rule in rules.
 func ruleIndex(code string) int {
 	for i, r := range rules {
-		if r.code == code {
+		if r.Code == code {
 			return i
 		}
 	}
@@ -169,10 +136,10 @@ func countCut(diags []*diag) int {
 func driver(version buildVersion) sarifDriver {
 	d := sarifDriver{Name: "kici-preflight", Version: version.String(), SemanticVersion: version.semantic(), InformationURI: "https://github.com/kicikit/kicikit"}
 	for _, r := range rules {
-		sr := sarifRule{ID: r.code, Name: r.name, ShortDescription: sarifText{r.short}, FullDescription: sarifText{r.short + " " + r.help}}
-		sr.Help.Text = r.help
-		sr.Help.Markdown = "**" + r.short + "**\n\n" + r.help
-		sr.DefaultConfiguration.Level = r.level
+		sr := sarifRule{ID: r.Code, Name: r.Name, ShortDescription: sarifText{r.Summary}, FullDescription: sarifText{r.Summary + " " + r.Help}}
+		sr.Help.Text = r.Help
+		sr.Help.Markdown = "**" + r.Summary + "**\n\n" + r.Help
+		sr.DefaultConfiguration.Level = r.Severity
 		d.Rules = append(d.Rules, sr)
 	}
 	return d
