@@ -43,10 +43,9 @@ type check struct {
 	// annotationRoot is the folder -format github names files relative
 	// to: GITHUB_WORKSPACE, else the working folder.
 	annotationRoot string
-	beforeRename   func()       // a test's hook: see hooks
-	memory         *memoryBound // counts the bytes read; nil: no bound
-	pins           *pins        // the pins, when -diff, -write or sarif needs them
-	summary        string       // the line for standard error
+	beforeRename   func() // a test's hook: see hooks
+	pins           *pins  // the pins, when -diff, -write or sarif needs them
+	summary        string // the line for standard error
 }
 
 // diag is one finding or config problem, where it is, and what is to be

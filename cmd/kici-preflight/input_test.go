@@ -34,7 +34,7 @@ func TestOpenNames(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := &input{shown: tt.loc}
-			require.NoError(t, in.open(nil, nil))
+			require.NoError(t, in.open(nil))
 			var files []string
 			_, err := in.scan(func(_ int, s *scalerconfig.Scaler) {
 				for _, ls := range s.LabelSets {

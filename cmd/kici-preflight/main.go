@@ -14,14 +14,11 @@
 // statuses. The repository's action.yml runs it in a GitHub workflow, and
 // its .pre-commit-hooks.yaml as a pre-commit hook (README.md shows both).
 //
-// It keeps its memory within 1 GiB plus 20 times the bytes of the files it
-// reads where what it holds at once allows: as it reads them, it sets the
-// Go runtime's soft memory limit to that bound (debug.SetMemoryLimit),
-// unless the environment sets GOMEMLIMIT. A file the orchestrator could
-// not load either, for the memory node would need, is refused before it is
-// parsed (scalerconfig.MaxEntries and MaxFlowEntries), and of a config the
-// orchestrator refuses it lists the first 100,000 problems and counts the
-// others (scalerconfig.ScanOptions.MaxProblems).
+// It reads a config a scaler at a time, in less memory than node takes to
+// parse it. A file the orchestrator could not load either, for the memory
+// node would need, is refused before it is parsed; of a config the
+// orchestrator refuses, it lists the first 100,000 problems and counts the
+// others.
 package main
 
 import (
@@ -32,24 +29,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 )
 
 func main() {
-	if os.Getenv("GOGC") == "" {
-		// What the program keeps (the findings, the files' bytes) is
-		// small beside what reading the config allocates and drops, a
-		// group of scalers at a time: collecting when the heap has grown
-		// by half the kept data, not all of it, keeps the peak near it at
-		// little cost (bench/README.md, "kici-preflight as a process").
-		debug.SetGCPercent(gcPercent)
-	}
-	os.Exit(runHooked(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, hooks{memory: memoryBoundFor(os.Getenv)}))
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
-
-// gcPercent is the program's GOGC, unless the environment sets one.
-const gcPercent = 50
 
 // The exit statuses, as hadolint's.
 const (
@@ -69,9 +54,6 @@ type hooks struct {
 	// written the new files beside the old ones and before it checks the
 	// old ones for changes and renames the new ones over them.
 	beforeRename func()
-	// memory, the process's (main's), when not nil: the bytes read, which
-	// set the runtime's memory limit.
-	memory *memoryBound
 }
 
 // runHooked is run with its hooks.
@@ -94,7 +76,7 @@ func runHooked(args []string, stdin io.Reader, stdout, stderr io.Writer, h hooks
 		return exitOK
 	}
 	o.windows = runtime.GOOS == "windows"
-	c := &check{opts: o, stdin: stdin, out: out, version: readVersion(), annotationRoot: annotationRoot(), beforeRename: h.beforeRename, memory: h.memory}
+	c := &check{opts: o, stdin: stdin, out: out, version: readVersion(), annotationRoot: annotationRoot(), beforeRename: h.beforeRename}
 	status, err := c.run()
 	if err := out.Flush(); err != nil && status != exitError {
 		fmt.Fprintln(stderr, "kici-preflight:", escape(err.Error()))
