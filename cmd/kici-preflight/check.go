@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,7 +42,7 @@ type check struct {
 	// annotationRoot is the folder -format github names files relative
 	// to: GITHUB_WORKSPACE, else the working folder.
 	annotationRoot string
-	beforeRename   func() // a test's hook: see hooks
+	beforeRename   func() // a test's hook: see runHooked
 	pins           *pins  // the pins, when -diff, -write or sarif needs them
 	summary        string // the line for standard error
 }
@@ -75,46 +74,6 @@ func (d *diag) message() string {
 // severity is the severity of the finding code: "error" or "warning".
 func severity(code string) string {
 	return rules[ruleIndex(code)].Severity
-}
-
-func (c *check) run() (int, error) {
-	in, err := c.locate()
-	if err != nil {
-		return c.fail(err)
-	}
-	c.in = in
-	if in.noConfig != "" {
-		c.summary = in.noConfig
-		return exitOK, c.report()
-	}
-	findings, problems, err := c.scan()
-	if err != nil {
-		return c.fail(err)
-	}
-	c.collect(findings, problems)
-	if err := c.pin(); err != nil {
-		return exitError, err
-	}
-	if err := c.report(); err != nil {
-		return exitError, err
-	}
-	return c.status(), nil
-}
-
-// fail reports a config that cannot be read: in SARIF and JSON too, so
-// that an upload step shows the error instead of failing on no file.
-func (c *check) fail(err error) (int, error) {
-	switch c.opts.format {
-	case "sarif":
-		if werr := writeSARIF(c.out, c, err); werr != nil {
-			return exitError, werr
-		}
-	case "json":
-		if werr := writeJSON(c.out, c, err); werr != nil {
-			return exitError, werr
-		}
-	}
-	return exitError, err
 }
 
 // scan checks the config one scaler at a time, as scalerconfig.Scan reads
@@ -210,26 +169,6 @@ func (c *check) status() int {
 	return exitOK
 }
 
-func (c *check) report() error {
-	var err error
-	switch {
-	case c.opts.diff:
-		err = c.pins.writeDiff(c.out)
-	case c.opts.format == "json":
-		err = writeJSON(c.out, c, nil)
-	case c.opts.format == "sarif":
-		err = writeSARIF(c.out, c, nil)
-	case c.opts.format == "github":
-		err = writeGitHub(c.out, c.remaining(), c.annotationRoot)
-	default:
-		err = writeText(c.out, c.remaining())
-	}
-	if c.summary == "" {
-		c.summary = c.summarize()
-	}
-	return err
-}
-
 // remaining are the diags to report: all but those -write pinned.
 func (c *check) remaining() []*diag {
 	if !c.opts.write {
@@ -286,67 +225,4 @@ func count(n int, what string) string {
 		return "1 " + what
 	}
 	return strconv.Itoa(n) + " " + what + "s"
-}
-
-// writeText writes each diag as `file:line:col: severity: message [code]`,
-// as compilers and go vet write theirs.
-func writeText(w *bufio.Writer, diags []*diag) error {
-	for _, d := range diags {
-		w.WriteString(escape(d.shownFile))
-		if d.pos.IsValid() {
-			w.WriteString(":" + strconv.Itoa(d.pos.Line) + ":" + strconv.Itoa(d.pos.Column))
-		}
-		w.WriteString(": " + d.severity + ": " + escape(d.message()) + " [" + d.code + "]\n")
-	}
-	return w.Flush()
-}
-
-// writeGitHub writes each diag as a GitHub Actions workflow command, which
-// annotates the file in the run and in the pull request: a file inside
-// root by its path relative to it, as GitHub names a repository's files.
-func writeGitHub(w *bufio.Writer, diags []*diag, root string) error {
-	for _, d := range diags {
-		level := "warning"
-		if d.severity == "error" {
-			level = "error"
-		}
-		w.WriteString("::" + level + " file=" + ghProperty(escape(annotationFile(d.shownFile, root))))
-		if d.pos.IsValid() {
-			w.WriteString(",line=" + strconv.Itoa(d.pos.Line) + ",col=" + strconv.Itoa(d.pos.Column))
-		}
-		if d.end.IsValid() {
-			w.WriteString(",endLine=" + strconv.Itoa(d.end.Line) + ",endColumn=" + strconv.Itoa(d.end.Column))
-		}
-		w.WriteString(",title=" + ghProperty("kici-preflight "+d.code) + "::" + ghData(escape(d.message())+" ["+d.code+"]") + "\n")
-	}
-	return w.Flush()
-}
-
-// annotationFile is how a GitHub annotation names file, as the output
-// names it: by its path relative to root, with slashes, when it lies
-// inside root; else by its absolute path, which GitHub attaches to no file
-// of a pull request but a reader can still open. root is absolute, or ""
-// for none; a relative file is relative to the working folder.
-func annotationFile(file, root string) string {
-	if file == stdinName {
-		return file
-	}
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		return file
-	}
-	if rel, err := filepath.Rel(root, abs); err == nil && root != "" && rel != "." && filepath.IsLocal(rel) {
-		return filepath.ToSlash(rel)
-	}
-	return abs
-}
-
-// ghData escapes a workflow command's message as the Actions runner reads it.
-func ghData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-// ghProperty escapes a workflow command's property value.
-func ghProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }

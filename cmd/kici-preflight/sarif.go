@@ -3,21 +3,17 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/kicikit/kicikit/cmd/kici-preflight/internal/sarif"
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
 // maxSARIFResults is the most results GitHub code scanning keeps of one
 // run; it drops the others.
 const maxSARIFResults = 5000
-
-// srcRoot is the uriBaseId of a relative path: the folder the program ran
-// in, which is the repository's root in a CI job.
-const srcRoot = "%SRCROOT%"
 
 // ruleIndex is the index of code's rule in rules.
 func ruleIndex(code string) int {
@@ -77,11 +73,11 @@ const resultsKey = `"results": []`
 // log would write it: head ends with the results' "[", tail begins with
 // their "]". cut of total diags are left out of the results.
 func sarifFrame(version buildVersion, failure error, cut, total int) (head, tail string, err error) {
-	run := sarifRun{
-		Tool:        sarifTool{Driver: driver(version)},
-		Invocations: []sarifInvocation{{ExecutionSuccessful: failure == nil}},
+	run := sarif.Run{
+		Tool:        sarif.Tool{Driver: driver(version)},
+		Invocations: []sarif.Invocation{{ExecutionSuccessful: failure == nil}},
 		ColumnKind:  "utf16CodeUnits",
-		Results:     []sarifResult{},
+		Results:     []sarif.Result{},
 	}
 	inv := &run.Invocations[0]
 	if failure != nil {
@@ -91,7 +87,7 @@ func sarifFrame(version buildVersion, failure error, cut, total int) (head, tail
 		inv.Notifications = append(inv.Notifications, notification("warning", fmt.Sprintf(
 			"%d of %d results left out: GitHub code scanning keeps %d results of a run; the errors are kept first", cut, total, maxSARIFResults)))
 	}
-	b, err := newEncoder("", "  ").encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+	b, err := newEncoder("", "  ").encode(sarif.Log{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarif.Run{run}})
 	if err != nil {
 		return "", "", err
 	}
@@ -133,10 +129,10 @@ func countCut(diags []*diag) int {
 // driver is the tool's description: the program's name and version
 // (semanticVersion only for a released module version, which is one),
 // and its rules.
-func driver(version buildVersion) sarifDriver {
-	d := sarifDriver{Name: "kici-preflight", Version: version.String(), SemanticVersion: version.semantic(), InformationURI: "https://github.com/kicikit/kicikit"}
+func driver(version buildVersion) sarif.Driver {
+	d := sarif.Driver{Name: "kici-preflight", Version: version.String(), SemanticVersion: version.semantic(), InformationURI: "https://github.com/kicikit/kicikit"}
 	for _, r := range rules {
-		sr := sarifRule{ID: r.Code, Name: r.Name, ShortDescription: sarifText{r.Summary}, FullDescription: sarifText{r.Summary + " " + r.Help}}
+		sr := sarif.Rule{ID: r.Code, Name: r.Name, ShortDescription: sarif.Text{Text: r.Summary}, FullDescription: sarif.Text{Text: r.Summary + " " + r.Help}}
 		sr.Help.Text = r.Help
 		sr.Help.Markdown = "**" + r.Summary + "**\n\n" + r.Help
 		sr.DefaultConfiguration.Level = r.Severity
@@ -145,27 +141,27 @@ func driver(version buildVersion) sarifDriver {
 	return d
 }
 
-func notification(level, text string) sarifNotification {
-	return sarifNotification{Level: level, Message: sarifText{text}}
+func notification(level, text string) sarif.Notification {
+	return sarif.Notification{Level: level, Message: sarif.Text{Text: text}}
 }
 
-func (c *check) result(d *diag) sarifResult {
-	r := sarifResult{RuleID: d.code, RuleIndex: ruleIndex(d.code), Level: d.severity, Message: sarifText{d.message()}}
+func (c *check) result(d *diag) sarif.Result {
+	r := sarif.Result{RuleID: d.code, RuleIndex: ruleIndex(d.code), Level: d.severity, Message: sarif.Text{Text: d.message()}}
 	src := c.in.fsys.files[d.pos.File]
-	loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: artifact(d.shownFile, c.opts.windows)}}
+	loc := sarif.Location{PhysicalLocation: sarif.Physical{ArtifactLocation: sarif.ArtifactOf(d.shownFile, c.opts.windows)}}
 	if d.pos.IsValid() {
 		loc.PhysicalLocation.Region = region(src, d.pos, d.end)
 	}
-	r.Locations = []sarifLocation{loc}
+	r.Locations = []sarif.Location{loc}
 	if d.pin != nil {
 		image := d.pin.Image
-		r.Fixes = []sarifFix{{
-			Description: sarifText{"Set image to " + image + "."},
-			ArtifactChanges: []sarifArtifactChange{{
+		r.Fixes = []sarif.Fix{{
+			Description: sarif.Text{Text: "Set image to " + image + "."},
+			ArtifactChanges: []sarif.ArtifactChange{{
 				ArtifactLocation: loc.PhysicalLocation.ArtifactLocation,
-				Replacements: []sarifReplacement{{
+				Replacements: []sarif.Replacement{{
 					DeletedRegion:   *region(src, d.pin.Pos, d.pin.End),
-					InsertedContent: sarifText{d.pin.Text},
+					InsertedContent: sarif.Text{Text: d.pin.Text},
 				}},
 			}},
 		}}
@@ -175,8 +171,8 @@ func (c *check) result(d *diag) sarifResult {
 
 // region is the region from pos to end (the zero Pos: pos's line alone),
 // with columns in UTF-16 code units, as the run's columnKind says.
-func region(src []byte, pos, end scalerconfig.Pos) *sarifRegion {
-	r := &sarifRegion{StartLine: pos.Line, StartColumn: utf16Column(src, pos)}
+func region(src []byte, pos, end scalerconfig.Pos) *sarif.Region {
+	r := &sarif.Region{StartLine: pos.Line, StartColumn: utf16Column(src, pos)}
 	if end.IsValid() {
 		r.EndLine, r.EndColumn = end.Line, utf16Column(src, end)
 	}
@@ -197,138 +193,4 @@ func utf16Column(src []byte, p scalerconfig.Pos) int {
 		line = line[size:]
 	}
 	return n
-}
-
-// artifact is the location of a file as SARIF names it: an absolute path
-// as a file: URI, a relative one relative to %SRCROOT%, each segment
-// percent-encoded.
-func artifact(shown string, windows bool) sarifArtifact {
-	p := shown
-	if windows {
-		p = strings.ReplaceAll(p, `\`, "/")
-	}
-	switch {
-	case windows && len(p) >= 3 && p[1] == ':' && p[2] == '/':
-		return sarifArtifact{URI: "file:///" + p[:2] + encodePath(p[2:])}
-	case windows && strings.HasPrefix(p, "//"):
-		return sarifArtifact{URI: "file:" + encodePath(p)} // a UNC path: file://server/share/...
-	case !windows && filepath.IsAbs(p):
-		return sarifArtifact{URI: "file://" + encodePath(p)}
-	}
-	return sarifArtifact{URI: encodePath(p), URIBaseID: srcRoot}
-}
-
-// encodePath percent-encodes every byte of p that may not stand in a URI
-// path as it is, ":" included (so that a relative path never reads as a
-// scheme).
-func encodePath(p string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~!$&'()*+,;=@/", c) >= 0 {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteString("%" + hex[c>>4:c>>4+1] + hex[c&15:c&15+1])
-	}
-	return b.String()
-}
-
-type sarifLog struct {
-	Schema  string     `json:"$schema"`
-	Version string     `json:"version"`
-	Runs    []sarifRun `json:"runs"`
-}
-
-type sarifRun struct {
-	Tool        sarifTool         `json:"tool"`
-	Invocations []sarifInvocation `json:"invocations"`
-	ColumnKind  string            `json:"columnKind"`
-	Results     []sarifResult     `json:"results"`
-}
-
-type sarifTool struct {
-	Driver sarifDriver `json:"driver"`
-}
-
-type sarifDriver struct {
-	Name            string      `json:"name"`
-	Version         string      `json:"version"`
-	SemanticVersion string      `json:"semanticVersion,omitempty"`
-	InformationURI  string      `json:"informationUri"`
-	Rules           []sarifRule `json:"rules"`
-}
-
-type sarifRule struct {
-	ID               string    `json:"id"`
-	Name             string    `json:"name"`
-	ShortDescription sarifText `json:"shortDescription"`
-	FullDescription  sarifText `json:"fullDescription"`
-	Help             struct {
-		Text     string `json:"text"`
-		Markdown string `json:"markdown"`
-	} `json:"help"`
-	DefaultConfiguration struct {
-		Level string `json:"level"`
-	} `json:"defaultConfiguration"`
-}
-
-type sarifInvocation struct {
-	ExecutionSuccessful bool                `json:"executionSuccessful"`
-	Notifications       []sarifNotification `json:"toolExecutionNotifications,omitempty"`
-}
-
-type sarifNotification struct {
-	Level   string    `json:"level"`
-	Message sarifText `json:"message"`
-}
-
-type sarifText struct {
-	Text string `json:"text"`
-}
-
-type sarifResult struct {
-	RuleID    string          `json:"ruleId"`
-	RuleIndex int             `json:"ruleIndex"`
-	Level     string          `json:"level"`
-	Message   sarifText       `json:"message"`
-	Locations []sarifLocation `json:"locations"`
-	Fixes     []sarifFix      `json:"fixes,omitempty"`
-}
-
-type sarifLocation struct {
-	PhysicalLocation sarifPhysical `json:"physicalLocation"`
-}
-
-type sarifPhysical struct {
-	ArtifactLocation sarifArtifact `json:"artifactLocation"`
-	Region           *sarifRegion  `json:"region,omitempty"`
-}
-
-type sarifArtifact struct {
-	URI       string `json:"uri"`
-	URIBaseID string `json:"uriBaseId,omitempty"`
-}
-
-type sarifRegion struct {
-	StartLine   int `json:"startLine"`
-	StartColumn int `json:"startColumn"`
-	EndLine     int `json:"endLine,omitempty"`
-	EndColumn   int `json:"endColumn,omitempty"`
-}
-
-type sarifFix struct {
-	Description     sarifText             `json:"description"`
-	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
-}
-
-type sarifArtifactChange struct {
-	ArtifactLocation sarifArtifact      `json:"artifactLocation"`
-	Replacements     []sarifReplacement `json:"replacements"`
-}
-
-type sarifReplacement struct {
-	DeletedRegion   sarifRegion `json:"deletedRegion"`
-	InsertedContent sarifText   `json:"insertedContent"`
 }
