@@ -119,9 +119,9 @@ type Site struct {
 // implements [Finding.LabelSet].
 func (s Site) LabelSet() Site { return s }
 
-// ValuePos returns where the file writes the value f is about: the image,
-// from pos to end, or a resource value at pos (end is then the zero Pos).
-// Both are the zero Pos for a config built as a literal.
+// ValuePos returns where the file writes the value f is about. For an image
+// finding, the image runs from pos to end. For a resource finding, the
+// value starts at pos, and end is the zero Pos. A literal has no positions.
 func ValuePos(f Finding) (pos, end scalerconfig.Pos) {
 	if v, ok := f.(interface{ valueAt() scalerconfig.Pos }); ok {
 		return v.valueAt(), scalerconfig.Pos{}
