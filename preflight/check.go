@@ -12,13 +12,12 @@ import (
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
-// Input is what [CheckAgentImages] checks.
+// Input is the config to check, where it was loaded from, and the target.
 type Input struct {
 	// Config is the scaler config: what scalerconfig.Load returns, or a
 	// literal; nil is a config with no scalers. In a literal, an empty
-	// ImagePullPolicy means IfNotPresent, and labels are taken as they are
-	// (Load canonicalises them, as the orchestrator does, so that its
-	// messages and ours then agree).
+	// ImagePullPolicy means IfNotPresent. Labels are taken as they are:
+	// Load canonicalises them, as the orchestrator does.
 	Config *scalerconfig.Config
 
 	// Location is where the config was loaded from, as the findings name
@@ -27,23 +26,56 @@ type Input struct {
 	Location scalerconfig.Location
 
 	// TargetVersion is the release the upgrade installs, such as "0.20.0"
-	// or " v0.20.0 "; it may be empty. Like the orchestrator, the check trims
-	// it, drops one leading "v", and uses the rest, "-suffix" included, when
-	// it is a release as the orchestrator reads one: agentversion.Parse's
-	// grammar, each part any number of digits read as a JavaScript number.
+	// or " v0.20.0 "; it may be empty. The check trims it and drops one
+	// leading "v", as the orchestrator does. It uses the rest, "-suffix"
+	// included, when that is a release as the orchestrator reads one:
+	// agentversion.Parse's grammar, each part a JavaScript number.
 	// Otherwise there is no usable target.
 	TargetVersion string
 }
 
+// Check returns every finding of every check on in.Config, in one order.
+// The defaults' findings come first. Then come each label set's, in config
+// order: its image findings, then its resource findings. An empty result
+// is never nil.
+func Check(in Input) []Finding {
+	findings, _, _ := Scan(in, func(each func(int, *scalerconfig.Scaler)) (*scalerconfig.Config, error) {
+		if in.Config != nil {
+			for i := range in.Config.Scalers {
+				each(i, &in.Config.Scalers[i])
+			}
+		}
+		return in.Config, nil
+	})
+	return findings
+}
+
+// Scan is [Check] of a config read one scaler at a time, for a config too
+// large to hold. scan reads the config as [scalerconfig.Scan] does: it hands
+// each scaler to each, with its index, then returns the config without its
+// scalers. in.Config is not read.
+//
+// Scan returns Check's findings in Check's order, and the images it
+// checked and skipped. When scan fails, Scan returns its error as it is.
+func Scan(in Input, scan func(each func(index int, s *scalerconfig.Scaler)) (*scalerconfig.Config, error)) ([]Finding, ImageCounts, error) {
+	c := newChecker(in)
+	var found []Finding
+	cfg, err := scan(func(i int, s *scalerconfig.Scaler) { found = c.scaler(found, i, s, true) })
+	if err != nil {
+		return nil, ImageCounts{}, err
+	}
+	return append(c.defaults([]Finding{}, cfg), found...), c.counts, nil
+}
+
 // CheckAgentImages reports every container-scaler label set whose agent
 // image an upgrade to in.TargetVersion would leave unchanged, as the
-// orchestrator's checkContainerAgentImages does, and what else it finds
-// wrong with those images. An empty result (never nil) means that each agent
-// image is pinned to the target (or newer) or pulled on every spawn.
+// orchestrator's checkContainerAgentImages does. It adds what else it finds
+// wrong with those images. An empty result (never nil) means that each
+// agent image is pinned to the target (or newer) or pulled on every spawn.
 //
-// It looks only at scalers of type "container", and in them only at label
-// sets with a non-empty image whose repository, as the orchestrator's lenient
-// split reads it, is a kici-agent image ([imageref.IsAgentImage]); it never fails. The
+// It looks only at scalers of type "container". In them it looks only at
+// label sets whose image is a kici-agent image ([imageref.IsAgentImage]),
+// as the orchestrator's lenient split reads it. It never fails. The
 // findings come in config order, and for one label set in this order:
 //
 //  1. the orchestrator's own, with its exact text, from its lenient split of
@@ -55,89 +87,33 @@ type Input struct {
 //     (policy IfNotPresent). Never both, and never FloatingTag beside a
 //     finding of step 1.
 //
-// So a label set gets at most two findings: MovingTag or OlderPin with
-// InvalidImage, or OlderPin with NeverPull. Keeping only the codes
+// So a label set gets at most two findings. Keeping only the codes
 // "moving-tag" and "older-pin" gives exactly the orchestrator's list.
 //
-// An empty ImagePullPolicy is IfNotPresent; a policy the orchestrator does
-// not know counts as neither IfNotPresent nor Never, as it does there.
+// An empty ImagePullPolicy is IfNotPresent. A policy the orchestrator does
+// not know is neither IfNotPresent nor Never, as there.
 func CheckAgentImages(in Input) []Finding {
-	c := NewChecker(in)
+	c := newChecker(in)
 	findings := []Finding{} // never nil, so that it marshals to [] as the orchestrator's does
 	if in.Config == nil {
 		return findings
 	}
 	for i := range in.Config.Scalers {
-		findings = c.check(findings, i, &in.Config.Scalers[i])
+		findings = c.scaler(findings, i, &in.Config.Scalers[i], false)
 	}
 	return findings
 }
 
-// A Checker is [CheckAgentImages] one scaler at a time, for a caller that
-// gets the scalers one at a time, as [scalerconfig.Scan] hands them over,
-// and need not hold the whole config. Its findings for the scalers of a
-// config, in order, are CheckAgentImages' findings for that config.
-//
-// A Checker counts the images it has looked at and those it skipped
-// ([Checker.Counts]); it is not safe for concurrent use.
-type Checker struct {
-	c      checker
-	counts ImageCounts
-}
-
-// ImageCounts are the images of container scalers' label sets that a
-// [Checker] has been handed: those it checked and those it skipped. The
-// label sets of other scaler types, and those without an image, count in
-// neither: the check is about container agents.
+// ImageCounts are the images of container scalers' label sets that [Scan]
+// checked and skipped. Label sets of other scaler types, and those without
+// an image, count in neither.
 type ImageCounts struct {
-	// Agent is the number of KiCI agent images checked: those whose
-	// repository, as the orchestrator's lenient split reads it, is a
-	// kici-agent image ([imageref.IsAgentImage]), valid or not.
+	// Agent is the number of KiCI agent images checked, valid or not
+	// ([imageref.IsAgentImage]).
 	Agent int
-	// Other is the number of images skipped as not KiCI agent images,
-	// which no check looks at: a config whose images are all other
-	// images has no findings, and is not a clean config.
+	// Other is the number of other images, which no check reads. A config
+	// of other images alone has no findings, and is not a clean config.
 	Other int
-}
-
-// Counts returns the images c has looked at and skipped so far, over every
-// scaler handed to [Checker.Check].
-func (c *Checker) Counts() ImageCounts { return c.counts }
-
-// NewChecker returns the Checker of in's target and location; in.Config is
-// not read.
-func NewChecker(in Input) *Checker {
-	c := checker{target: usableTarget(in.TargetVersion), where: in.where(), path: in.Location.Path}
-	c.version, _ = jsRelease(c.target)
-	return &Checker{c: c}
-}
-
-// Check returns the findings for the scaler at index in the config's
-// scalers list, as CheckAgentImages reports them (Site.ScalerIndex is
-// index); nil when there are none.
-func (c *Checker) Check(index int, s *scalerconfig.Scaler) []Finding {
-	return c.check(nil, index, s)
-}
-
-func (c *Checker) check(findings []Finding, index int, s *scalerconfig.Scaler) []Finding {
-	if s.Type != scalerconfig.TypeContainer {
-		return findings
-	}
-	for j := range s.LabelSets {
-		ls := &s.LabelSets[j]
-		if ls.Image == "" {
-			continue
-		}
-		var img agentImage
-		c.c.read(ls, &img)
-		if !imageref.IsAgentImage(img.Repository) {
-			c.counts.Other++
-			continue
-		}
-		c.counts.Agent++
-		findings = c.c.labelSet(findings, s.Name, ls, &img, index, j)
-	}
-	return findings
 }
 
 // where is the config file to edit, as the orchestrator's messages name it.
@@ -156,35 +132,91 @@ type checker struct {
 	version release
 	where   string // the config file to edit, as the messages name it
 	path    string // the main file, as the messages name it
+	counts  ImageCounts
 }
 
-// labelSet appends to dst the findings for label set j of scaler i, named
-// scaler, whose image img is an agent image, in the order
-// [CheckAgentImages] gives them.
-func (c *checker) labelSet(dst []Finding, scaler string, ls *scalerconfig.LabelSet, img *agentImage, i, j int) []Finding {
-	if img.invalid == nil && !img.movingTag() && !img.olderPin() && !img.neverPull() && !img.floatingTag() {
-		return dst // most label sets: no finding, and no Site to build
+func newChecker(in Input) *checker {
+	c := &checker{target: usableTarget(in.TargetVersion), where: in.where(), path: in.Location.Path}
+	c.version, _ = jsRelease(c.target)
+	return c
+}
+
+// scaler appends the findings of scaler s, at index i, label set by label
+// set: the image's, then the resources' when resources is set.
+func (c *checker) scaler(dst []Finding, i int, s *scalerconfig.Scaler, resources bool) []Finding {
+	for j := range s.LabelSets {
+		at := &place{c: c, s: s, i: i, j: j}
+		if s.Type == scalerconfig.TypeContainer && s.LabelSets[j].Image != "" {
+			dst = c.image(dst, at)
+		}
+		if ls := &s.LabelSets[j]; resources && ls.Resources != nil {
+			dst = resourceFindings(dst, at, s.Type, ls.Resources, ls.PosOf)
+		}
 	}
-	site := Site{
-		Scaler: scaler, Labels: slices.Clone(ls.Labels), Image: ls.Image,
-		ScalerIndex: i, LabelSetIndex: j,
-		Pos: ls.Pos, ImagePos: ls.ImagePos, ImageEnd: ls.ImageEnd, Where: c.where,
+	return dst
+}
+
+// defaults appends the findings of the config's defaults.resources, which
+// the main file declares. Their Site has no scaler: ScalerIndex and
+// LabelSetIndex are -1, Pos is the defaults' mapping, Where the main file.
+func (c *checker) defaults(dst []Finding, cfg *scalerconfig.Config) []Finding {
+	if cfg == nil || cfg.Defaults == nil || cfg.Defaults.Resources == nil {
+		return dst
 	}
-	site.edit, _ = ls.ImageEdit("")
+	at := &place{built: true, site: Site{ScalerIndex: -1, LabelSetIndex: -1, Where: c.path}}
+	at.site.Pos, _ = cfg.PosOf("defaults")
+	posOf := func(path string) (scalerconfig.Pos, bool) { return cfg.PosOf("defaults." + path) }
+	return resourceFindings(dst, at, "", cfg.Defaults.Resources, posOf)
+}
+
+// place is a label set, and the Site of its findings, made for its first.
+type place struct {
+	c     *checker
+	s     *scalerconfig.Scaler
+	i, j  int
+	site  Site
+	built bool
+}
+
+// at returns the Site of p's findings.
+func (p *place) at() Site {
+	if !p.built {
+		ls := &p.s.LabelSets[p.j]
+		p.site = Site{
+			Scaler: p.s.Name, Labels: slices.Clone(ls.Labels), Image: ls.Image,
+			ScalerIndex: p.i, LabelSetIndex: p.j,
+			Pos: ls.Pos, ImagePos: ls.ImagePos, ImageEnd: ls.ImageEnd, Where: p.c.where,
+		}
+		p.site.edit, _ = ls.ImageEdit("")
+		p.built = true
+	}
+	return p.site
+}
+
+// image appends the findings of the label set's image, when it is an agent
+// image, in the order [CheckAgentImages] gives them; and counts the image.
+func (c *checker) image(dst []Finding, at *place) []Finding {
+	var img agentImage
+	c.read(&at.s.LabelSets[at.j], &img)
+	if !imageref.IsAgentImage(img.Repository) {
+		c.counts.Other++
+		return dst
+	}
+	c.counts.Agent++
 	if img.movingTag() {
-		dst = append(dst, MovingTag{Site: site, Tag: img.Tag, Target: c.target})
+		dst = append(dst, MovingTag{Site: at.at(), Tag: img.Tag, Target: c.target})
 	}
 	if img.olderPin() {
-		dst = append(dst, OlderPin{Site: site, Tag: img.Tag, Target: c.target})
+		dst = append(dst, OlderPin{Site: at.at(), Tag: img.Tag, Target: c.target})
 	}
 	if img.invalid != nil {
-		return append(dst, InvalidImage{Site: site, Err: img.invalid})
+		return append(dst, InvalidImage{Site: at.at(), Err: img.invalid})
 	}
 	if img.neverPull() {
-		dst = append(dst, NeverPull{Site: site, Tag: img.Tag, Target: c.target})
+		dst = append(dst, NeverPull{Site: at.at(), Tag: img.Tag, Target: c.target})
 	}
 	if img.floatingTag() {
-		dst = append(dst, FloatingTag{Site: site, Tag: img.Tag, Target: c.target})
+		dst = append(dst, FloatingTag{Site: at.at(), Tag: img.Tag, Target: c.target})
 	}
 	return dst
 }

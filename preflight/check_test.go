@@ -382,11 +382,11 @@ func TestUsableTarget(t *testing.T) {
 	}
 }
 
-// TestCheckerCounts: a Checker counts, over the scalers handed to it, the
+// TestScanCounts: Scan counts, over the scalers handed to it, the
 // container label sets' images it checked as KiCI agent images and those
 // it skipped, so that a caller can tell a clean config from one the check
 // never looked at.
-func TestCheckerCounts(t *testing.T) {
+func TestScanCounts(t *testing.T) {
 	container := func(images ...string) *scalerconfig.Scaler {
 		s := &scalerconfig.Scaler{Name: "c", Type: scalerconfig.TypeContainer}
 		for _, image := range images {
@@ -413,13 +413,21 @@ func TestCheckerCounts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := NewChecker(Input{Location: scalerconfig.Location{Path: path}, TargetVersion: "0.20.0"})
-			var findings []Finding
-			for i, s := range tt.scalers {
-				findings = append(findings, c.Check(i, s)...)
-			}
-			assert.Equal(t, tt.want, c.Counts())
+			findings, counts, err := Scan(Input{Location: scalerconfig.Location{Path: path}, TargetVersion: "0.20.0"}, handOver(tt.scalers...))
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, counts)
 			assert.Len(t, findings, tt.findings)
 		})
+	}
+}
+
+// handOver is a scan for Scan that hands over scalers, then returns an
+// empty config.
+func handOver(scalers ...*scalerconfig.Scaler) func(func(int, *scalerconfig.Scaler)) (*scalerconfig.Config, error) {
+	return func(each func(int, *scalerconfig.Scaler)) (*scalerconfig.Config, error) {
+		for i, s := range scalers {
+			each(i, s)
+		}
+		return &scalerconfig.Config{}, nil
 	}
 }

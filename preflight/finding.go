@@ -3,6 +3,7 @@ package preflight
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/kicikit/kicikit/imageref"
@@ -21,25 +22,57 @@ const (
 	CodeInvalidLimit  = "invalid-limit"
 )
 
-// Finding is one problem [CheckAgentImages] or [CheckResources] found with
-// one label set (or, for CheckResources, with the config's defaults). It is
-// one of [MovingTag], [OlderPin], [NeverPull], [FloatingTag] and
-// [InvalidImage], the agent image findings, and [InvalidMemory] and
-// [InvalidLimit], the resource findings; callers tell them apart with a
-// type switch, and reach the label set of any of them with LabelSet. Each
-// marshals to a JSON object
-// with the fields "code", "scaler", "labels", "image", "message",
-// "scalerIndex" and "labelSetIndex", then its own, then "where"; positions
-// are not part of it.
+// Kind describes one kind of finding. A program lists the checks from it.
+type Kind struct {
+	Code     string // as [Finding.Code] returns it
+	Name     string // the finding's type: "MovingTag"
+	Severity string // "warning" or "error"
+	Summary  string // what the config holds, in one sentence
+	Help     string // why it matters, and what to do
+}
+
+// Kinds returns every kind of finding, in the package doc's order.
+func Kinds() []Kind { return slices.Clone(kinds[:]) }
+
+// kinds is the one table of the findings: every list of them comes from it.
+var kinds = [...]Kind{
+	{CodeMovingTag, "MovingTag", "warning",
+		"The agent image has no tag or the tag latest, and the pull policy IfNotPresent.",
+		"A host that already pulled the image keeps it, so an upgrade does not change the container agents. Pin the release you upgrade to (repository:VERSION), or set imagePullPolicy: Always. The orchestrator's own upgrade check reports this."},
+	{CodeOlderPin, "OlderPin", "warning",
+		"The agent image is pinned to a release older than the upgrade target.",
+		"The container agents keep running the older release after the upgrade. Pin the release you upgrade to (repository:VERSION). The orchestrator's own upgrade check reports this."},
+	{CodeNeverPull, "NeverPull", "warning",
+		"The agent image has the pull policy Never and does not name the target release.",
+		"No pull is ever attempted, so each host runs whatever image it already has. Pin the release you upgrade to and pull it on every host before agents spawn from it, or set imagePullPolicy: IfNotPresent."},
+	{CodeFloatingTag, "FloatingTag", "warning",
+		"The agent image has a tag that is not a release (stable, main, 0.20) and the pull policy IfNotPresent.",
+		"Such a tag moves like latest: each host keeps the image it pulled first, and nothing tells which agent release runs. Pin a release (repository:VERSION) or a digest (repository@sha256:DIGEST)."},
+	{CodeInvalidImage, "InvalidImage", "error",
+		"The agent image is not a valid image reference.",
+		"Docker refuses the reference, so the container scaler cannot start agents for the label set. Correct the image."},
+	{CodeInvalidMemory, "InvalidMemory", "error",
+		"A resources memory is a string the orchestrator's memory parser refuses.",
+		"The orchestrator loads the config, but reads a label set's or the defaults' resources memory only when it spawns an agent, and fails every spawn that reads one it cannot parse, for a scaler of any type. Write the memory as a number and one unit k, m or g (512m, 2g)."},
+	{CodeInvalidLimit, "InvalidLimit", "error",
+		"A container limit comes out as zero, or is more bytes than an int64 holds.",
+		"A zero limit is no limit to Docker, so the container scaler's agents run without the limit the config writes; a memory limit beyond an int64 makes the container runtime refuse every spawn. Set a limit that bounds the container, or remove it."},
+}
+
+// Finding is one problem a check found with one label set, or with the
+// config's defaults. It is one of the types that [Kinds] names. Callers tell
+// them apart with a type switch; LabelSet reaches the label set of any.
+//
+// Each marshals to a JSON object with the fields "code", "scaler",
+// "labels", "image", "message", "scalerIndex" and "labelSetIndex", then its
+// own, then "where". Positions are not part of it.
 //
 // The set of finding types is closed, so methods may be added to the
 // interface without breaking a caller.
 //
 //sumtype:decl
 type Finding interface {
-	// Code returns the finding's kind: "moving-tag", "older-pin",
-	// "never-pull", "floating-tag", "invalid-image", "invalid-memory" or
-	// "invalid-limit".
+	// Code returns the finding's kind: one of the codes of [Kinds].
 	Code() string
 	// Message returns the whole warning text, without a "Warning: " prefix.
 	Message() string
@@ -65,7 +98,7 @@ type Site struct {
 	// ScalerIndex and LabelSetIndex locate the label set in the checked
 	// config: Config.Scalers[ScalerIndex].LabelSets[LabelSetIndex]. Names
 	// and labels need not be unique; these are. Both are -1 for a finding
-	// about the config's defaults (see [Checker.CheckDefaults]).
+	// about the config's defaults.
 	ScalerIndex, LabelSetIndex int
 
 	// Pos, ImagePos and ImageEnd are the label set's, as the config holds
@@ -85,6 +118,17 @@ type Site struct {
 // LabelSet returns s. Through it every finding type, which embeds a Site,
 // implements [Finding.LabelSet].
 func (s Site) LabelSet() Site { return s }
+
+// ValuePos returns where the file writes the value f is about. For an image
+// finding, the image runs from pos to end. For a resource finding, the
+// value starts at pos, and end is the zero Pos. A literal has no positions.
+func ValuePos(f Finding) (pos, end scalerconfig.Pos) {
+	if v, ok := f.(interface{ valueAt() scalerconfig.Pos }); ok {
+		return v.valueAt(), scalerconfig.Pos{}
+	}
+	s := f.LabelSet()
+	return s.ImagePos, s.ImageEnd
+}
 
 // prefix is how the orchestrator's messages start.
 func (s Site) prefix() string { return s.named("container") + ": image " + s.Image }

@@ -176,14 +176,15 @@ func FuzzCheckAgentImages(f *testing.F) {
 		}
 		got := CheckAgentImages(in)
 
-		// A Checker, one scaler at a time, finds the same.
-		checker := NewChecker(Input{Location: in.Location, TargetVersion: in.TargetVersion})
-		each := []Finding{}
+		// Check, and Scan one scaler at a time, find the same: the config
+		// has no resources.
+		var handed []*scalerconfig.Scaler
 		for i := range in.Config.Scalers {
-			each = append(each, checker.Check(i, &in.Config.Scalers[i])...)
+			handed = append(handed, &in.Config.Scalers[i])
 		}
-		if !reflect.DeepEqual(got, each) {
-			t.Fatalf("Checker, one scaler at a time:\n got %+v\nwant %+v", each, got)
+		each, _, err := Scan(Input{Location: in.Location, TargetVersion: in.TargetVersion}, handOver(handed...))
+		if err != nil || !reflect.DeepEqual(got, each) || !reflect.DeepEqual(got, Check(in)) {
+			t.Fatalf("Scan, one scaler at a time (%v):\n got %+v\nwant %+v", err, each, got)
 		}
 
 		// The orchestrator's findings are exactly the seed's.

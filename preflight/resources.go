@@ -2,7 +2,6 @@ package preflight
 
 import (
 	"errors"
-	"slices"
 	"strconv"
 
 	"github.com/kicikit/kicikit/hostconfig"
@@ -87,6 +86,8 @@ func (f InvalidMemory) MarshalJSON() ([]byte, error) {
 	return marshalFinding(f, findingJSON{resourceJSON: &resourceJSON{string(f.ScalerType), f.Field, f.Memory}, errorJSON: e})
 }
 
+func (f InvalidMemory) valueAt() scalerconfig.Pos { return f.At }
+
 func (InvalidMemory) finding() {}
 
 // InvalidLimit reports a limit of a container label set's
@@ -169,6 +170,8 @@ func (f InvalidLimit) MarshalJSON() ([]byte, error) {
 	return marshalFinding(f, findingJSON{resourceJSON: &resourceJSON{string(f.ScalerType), f.Field, value}, errorJSON: &errorJSON{e.Error()}})
 }
 
+func (f InvalidLimit) valueAt() scalerconfig.Pos { return f.At }
+
 func (InvalidLimit) finding() {}
 
 // resourceJSON is what the resource findings add: the scaler's type, the
@@ -217,67 +220,13 @@ func memoryFix(s string) (string, bool) {
 	return fixed, true
 }
 
-// CheckResources reports every memory string and limit of the config's
-// resources that fails a spawn: the defaults' first, then each label
-// set's in config order, each memory as an [InvalidMemory] (requests, then
-// limits; the flat form once) and each container limit as an
-// [InvalidLimit] (memory, then cpus). It looks at every scaler type for
-// memory strings, and at container scalers for limits; in.Config nil is
-// no finding. An empty result is never nil.
-func CheckResources(in Input) []Finding {
-	findings := []Finding{}
-	if in.Config == nil {
-		return findings
-	}
-	c := NewChecker(in)
-	findings = append(findings, c.CheckDefaults(in.Config)...)
-	for i := range in.Config.Scalers {
-		findings = append(findings, c.CheckResources(i, &in.Config.Scalers[i])...)
-	}
-	return findings
-}
-
-// CheckResources returns the findings of [CheckResources] for the scaler
-// at index in the config's scalers list; nil when there are none.
-func (c *Checker) CheckResources(index int, s *scalerconfig.Scaler) []Finding {
-	var out []Finding
-	for j := range s.LabelSets {
-		ls := &s.LabelSets[j]
-		if ls.Resources == nil {
-			continue
-		}
-		site := Site{
-			Scaler: s.Name, Labels: slices.Clone(ls.Labels), Image: ls.Image,
-			ScalerIndex: index, LabelSetIndex: j, Pos: ls.Pos, ImagePos: ls.ImagePos, ImageEnd: ls.ImageEnd, Where: c.c.where,
-		}
-		out = resourceFindings(out, site, s.Type, ls.Resources, ls.PosOf)
-	}
-	return out
-}
-
-// CheckDefaults returns the findings of [CheckResources] for the config's
-// defaults.resources, which the config's main file declares: the Site of
-// each has no scaler (ScalerIndex and LabelSetIndex -1), the defaults'
-// mapping as its Pos, and the main file as its Where. nil when there are
-// none.
-func (c *Checker) CheckDefaults(cfg *scalerconfig.Config) []Finding {
-	if cfg == nil || cfg.Defaults == nil || cfg.Defaults.Resources == nil {
-		return nil
-	}
-	site := Site{ScalerIndex: -1, LabelSetIndex: -1, Where: c.c.path}
-	site.Pos, _ = cfg.PosOf("defaults")
-	posOf := func(path string) (scalerconfig.Pos, bool) { return cfg.PosOf("defaults." + path) }
-	return resourceFindings(nil, site, "", cfg.Defaults.Resources, posOf)
-}
-
-// resourceFindings appends the findings of one resources block, of a label
-// set of a scaler of type typ ("" for the defaults), whose values posOf
-// places. Its limits are checked when they bound a container: a container
-// scaler's, or the defaults'.
-func resourceFindings(dst []Finding, site Site, typ scalerconfig.ScalerType, res *hostconfig.Resources, posOf func(string) (scalerconfig.Pos, bool)) []Finding {
-	if !refused(res, typ, posOf) {
-		return dst // most resources: no finding, and no position to look up but an empty memory's
-	}
+// resourceFindings appends the findings of one resources block of the
+// place at, of a scaler of type typ ("" for the defaults), whose values
+// posOf places. Each memory the parser refuses is an [InvalidMemory]
+// (requests, then limits; the flat form once). Each limit that bounds a
+// container (a container scaler's, or the defaults') and that
+// ResolveSpawnLimits refuses is an [InvalidLimit] (memory, then cpus).
+func resourceFindings(dst []Finding, at *place, typ scalerconfig.ScalerType, res *hostconfig.Resources, posOf func(string) (scalerconfig.Pos, bool)) []Finding {
 	sides := [2]resourceSide{{name: "requests", spec: res.Requests}, {name: "limits", spec: res.Limits}}
 	for i := range sides {
 		sides[i].place(posOf)
@@ -289,34 +238,13 @@ func resourceFindings(dst []Finding, site Site, typ scalerconfig.ScalerType, res
 			continue
 		}
 		if pe := memoryRefused(side.spec, side.memoryAt.IsValid); pe != nil {
-			dst = append(dst, InvalidMemory{Site: site, ScalerType: typ, Field: side.field("memory", flat), Memory: side.spec.Memory, At: side.memoryAt, Err: pe})
+			dst = append(dst, InvalidMemory{Site: at.at(), ScalerType: typ, Field: side.field("memory", flat), Memory: side.spec.Memory, At: side.memoryAt, Err: pe})
 		}
 	}
 	if (typ == scalerconfig.TypeContainer || typ == "") && sides[1].spec != nil {
-		dst = sides[1].limitFindings(dst, site, typ, flat)
+		dst = sides[1].limitFindings(dst, at, typ, flat)
 	}
 	return dst
-}
-
-// refused reports whether resources of a label set of a scaler of type
-// typ ("" for the defaults), whose values posOf places, have a finding: a
-// memory the parser refuses, or limits ResolveSpawnLimits refuses where
-// they bound a container.
-func refused(res *hostconfig.Resources, typ scalerconfig.ScalerType, posOf func(string) (scalerconfig.Pos, bool)) bool {
-	for i, spec := range [2]*hostconfig.ResourceSpec{res.Requests, res.Limits} {
-		written := func() bool {
-			_, ok := posOf("resources." + [2]string{"requests", "limits"}[i] + ".memory")
-			return ok
-		}
-		if memoryRefused(spec, written) != nil {
-			return true
-		}
-	}
-	if typ != scalerconfig.TypeContainer && typ != "" {
-		return false
-	}
-	_, err := hostconfig.ResolveSpawnLimits(hostconfig.Limits{}, res)
-	return err != nil
 }
 
 // memoryRefused returns why the orchestrator's memory parser refuses the
@@ -361,18 +289,18 @@ func (r *resourceSide) field(key string, flat bool) string {
 
 // limitFindings appends an [InvalidLimit] for each limit of the side that
 // ResolveSpawnLimits refuses, each read on its own: memory, then cpus.
-func (r *resourceSide) limitFindings(dst []Finding, site Site, typ scalerconfig.ScalerType, flat bool) []Finding {
+func (r *resourceSide) limitFindings(dst []Finding, at *place, typ scalerconfig.ScalerType, flat bool) []Finding {
 	var lerr *hostconfig.LimitError
 	memory := hostconfig.Resources{Limits: &hostconfig.ResourceSpec{Memory: r.spec.Memory}}
 	if _, err := hostconfig.ResolveSpawnLimits(hostconfig.Limits{}, &memory); errors.As(err, &lerr) {
 		var pe *hostconfig.ParseError
 		if !errors.As(err, &pe) || pe.Reason == hostconfig.ErrRange {
-			dst = append(dst, InvalidLimit{Site: site, ScalerType: typ, Field: r.field("memory", flat), At: r.memoryAt, Err: lerr})
+			dst = append(dst, InvalidLimit{Site: at.at(), ScalerType: typ, Field: r.field("memory", flat), At: r.memoryAt, Err: lerr})
 		}
 	}
 	cpus := hostconfig.Resources{Limits: &hostconfig.ResourceSpec{CPUs: r.spec.CPUs}}
 	if _, err := hostconfig.ResolveSpawnLimits(hostconfig.Limits{}, &cpus); errors.As(err, &lerr) {
-		dst = append(dst, InvalidLimit{Site: site, ScalerType: typ, Field: r.field("cpus", flat), At: r.cpuAt, Err: lerr})
+		dst = append(dst, InvalidLimit{Site: at.at(), ScalerType: typ, Field: r.field("cpus", flat), At: r.cpuAt, Err: lerr})
 	}
 	return dst
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
-// got is a finding of CheckResources as a line: code, where it is, field,
+// got is a resource finding of Check as a line: code, where it is, field,
 // and the scaler and label set indices.
 type got struct {
 	code, at, field string
@@ -26,7 +26,7 @@ func resourceLines(t *testing.T, src string) []got {
 	cfg, err := scalerconfig.Load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
 	require.NoError(t, err)
 	var out []got
-	for _, f := range CheckResources(Input{Config: cfg, Location: scalerconfig.Location{Path: "s.yaml"}}) {
+	for _, f := range checkResources(Input{Config: cfg, Location: scalerconfig.Location{Path: "s.yaml"}}) {
 		s := f.LabelSet()
 		switch f := f.(type) {
 		case InvalidMemory:
@@ -34,7 +34,19 @@ func resourceLines(t *testing.T, src string) []got {
 		case InvalidLimit:
 			out = append(out, got{f.Code(), f.At.String(), f.Field, s.ScalerIndex, s.LabelSetIndex})
 		default:
-			t.Fatalf("CheckResources found a %T", f)
+			t.Fatalf("checkResources found a %T", f)
+		}
+	}
+	return out
+}
+
+// checkResources is Check's resource findings, in Check's order: the
+// defaults', then each label set's in config order.
+func checkResources(in Input) []Finding {
+	out := []Finding{}
+	for _, f := range Check(in) {
+		if _, ok := f.(interface{ valueAt() scalerconfig.Pos }); ok {
+			out = append(out, f)
 		}
 	}
 	return out
@@ -52,9 +64,9 @@ var typeKeys = map[string]string{
 	"event":       "    provisioningTargets: [org/infra]\n",
 }
 
-// TestCheckResources loads configs and checks every finding of their
+// TestResources loads configs and checks every finding of their
 // resources, at its value.
-func TestCheckResources(t *testing.T) {
+func TestResources(t *testing.T) {
 	head := "version: 1\nscalers:\n"
 	tests := []struct {
 		name string
@@ -130,7 +142,7 @@ func TestResourceMessages(t *testing.T) {
 	cfg, err := scalerconfig.Load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
 	require.NoError(t, err)
 	var messages []string
-	for _, f := range CheckResources(Input{Config: cfg, Location: scalerconfig.Location{Path: "/etc/kici/scalers.yaml", Dir: "/etc/kici/scalers.d"}}) {
+	for _, f := range checkResources(Input{Config: cfg, Location: scalerconfig.Location{Path: "/etc/kici/scalers.yaml", Dir: "/etc/kici/scalers.d"}}) {
 		messages = append(messages, f.Message())
 		assert.False(t, must(f.Replacement()), "no image to advise")
 	}
@@ -144,15 +156,15 @@ func TestResourceMessages(t *testing.T) {
 
 func must(_ string, ok bool) bool { return ok }
 
-// TestCheckResourcesLiteral: a literal has no positions, and its requests
+// TestResourcesLiteral: a literal has no positions, and its requests
 // and limits are two sides even when they hold the same string.
-func TestCheckResourcesLiteral(t *testing.T) {
+func TestResourcesLiteral(t *testing.T) {
 	res := &hostconfig.Resources{Requests: &hostconfig.ResourceSpec{Memory: "4GB"}, Limits: &hostconfig.ResourceSpec{Memory: "4GB"}}
 	cfg := &scalerconfig.Config{
 		Defaults: &scalerconfig.Defaults{Resources: &hostconfig.Resources{Limits: &hostconfig.ResourceSpec{CPUs: 1e-10}}},
 		Scalers:  []scalerconfig.Scaler{{Name: "a", Type: scalerconfig.TypeContainer, LabelSets: []scalerconfig.LabelSet{{Labels: []string{"x"}}, {Labels: []string{"y"}, Resources: res}}}},
 	}
-	findings := CheckResources(Input{Config: cfg})
+	findings := checkResources(Input{Config: cfg})
 	require.Len(t, findings, 3)
 	assert.Equal(t, InvalidLimit{Site: Site{ScalerIndex: -1, LabelSetIndex: -1}, Field: "resources.limits.cpus",
 		Err: &hostconfig.LimitError{Field: "cpus", CPUs: 1e-10, Err: hostconfig.ErrZeroLimit}}, findings[0])
@@ -165,23 +177,23 @@ func TestCheckResourcesLiteral(t *testing.T) {
 		assert.ErrorIs(t, f.Err, hostconfig.ErrTrailing)
 		assert.Equal(t, []string{"y"}, f.Labels)
 	}
-	assert.Equal(t, []Finding{}, CheckResources(Input{}), "no config, no finding, and not nil")
-	assert.Empty(t, NewChecker(Input{}).CheckDefaults(nil))
+	assert.Equal(t, []Finding{}, Check(Input{}), "no config, no finding, and not nil")
+	assert.Empty(t, newChecker(Input{}).defaults(nil, nil))
 }
 
-// TestCheckerResources: the Checker's two methods, one scaler at a time,
-// give CheckResources' findings.
-func TestCheckerResources(t *testing.T) {
+// TestScanResources: Scan, reading a config one scaler at a time, gives
+// Check's findings, the defaults' first though the defaults come last.
+func TestScanResources(t *testing.T) {
 	src := "version: 1\ndefaults:\n  resources: {limits: {memory: 1t}}\nscalers:\n" + scalerOf("container", "{limits: {memory: 4GB}}") + scalerOf("event", "{requests: {memory: x}}")
-	cfg, err := scalerconfig.Load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
+	fsys := fstest.MapFS{"s.yaml": {Data: []byte(src)}}
+	cfg, err := scalerconfig.Load(fsys, "s.yaml", "")
 	require.NoError(t, err)
 	in := Input{Config: cfg, Location: scalerconfig.Location{Path: "s.yaml"}}
-	c := NewChecker(in)
-	got := c.CheckDefaults(cfg)
-	for i := range cfg.Scalers {
-		got = append(got, c.CheckResources(i, &cfg.Scalers[i])...)
-	}
-	assert.Equal(t, CheckResources(in), got)
+	got, _, err := Scan(Input{Location: in.Location}, func(each func(int, *scalerconfig.Scaler)) (*scalerconfig.Config, error) {
+		return scalerconfig.Scan(fsys, "s.yaml", "", each)
+	})
+	require.NoError(t, err)
+	assert.Equal(t, Check(in), got)
 	require.Len(t, got, 3)
 	assert.Equal(t, "s.yaml:3:32", got[0].(InvalidMemory).At.String())
 	assert.Equal(t, "s.yaml:3:3", got[0].LabelSet().Pos.String(), "the defaults' mapping")
@@ -234,11 +246,11 @@ func TestMemoryFix(t *testing.T) {
 	}
 }
 
-// FuzzCheckResources: on any memory strings and cpus, an invalid-memory
+// FuzzResources: on any memory strings and cpus, an invalid-memory
 // finding is exactly a string the orchestrator's parser refuses, with its
 // error word for word, and an invalid-limit exactly a container limit
 // ResolveSpawnLimits refuses that the parser reads.
-func FuzzCheckResources(f *testing.F) {
+func FuzzResources(f *testing.F) {
 	for _, s := range []string{"512m", "4GB", "0k", "", " 1g", "1.5 G", "99999999999999999999g", "1\u00a0m", "1\u0085m"} {
 		f.Add(s, s+"x", 1e-10, true)
 		f.Add(s, "1g", 2.0, false)
@@ -264,7 +276,7 @@ func FuzzCheckResources(f *testing.F) {
 			want["invalid-limit resources.limits.cpus"] = true
 		}
 		got := map[string]bool{}
-		for _, f := range CheckResources(Input{Config: cfg}) {
+		for _, f := range checkResources(Input{Config: cfg}) {
 			switch f := f.(type) {
 			case InvalidMemory:
 				got["invalid-memory "+f.Field] = true

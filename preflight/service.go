@@ -41,8 +41,8 @@ type ServiceCheck interface{ serviceCheck() }
 type Checked struct {
 	Location scalerconfig.Location // where the env file puts the config
 	Config   *scalerconfig.Config  // the config, as Location.Load returned it
-	// Findings are those of CheckAgentImages, then those of
-	// CheckResources; never nil, empty when there is nothing to report.
+	// Findings are Check's, in its order: never nil, empty when there is
+	// nothing to report.
 	Findings []Finding
 }
 
@@ -82,25 +82,25 @@ func (NoScalerConfig) serviceCheck() {}
 func (Invalid) serviceCheck()        {}
 func (Unreadable) serviceCheck()     {}
 
-// CheckService runs the orchestrator's agent image check of an upgrade from
-// the service's env file, as `kici-admin orchestrator upgrade` does before
-// it restarts the service: it locates the scaler config
-// ([scalerconfig.Locate]), loads it ([scalerconfig.Location.Load]) and
-// checks it ([CheckAgentImages], then [CheckResources], the findings naming
-// the config as the env file does, and their positions naming each file by
-// its path on the service's system). Like the orchestrator, it has nothing to report when
-// the env file or the config cannot be read or loaded; it then says why:
-// [Invalid] with every problem of a config the orchestrator refuses, or
+// CheckService runs the upgrade's check from the service's env file, as
+// `kici-admin orchestrator upgrade` does before it restarts the service. It
+// locates the config ([scalerconfig.Locate]), loads it
+// ([scalerconfig.Location.Load]) and checks it ([Check]). The findings name
+// the config as the env file does. Their positions name each file by its
+// path on the service's system.
+//
+// When the env file or the config cannot be read or loaded, the
+// orchestrator has nothing to report. CheckService says why: [Invalid]
+// with every problem of a config the orchestrator refuses, or
 // [Unreadable] with the error of a file it cannot read.
 //
-// Every file is read with bounds ([scalerconfig.ReadFile]): a path that is
-// not a regular file is refused before it is opened for reading (a named
-// pipe would wait for a writer, /dev/zero never ends), and a file longer
-// than the node call that reads it takes is refused as node fails on it:
-// an env file of 2^29 − 24 bytes or more (fs.readFileSync's limit), a
-// config file whose text passes 2^29 − 24 UTF-16 code units (the
-// orchestrator's readFile). The upgrade itself catches those failures and
-// says nothing; CheckService says why.
+// Every file is read within bounds ([scalerconfig.ReadFile]). A path that
+// is not a regular file is refused before it is opened: a named pipe would
+// wait for a writer, /dev/zero never ends. A file longer than the node call
+// that reads it takes is refused, as node fails on it. That is an env file
+// of 2^29 − 24 bytes or more (fs.readFileSync's limit), or a config file
+// whose text passes 2^29 − 24 UTF-16 code units (the orchestrator's
+// readFile). The upgrade itself catches those failures and says nothing.
 func CheckService(in ServiceInput) ServiceCheck {
 	volume, envPath, _, err := scalerconfig.Location{Path: in.EnvFile, Windows: in.Windows}.FS()
 	if err != nil {
@@ -126,7 +126,6 @@ func CheckService(in ServiceInput) ServiceCheck {
 	case err != nil:
 		return Unreadable{Location: loc, Err: err}
 	}
-	checked := Input{Config: cfg, Location: loc, TargetVersion: in.TargetVersion}
-	findings := append(CheckAgentImages(checked), CheckResources(checked)...)
+	findings := Check(Input{Config: cfg, Location: loc, TargetVersion: in.TargetVersion})
 	return Checked{Location: loc, Config: cfg, Findings: findings}
 }

@@ -53,11 +53,15 @@ type list []string
 func (l *list) String() string     { return strings.Join(*l, ",") }
 func (l *list) Set(v string) error { *l = append(*l, v); return nil }
 
-// codes are every finding code, in the order -h and SARIF list them.
-var codes = []string{
-	preflight.CodeMovingTag, preflight.CodeOlderPin, preflight.CodeNeverPull,
-	preflight.CodeFloatingTag, preflight.CodeInvalidImage,
-	preflight.CodeInvalidMemory, preflight.CodeInvalidLimit, codeInvalidConfig,
+// codes are every finding code, in the order of rules.
+var codes = codesOf(rules)
+
+func codesOf(rules []preflight.Kind) []string {
+	var out []string
+	for _, r := range rules {
+		out = append(out, r.Code)
+	}
+	return out
 }
 
 func parseFlags(args []string) (options, error) {
@@ -145,7 +149,35 @@ func (o options) validate() error {
 	return nil
 }
 
-const help = `kici-preflight checks a KiCI scaler config before an orchestrator upgrade.
+// help is what -h prints: the usage, the flags, the checks, one line each
+// from rules, how to ignore a finding, and the exit statuses.
+func help() string {
+	var b strings.Builder
+	b.WriteString(helpHead + "The checks, one code each (severity):\n")
+	for _, r := range rules {
+		b.WriteString(wrap(fmt.Sprintf("  %-14s (%s)", r.Code, r.Severity), r.Summary, 79, 17))
+	}
+	b.WriteString(helpTail)
+	return b.String()
+}
+
+// wrap is head, then the words of text, in lines of at most width bytes
+// where the words allow; each line after the first is indented by indent
+// spaces.
+func wrap(head, text string, width, indent int) string {
+	var b strings.Builder
+	line := head
+	for _, word := range strings.Fields(text) {
+		if len(line)+1+len(word) > width {
+			b.WriteString(line + "\n")
+			line = strings.Repeat(" ", indent-1)
+		}
+		line += " " + word
+	}
+	return b.String() + line + "\n"
+}
+
+const helpHead = `kici-preflight checks a KiCI scaler config before an orchestrator upgrade.
 
 Usage:
   kici-preflight -env-file FILE [-workdir DIR] [flags]
@@ -194,29 +226,15 @@ What to check and how to report it:
                      module's version (go install ...@v0.1.0), or (devel) with
                      the VCS revision a build from a checkout records
 
-The checks, one code each (severity):
-  moving-tag     (warning) no tag or latest, no digest, pulled IfNotPresent: a
-                 host keeps the image it pulled first; the orchestrator's own
-  older-pin      (warning) a release older than the target: the agents keep
-                 running it; the orchestrator's own
-  never-pull     (warning) pulled Never, and not the target release: each host
-                 runs whatever image it has
-  floating-tag   (warning) a tag that is not a release (stable, main, 0.20),
-                 pulled IfNotPresent: it moves like latest
-  invalid-image  (error) not a valid image reference: Docker refuses it
-  invalid-memory (error) a resources memory (requests or limits, of a label
-                 set or of the defaults) the orchestrator's parser refuses:
-                 the config loads, and every spawn that reads it fails
-  invalid-limit  (error) a container limit that comes out as zero (no
-                 limit at all) or beyond an int64 (no container)
-  invalid-config (error) the orchestrator would refuse to load the config;
-                 one finding at each problem, with the key a misspelt key
-                 was likely meant to be (the first 100,000 problems: the
-                 summary counts the others)
-The image checks look at container scalers' label sets whose image is a
-kici-agent image; invalid-memory at every scaler type's, invalid-limit at
-container scalers'. With -target, the first four name a pin
-(repository:target), which -diff shows and -write makes.
+`
+
+const helpTail = `moving-tag and older-pin are the orchestrator's own. The image checks look
+at container scalers' label sets whose image is a kici-agent image;
+invalid-memory at every scaler type's, invalid-limit at container scalers'.
+With -target, the first four name a pin (repository:target), which -diff
+shows and -write makes. invalid-config is one finding at each problem, with
+the key a misspelt key was likely meant to be (the first 100,000 problems:
+the summary counts the others).
 
 Ignoring a finding in the config: a comment
   # kici-preflight:ignore=CODE[,CODE...]

@@ -45,7 +45,6 @@ type recordFS struct {
 	stdin     []byte
 	loc       scalerconfig.Location // names the files, as Scan's positions do
 	files     map[string][]byte     // by the name the positions give
-	memory    *memoryBound          // counts every byte read
 }
 
 func (r *recordFS) Open(name string) (fs.File, error) {
@@ -60,10 +59,7 @@ func (r *recordFS) Open(name string) (fs.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A file read again (a drop-in that the read by groups read before it
-	// gave up, a file counted before it is read) counts once.
-	_, again := r.files[r.loc.OSPath(name)]
-	return &recordFile{File: f, fsys: r, name: name, counted: !again}, nil
+	return &recordFile{File: f, fsys: r, name: name}, nil
 }
 
 // Stat stats a file without opening it, so that Scan refuses a named pipe
@@ -90,18 +86,14 @@ func (r *recordFS) ReadDir(name string) ([]fs.DirEntry, error) {
 // recorded when it is closed.
 type recordFile struct {
 	fs.File
-	fsys    *recordFS
-	name    string
-	read    []byte
-	counted bool // its bytes count toward the memory bound
+	fsys *recordFS
+	name string
+	read []byte
 }
 
 func (f *recordFile) Read(p []byte) (int, error) {
 	n, err := f.File.Read(p)
 	f.read = append(f.read, p[:n]...)
-	if f.counted {
-		f.fsys.memory.add(n)
-	}
 	return n, err
 }
 
@@ -188,7 +180,6 @@ func (c *check) locate() (*input, error) {
 		if err != nil {
 			return nil, err
 		}
-		c.memory.add(len(env))
 		loc, ok := scalerconfig.Options{Windows: o.windows}.Locate(env, o.workdir)
 		if !ok {
 			in.noConfig = escape(o.envFile) + " names no scaler config (no KICI_SCALER_CONFIG_PATH): nothing to check"
@@ -202,10 +193,9 @@ func (c *check) locate() (*input, error) {
 		if stdin, err = readWhole(stdinName, c.stdin); err != nil {
 			return nil, err
 		}
-		c.memory.add(len(stdin))
 		in.fromStdin, in.shown.Path = true, stdinName
 	}
-	return in, in.open(stdin, c.memory)
+	return in, in.open(stdin)
 }
 
 // open sets the Location Scan reads and the file system it reads it from:
@@ -214,7 +204,7 @@ func (c *check) locate() (*input, error) {
 // root of their volume, with every path made absolute (the positions then
 // name them so). Standard input is a file of that file system, at the
 // root, named stdinName.
-func (in *input) open(stdin []byte, memory *memoryBound) error {
+func (in *input) open(stdin []byte) error {
 	in.loc = in.shown
 	paths := []*string{&in.loc.Path, &in.loc.Dir}
 	if in.fromStdin {
@@ -234,7 +224,7 @@ func (in *input) open(stdin []byte, memory *memoryBound) error {
 	if err != nil {
 		return err
 	}
-	in.fsys = &recordFS{loc: in.loc, files: map[string][]byte{}, memory: memory}
+	in.fsys = &recordFS{loc: in.loc, files: map[string][]byte{}}
 	if in.fromStdin {
 		in.fsys.stdinPath, in.fsys.stdin = file, stdin
 	}
@@ -289,18 +279,15 @@ func (in *input) name(file string) string {
 const maxListed = 100_000
 
 // scan reads the config, handing each scaler to each, and returns the
-// config without its scalers, or the problems the orchestrator would
-// refuse it for (the first maxListed of them), or an error that the files
-// cannot be read.
-func (in *input) scan(each func(int, *scalerconfig.Scaler)) (*scalerconfig.Config, *scalerconfig.Error, error) {
+// config without its scalers, or the *scalerconfig.Error of the problems
+// the orchestrator would refuse it for (the first maxListed of them), or
+// an error that the files cannot be read.
+func (in *input) scan(each func(int, *scalerconfig.Scaler)) (*scalerconfig.Config, error) {
 	cfg, err := in.loc.ScanWith(in.fsys, scalerconfig.ScanOptions{MaxProblems: maxListed}, each)
 	var bad *scalerconfig.Error
 	var pe *fs.PathError
-	switch {
-	case errors.As(err, &bad):
-		return nil, bad, nil
-	case errors.As(err, &pe):
-		return nil, nil, fmt.Errorf("%s: %w", pe.Path, pe.Err)
+	if !errors.As(err, &bad) && errors.As(err, &pe) {
+		return nil, fmt.Errorf("%s: %w", pe.Path, pe.Err)
 	}
-	return cfg, nil, err
+	return cfg, err
 }

@@ -70,7 +70,7 @@ func writeJSON(w *bufio.Writer, c *check, failure error) error {
 	w.WriteString(",\n  \"findings\": [")
 	var sum jsonSummary
 	diags := c.remaining() // a new slice each call under -write
-	enc := newJSONEncoder()
+	enc := newEncoder("", "")
 	for i, d := range diags {
 		if i > 0 {
 			w.WriteByte(',')
@@ -132,7 +132,7 @@ type jsonSuggestion struct {
 	Meant string `json:"meant"`
 }
 
-func writeJSONFinding(w *bufio.Writer, d *diag, e *jsonEncoder) error {
+func writeJSONFinding(w *bufio.Writer, d *diag, e *encoder) error {
 	place := jsonPlace{File: d.shownFile, Line: d.pos.Line, Column: d.pos.Column, Severity: d.severity}
 	if d.end.IsValid() {
 		place.EndLine, place.EndColumn = d.end.Line, d.end.Column
@@ -146,7 +146,7 @@ func writeJSONFinding(w *bufio.Writer, d *diag, e *jsonEncoder) error {
 		own = pj
 	}
 	// One object: the place's fields, the finding's own, the pin.
-	obj, err := e.append(e.obj[:0], place)
+	obj, err := e.append(nil, place)
 	if err != nil {
 		return err
 	}
@@ -159,29 +159,12 @@ func writeJSONFinding(w *bufio.Writer, d *diag, e *jsonEncoder) error {
 	if image, ok := replacement(d); ok {
 		obj, _ = e.append(append(obj, `,"replacement":`...), image)
 	}
-	e.obj = append(obj, '}')
-	e.out.Reset()
-	if err := json.Indent(&e.out, e.obj, "    ", "  "); err != nil {
+	var out bytes.Buffer
+	if err := json.Indent(&out, append(obj, '}'), "    ", "  "); err != nil {
 		return err
 	}
-	_, err = w.Write(e.out.Bytes())
+	_, err = w.Write(out.Bytes())
 	return err
-}
-
-// jsonEncoder writes the findings' JSON in buffers it keeps from one
-// finding to the next: a large config has tens of thousands.
-type jsonEncoder struct {
-	*encoder
-	obj []byte       // a finding's object, compact
-	out bytes.Buffer // the object indented
-}
-
-func newJSONEncoder() *jsonEncoder { return &jsonEncoder{encoder: newEncoder("", "")} }
-
-// append appends v's JSON to dst.
-func (e *jsonEncoder) append(dst []byte, v any) ([]byte, error) {
-	b, err := e.encode(v)
-	return append(dst, b...), err
 }
 
 // encoder is a json.Encoder without HTML escaping but with the C1 control
@@ -203,6 +186,12 @@ func newEncoder(prefix, indent string) *encoder {
 		e.enc.SetIndent(prefix, indent)
 	}
 	return e
+}
+
+// append appends v's JSON to dst.
+func (e *encoder) append(dst []byte, v any) ([]byte, error) {
+	b, err := e.encode(v)
+	return append(dst, b...), err
 }
 
 // encode returns v's JSON without the line break an Encoder adds after it,

@@ -12,23 +12,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kicikit/kicikit/cmd/kici-preflight/internal/sarif"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
-
-// asProgramEnv, set to 1, makes the test binary run as the program itself,
-// its arguments the program's: for a test that runs the program as another
-// user (write_linux_test.go).
-const asProgramEnv = "KICI_PREFLIGHT_TEST_AS_PROGRAM"
-
-func TestMain(m *testing.M) {
-	if os.Getenv(asProgramEnv) == "1" {
-		main()
-	}
-	os.Exit(m.Run())
-}
 
 const td = "cmd/kici-preflight/testdata/"
 
@@ -227,7 +216,7 @@ func TestSARIFPlaces(t *testing.T) {
 	t.Chdir("../..")
 	var stdout bytes.Buffer
 	require.Equal(t, 0, run(with("-format", "sarif"), nil, &stdout, &bytes.Buffer{}))
-	var log sarifLog
+	var log sarif.Log
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &log))
 	run := log.Runs[0]
 	type at struct {
@@ -241,7 +230,7 @@ func TestSARIFPlaces(t *testing.T) {
 		require.Less(t, r.RuleIndex, len(run.Tool.Driver.Rules))
 		assert.Equal(t, r.RuleID, run.Tool.Driver.Rules[r.RuleIndex].ID)
 		loc := r.Locations[0].PhysicalLocation
-		assert.Equal(t, srcRoot, loc.ArtifactLocation.URIBaseID)
+		assert.Equal(t, sarif.SrcRoot, loc.ArtifactLocation.URIBaseID)
 		require.Len(t, r.Fixes, 1)
 		rep := r.Fixes[0].ArtifactChanges[0].Replacements[0]
 		got = append(got, at{r.RuleID, loc.ArtifactLocation.URI, loc.Region.StartLine, loc.Region.StartColumn, loc.Region.EndColumn,
@@ -252,27 +241,6 @@ func TestSARIFPlaces(t *testing.T) {
 		{"older-pin", sample + "scalers.yaml", 18, 16, 50, "quay.io/kici-dev/kici-agent:0.20.0", 16, 50},
 		{"floating-tag", sample + "scalers.d/10-mirror.yaml", 9, 16, 61, "registry.internal:5000/kici/kici-agent:0.20.0", 16, 61},
 	}, got)
-}
-
-func TestArtifact(t *testing.T) {
-	tests := []struct {
-		shown   string
-		windows bool
-		want    sarifArtifact
-	}{
-		{"/etc/kici/sp ace#1/scal%ers.yaml", false, sarifArtifact{URI: "file:///etc/kici/sp%20ace%231/scal%25ers.yaml"}},
-		{"sp ace#1/scal%ers.yaml", false, sarifArtifact{URI: "sp%20ace%231/scal%25ers.yaml", URIBaseID: srcRoot}},
-		{"a:b/é.yaml", false, sarifArtifact{URI: "a%3Ab/%C3%A9.yaml", URIBaseID: srcRoot}},
-		{`C:\kici\sp ace\scalers.yaml`, true, sarifArtifact{URI: "file:///C:/kici/sp%20ace/scalers.yaml"}},
-		{`\\server\share\scalers.yaml`, true, sarifArtifact{URI: "file://server/share/scalers.yaml"}},
-		{`conf\scalers.yaml`, true, sarifArtifact{URI: "conf/scalers.yaml", URIBaseID: srcRoot}},
-		{stdinName, false, sarifArtifact{URI: "%3Cstdin%3E", URIBaseID: srcRoot}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.shown, func(t *testing.T) {
-			assert.Equal(t, tt.want, artifact(tt.shown, tt.windows))
-		})
-	}
 }
 
 func TestEscape(t *testing.T) {

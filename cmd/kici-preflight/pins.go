@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/kicikit/kicikit/cmd/kici-preflight/internal/rewrite"
 	"github.com/kicikit/kicikit/preflight"
 	"github.com/kicikit/kicikit/scalerconfig"
 )
@@ -57,6 +58,23 @@ func (c *check) pin() error {
 	}
 	if c.opts.write {
 		return c.write()
+	}
+	return nil
+}
+
+// write writes every pinned file in place, all or none, each keeping its
+// owner, group, mode and extended attributes (package rewrite), and marks
+// the diags it pinned.
+func (c *check) write() error {
+	var files []rewrite.File
+	for _, f := range c.pins.files {
+		files = append(files, rewrite.File{Path: f.name, Shown: f.shown, Old: f.old, New: f.new})
+	}
+	if err := rewrite.All(files, c.beforeRename); err != nil {
+		return err
+	}
+	for _, d := range c.diags {
+		d.pinned = d.pin != nil
 	}
 	return nil
 }
@@ -175,7 +193,7 @@ func changes(f *pinnedFile, starts []int) []change {
 			c.last = max(c.last, f.reps[j].End.Line-1)
 			j++
 		}
-		c.new = rewrite(f.old, starts[c.first], starts[c.last+1], f.reps[i:j])
+		c.new = pinnedLines(f.old, starts[c.first], starts[c.last+1], f.reps[i:j])
 		out = append(out, c)
 		i = j
 	}
@@ -209,9 +227,9 @@ func writeHunk(w *bufio.Writer, old [][]byte, cs []change, context int) {
 	}
 }
 
-// rewrite returns the lines of src from start to end with reps made in
-// them.
-func rewrite(src []byte, start, end int, reps []scalerconfig.Replacement) [][]byte {
+// pinnedLines returns the lines of src from start to end with reps made
+// in them.
+func pinnedLines(src []byte, start, end int, reps []scalerconfig.Replacement) [][]byte {
 	var b []byte
 	at := start
 	for _, r := range reps {

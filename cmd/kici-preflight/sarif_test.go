@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kicikit/kicikit/cmd/kici-preflight/internal/sarif"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -107,7 +108,7 @@ func TestSARIFLimit(t *testing.T) {
 	require.NoError(t, os.WriteFile(file, []byte(b.String()), 0o644))
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, 1, run([]string{"-config", file, "-format", "sarif"}, nil, &stdout, &stderr))
-	var log sarifLog
+	var log sarif.Log
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &log))
 	results := log.Runs[0].Results
 	require.Len(t, results, maxSARIFResults)

@@ -208,7 +208,7 @@ func TestWriteRefusesChangedFile(t *testing.T) {
 			}
 			var stdout, stderr bytes.Buffer
 			args := []string{"-config", main, "-dir", filepath.Join(dir, "scalers.d"), "-target", "0.20.0", "-write"}
-			assert.Equal(t, 2, runHooked(args, nil, &stdout, &stderr, hooks{beforeRename: hook}))
+			assert.Equal(t, 2, runHooked(args, nil, &stdout, &stderr, hook))
 			assert.Empty(t, stdout.String())
 			assert.Equal(t, "kici-preflight: nothing written: "+main+" changed since it was read "+tt.what+": check it again\n", stderr.String())
 			got, err := os.ReadFile(main)
@@ -232,28 +232,6 @@ func sameSizeAndTime() string {
 		return "(its change time differs: its mode, owner, links or extended attributes changed)"
 	}
 	return "(its bytes differ)"
-}
-
-// TestUnchanged: the last check before the rename compares the file's
-// bytes with those the check read, whatever its metadata says.
-func TestUnchanged(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "scalers.yaml")
-	require.NoError(t, os.WriteFile(file, []byte("version: 1\n"), 0o644))
-	meta, err := readMeta(file)
-	require.NoError(t, err)
-	for _, tt := range []struct{ read, want string }{
-		{"version: 1\n", ""},
-		{"version: 2\n", "scalers.yaml changed since it was read (its bytes differ): check it again"},
-		{"", "scalers.yaml changed since it was read (its bytes differ): check it again"},
-	} {
-		s := &staged{file: &pinnedFile{shown: "scalers.yaml", old: []byte(tt.read)}, target: file, meta: meta}
-		err := s.unchanged()
-		if tt.want == "" {
-			assert.NoError(t, err)
-		} else {
-			assert.EqualError(t, err, tt.want)
-		}
-	}
 }
 
 // assertNoTemporaryFiles checks that no file -write writes beside the ones

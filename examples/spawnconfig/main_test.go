@@ -124,7 +124,7 @@ func TestHelp(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	assert.Equal(t, 0, run([]string{"-h"}, &stdout, &stderr))
 	assert.True(t, strings.HasPrefix(stdout.String(), usage+"\n"), stdout.String())
-	for _, f := range []string{"-runs-on", "-label-set", "-socket", "-orchestrator-url", "-agent-id", "-job-image"} {
+	for _, f := range []string{"-config", "-dir", "-runs-on", "-exclude"} {
 		assert.Contains(t, stdout.String(), f)
 	}
 	assert.Empty(t, stderr.String())
@@ -141,7 +141,7 @@ func TestWriteError(t *testing.T) {
 	assert.Equal(t, "spawnconfig: disk full\n", stderr.String())
 
 	stderr.Reset()
-	assert.Equal(t, 1, run(append(args, "-active", "99"), failingWriter{}, &stderr))
+	assert.Equal(t, 1, run([]string{"-config", filepath.Join("testdata", "scalers.yaml"), "-runs-on", "windows"}, failingWriter{}, &stderr), "a refusal")
 	assert.Equal(t, "spawnconfig: disk full\n", stderr.String())
 }
 

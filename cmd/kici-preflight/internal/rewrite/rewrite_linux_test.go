@@ -1,9 +1,8 @@
-package main
+package rewrite
 
 import (
 	"bytes"
 	"encoding/binary"
-	"io"
 	"os"
 	"os/exec"
 	"os/user"
@@ -56,15 +55,15 @@ func accessACL(uid int) []byte {
 	return b
 }
 
-// TestWriteKeepsOwnerModeXattrs: -write run by root on a file of another
-// user keeps its owner, group, mode (setuid, setgid and sticky bits
-// included) and extended attributes, a POSIX ACL among them, though the
-// file it renames over the old one is a new one.
-func TestWriteKeepsOwnerModeXattrs(t *testing.T) {
+// TestKeepsOwnerModeXattrs: All run by root on a file of another user
+// keeps its owner, group, mode (setuid, setgid and sticky bits included)
+// and extended attributes, a POSIX ACL among them, though the file it
+// renames over the old one is a new one.
+func TestKeepsOwnerModeXattrs(t *testing.T) {
 	uid, gid := nobody(t)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "scalers.yaml")
-	copyFile(t, "sample/scalers.yaml", file)
+	copyFile(t, sample, file)
 	const mode = os.ModeSetuid | os.ModeSetgid | os.ModeSticky | 0o640
 	require.NoError(t, os.Chown(file, uid, gid))
 	attrs := map[string][]byte{"user.kici-preflight.test": []byte("kept\x00 as is"), "system.posix_acl_access": accessACL(1234)}
@@ -78,8 +77,9 @@ func TestWriteKeepsOwnerModeXattrs(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, before.xattrs, 2)
 
-	var stderr bytes.Buffer
-	require.Equal(t, 0, run([]string{"-config", file, "-target", "0.20.0", "-write", "-quiet"}, nil, io.Discard, &stderr), stderr.String())
+	old, err := os.ReadFile(file)
+	require.NoError(t, err)
+	require.NoError(t, All([]File{{Path: file, Shown: file, Old: old, New: pinned(old)}}, nil))
 
 	after, err := readMeta(file)
 	require.NoError(t, err)
@@ -93,16 +93,16 @@ func TestWriteKeepsOwnerModeXattrs(t *testing.T) {
 	assertNoTemporaryFiles(t, dir)
 }
 
-// TestWriteCannotKeepOwner: -write run by a user who cannot give the new
-// file the old one's owner (nobody, on root's file in a folder anyone may
-// write) changes nothing and says why.
-func TestWriteCannotKeepOwner(t *testing.T) {
+// TestCannotKeepOwner: All run by a user who cannot give the new file the
+// old one's owner (nobody, on root's file in a folder anyone may write)
+// changes nothing and says why.
+func TestCannotKeepOwner(t *testing.T) {
 	uid, gid := nobody(t)
 	dir := t.TempDir()
 	require.NoError(t, os.Chmod(filepath.Dir(dir), 0o755)) // t.TempDir's parent is 0700
 	require.NoError(t, os.Chmod(dir, 0o777))
 	file := filepath.Join(dir, "scalers.yaml")
-	copyFile(t, "sample/scalers.yaml", file)
+	copyFile(t, sample, file)
 	want, err := os.ReadFile(file)
 	require.NoError(t, err)
 	before, err := readMeta(file)
@@ -113,8 +113,8 @@ func TestWriteCannotKeepOwner(t *testing.T) {
 	copyFile(t, self, prog)
 	require.NoError(t, os.Chmod(prog, 0o755))
 
-	cmd := exec.Command(prog, "-config", file, "-target", "0.20.0", "-write")
-	cmd.Env = append(os.Environ(), asProgramEnv+"=1")
+	cmd := exec.Command(prog)
+	cmd.Env = append(os.Environ(), asProgramEnv+"="+file)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
 	var stdout, stderr bytes.Buffer
@@ -124,7 +124,7 @@ func TestWriteCannotKeepOwner(t *testing.T) {
 	require.ErrorAs(t, err, &exit, "stderr: %s", stderr.String())
 	assert.Equal(t, 2, exit.ExitCode())
 	assert.Empty(t, stdout.String())
-	assert.Equal(t, "kici-preflight: nothing written: cannot keep the owner of "+file+" (uid 0, gid 0): a file written here belongs to uid "+
+	assert.Equal(t, "nothing written: cannot keep the owner of "+file+" (uid 0, gid 0): a file written here belongs to uid "+
 		strconv.Itoa(uid)+", gid "+strconv.Itoa(gid)+", and chown says operation not permitted; run kici-preflight as the file's owner or as root, or pin with -diff\n", stderr.String())
 
 	got, err := os.ReadFile(file)

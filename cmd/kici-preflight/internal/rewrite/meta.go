@@ -1,4 +1,4 @@
-package main
+package rewrite
 
 import (
 	"bytes"
@@ -116,7 +116,7 @@ func (m fileMeta) chown(f *os.File, target string) error {
 	}
 	if err := f.Chown(m.sys.uid, m.sys.gid); err != nil {
 		return fmt.Errorf("cannot keep the owner of %s (uid %d, gid %d): a file written here belongs to uid %d, gid %d, and chown says %v; run kici-preflight as the file's owner or as root, or pin with -diff",
-			escape(target), m.sys.uid, m.sys.gid, mine.uid, mine.gid, unwrapPath(err))
+			target, m.sys.uid, m.sys.gid, mine.uid, mine.gid, unwrapPath(err))
 	}
 	return nil
 }
@@ -130,7 +130,7 @@ func (m fileMeta) copyXattrs(tmp, target string) error {
 	for _, x := range have {
 		if _, ok := lookupXattr(m.xattrs, x.name); !ok {
 			if err := removeXattr(tmp, x.name); err != nil {
-				return fmt.Errorf("cannot drop the extended attribute %s that a file written beside %s gets: %v", escape(x.name), escape(target), unwrapPath(err))
+				return fmt.Errorf("cannot drop the extended attribute %s that a file written beside %s gets: %v", x.name, target, unwrapPath(err))
 			}
 		}
 	}
@@ -139,7 +139,7 @@ func (m fileMeta) copyXattrs(tmp, target string) error {
 			continue
 		}
 		if err := setXattr(tmp, x.name, x.value); err != nil {
-			return fmt.Errorf("cannot keep the extended attribute %s of %s: %v", escape(x.name), escape(target), unwrapPath(err))
+			return fmt.Errorf("cannot keep the extended attribute %s of %s: %v", x.name, target, unwrapPath(err))
 		}
 	}
 	return nil

@@ -9,8 +9,8 @@ import (
 )
 
 // A memory the orchestrator cannot read loads, and fails every spawn that
-// reads it; CheckResources finds it at its value, before the upgrade.
-func ExampleCheckResources() {
+// reads it. Check finds it at its value, before the upgrade.
+func ExampleCheck() {
 	fsys := fstest.MapFS{"scalers.yaml": {Data: []byte(`version: 1
 scalers:
   - name: docker
@@ -26,7 +26,7 @@ scalers:
 	if err != nil {
 		panic(err)
 	}
-	for _, f := range preflight.CheckResources(preflight.Input{Config: cfg, Location: scalerconfig.Location{Path: "scalers.yaml"}}) {
+	for _, f := range preflight.Check(preflight.Input{Config: cfg, Location: scalerconfig.Location{Path: "scalers.yaml"}}) {
 		if f, ok := f.(preflight.InvalidMemory); ok {
 			fmt.Printf("%s: %s %q: %v\n", f.At, f.Field, f.Memory, f.Err)
 		}

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package main
+package rewrite
 
 // Extended attributes are read and kept on Linux only: elsewhere a file
 // has none that -write knows of.

@@ -9,9 +9,9 @@ import (
 )
 
 // A config of any size checked one scaler at a time: Location.Scan
-// hands each scaler over as it reads it, and the Checker keeps only the
-// findings. They count once Scan says the orchestrator accepts the config.
-func ExampleChecker() {
+// hands each scaler over as it reads it, and Scan keeps only the findings.
+// They count once the orchestrator would accept the config.
+func ExampleScan() {
 	fsys := fstest.MapFS{"etc/kici/scalers.yaml": {Data: []byte(`version: 1
 scalers:
   - name: docker
@@ -32,13 +32,12 @@ scalers:
         image: quay.io/kici/kici-agent:0.19.0
 `)}}
 	loc := scalerconfig.Location{Path: "/etc/kici/scalers.yaml"}
-	checker := preflight.NewChecker(preflight.Input{Location: loc, TargetVersion: "0.20.0"})
-	var findings []preflight.Finding
-	_, err := loc.Scan(fsys, func(i int, s *scalerconfig.Scaler) {
-		findings = append(findings, checker.Check(i, s)...)
+	in := preflight.Input{Location: loc, TargetVersion: "0.20.0"}
+	findings, n, err := preflight.Scan(in, func(each func(int, *scalerconfig.Scaler)) (*scalerconfig.Config, error) {
+		return loc.Scan(fsys, each)
 	})
 	if err != nil {
-		fmt.Println(err) // the config is refused: the findings do not count
+		fmt.Println(err) // the config is refused: there are no findings
 		return
 	}
 	for _, f := range findings {
@@ -47,7 +46,6 @@ scalers:
 	}
 	// The images checked, and those skipped: no finding is no proof of a
 	// clean config when no agent image was checked.
-	n := checker.Counts()
 	fmt.Printf("%d agent images checked, %d other images skipped\n", n.Agent, n.Other)
 	// Output:
 	// /etc/kici/scalers.yaml:8:16: scalers[0].labelSets[0]: moving-tag
