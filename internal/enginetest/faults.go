@@ -69,6 +69,7 @@ type Fault struct {
 	f       *Faults
 	match   Match
 	hold    bool
+	stall   bool   // hold past the end of the request's context
 	status  int    // the response's status; 0: fail with err
 	message string // the response's message
 	err     error
@@ -80,6 +81,10 @@ type Fault struct {
 // Hold holds each request m matches until the fault is removed or the
 // request's context ends (its error is then the context's).
 func (f *Faults) Hold(m Match) *Fault { return f.add(&Fault{match: m, hold: true}) }
+
+// Stall holds each request m matches until the fault is removed, even
+// past the end of its context: an Engine call that ignores its context.
+func (f *Faults) Stall(m Match) *Fault { return f.add(&Fault{match: m, hold: true, stall: true}) }
 
 // Fail answers each request m matches with status and an Engine error
 // body carrying message.
@@ -142,9 +147,13 @@ func (f *Faults) RoundTrip(r *http.Request) (*http.Response, error) {
 	switch {
 	case x == nil:
 	case x.hold:
+		done := r.Context().Done()
+		if x.stall {
+			done = nil
+		}
 		select {
 		case <-x.removed:
-		case <-r.Context().Done():
+		case <-done:
 			closeBody(r)
 			return nil, r.Context().Err()
 		}

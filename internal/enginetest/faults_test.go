@@ -67,6 +67,27 @@ func TestFaultsHoldUntilTheContextEnds(t *testing.T) {
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 }
 
+func TestFaultsStallPastTheContext(t *testing.T) {
+	t.Parallel()
+	var f enginetest.Faults
+	c := enginetest.EngineWith(t, f.Wrap)
+	stall := f.Stall(enginetest.On(http.MethodGet, "/images/json"))
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	done := make(chan error)
+	go func() {
+		_, err := c.ImageList(ctx, client.ImageListOptions{})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("the stalled request returned: %v", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	stall.Remove()
+	assert.ErrorIs(t, <-done, context.DeadlineExceeded, "it goes on to the Engine with its context ended")
+}
+
 func TestFaultsFail(t *testing.T) {
 	t.Parallel()
 	var f enginetest.Faults
