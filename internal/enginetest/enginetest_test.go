@@ -274,20 +274,24 @@ func TestWithoutAnEngine(t *testing.T) {
 		"InEngineNetns": func(t testing.TB) { assert.Empty(t, enginetest.InEngineNetns(t)) },
 	}
 	tests := []struct {
-		name, call, env, value string
-		want                   string // in the skip's reason
+		name, call string
+		env        []string // NAME=value
+		want       string   // in the skip's reason
 	}{
-		{"no DOCKER_HOST", "Engine", "DOCKER_HOST", "", "DOCKER_HOST is not set"},
-		{"no socket", "Engine", "DOCKER_HOST", "unix:///nonexistent/docker.sock", "no Docker Engine answers at DOCKER_HOST=unix:///nonexistent/docker.sock"},
-		{"no registry", "Registry", "KICIKIT_REGISTRY", "", "KICIKIT_REGISTRY"},
-		{"registry not answering", "OpenRegistry", "KICIKIT_OPEN_REGISTRY", "127.0.0.1:1", "no registry answers at 127.0.0.1:1"},
-		{"no netns", "InEngineNetns", "KICIKIT_NETNS", "", "KICIKIT_NETNS is not set"},
-		{"another netns", "InEngineNetns", "KICIKIT_NETNS", "kicikit-nonexistent", "kicikit-nonexistent"},
+		{"no DOCKER_HOST", "Engine", []string{"DOCKER_HOST="}, "DOCKER_HOST is not set"},
+		{"no socket", "Engine", []string{"DOCKER_HOST=unix:///nonexistent/docker.sock"}, "no Docker Engine answers at DOCKER_HOST=unix:///nonexistent/docker.sock"},
+		{"no registry", "Registry", []string{"KICIKIT_REGISTRY="}, "KICIKIT_REGISTRY"},
+		{"registry outside the netns", "OpenRegistry", []string{"KICIKIT_OPEN_REGISTRY=127.0.0.1:5001", "KICIKIT_NETNS="}, "KICIKIT_NETNS is not set"},
+		{"no netns", "InEngineNetns", []string{"KICIKIT_NETNS="}, "KICIKIT_NETNS is not set"},
+		{"another netns", "InEngineNetns", []string{"KICIKIT_NETNS=kicikit-nonexistent"}, "kicikit-nonexistent"},
 	}
 	for _, tt := range tests {
 		for _, require := range []string{"", "1"} {
 			t.Run(tt.name+"/require="+require, func(t *testing.T) {
-				t.Setenv(tt.env, tt.value)
+				for _, e := range tt.env {
+					name, value, _ := strings.Cut(e, "=")
+					t.Setenv(name, value)
+				}
 				t.Setenv(enginetest.RequireEnv, require)
 				r := &recorder{TB: t}
 				calls[tt.call](r)
@@ -298,6 +302,15 @@ func TestWithoutAnEngine(t *testing.T) {
 			})
 		}
 	}
+}
+
+func TestRegistryNotAnswering(t *testing.T) {
+	enginetest.InEngineNetns(t)
+	t.Setenv("KICIKIT_OPEN_REGISTRY", "127.0.0.1:1")
+	t.Setenv(enginetest.RequireEnv, "")
+	r := &recorder{TB: t}
+	assert.Zero(t, enginetest.OpenRegistry(r))
+	assert.Contains(t, r.skipped, "no registry answers at 127.0.0.1:1")
 }
 
 func TestNetns(t *testing.T) {

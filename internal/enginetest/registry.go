@@ -28,8 +28,8 @@ func (r RegistryInfo) Auth() *registry.AuthConfig {
 	return &registry.AuthConfig{Username: r.User, Password: r.Password, ServerAddress: r.Addr}
 }
 
-// Registry returns the registry with htpasswd auth. It skips t unless that
-// registry answers this process, which must run in the Engine's namespace.
+// Registry returns the registry with htpasswd auth. It skips t unless this
+// process runs in the Engine's network namespace and the registry answers.
 func Registry(t testing.TB) RegistryInfo {
 	t.Helper()
 	r := RegistryInfo{
@@ -55,9 +55,14 @@ func OpenRegistry(t testing.TB) RegistryInfo {
 	return answering(t, r, http.StatusOK)
 }
 
-// answering returns r when its /v2/ answers an anonymous GET with status.
+// answering returns r when this process runs in the Engine's namespace,
+// whose loopback the registry listens on, and r's /v2/ answers an
+// anonymous GET with status.
 func answering(t testing.TB, r RegistryInfo, status int) RegistryInfo {
 	t.Helper()
+	if InEngineNetns(t) == "" {
+		return RegistryInfo{}
+	}
 	hc := http.Client{Timeout: 5 * time.Second}
 	resp, err := hc.Get("http://" + r.Addr + "/v2/")
 	if err == nil {
@@ -67,6 +72,6 @@ func answering(t testing.TB, r RegistryInfo, status int) RegistryInfo {
 		}
 		err = fmt.Errorf("GET /v2/ answered %s, want %d", resp.Status, status)
 	}
-	skipOrFail(t, "no registry answers at %s (%v): the tests must run in the Engine's network namespace; %s", r.Addr, err, howTo)
+	skipOrFail(t, "no registry answers at %s: %v; %s", r.Addr, err, howTo)
 	return RegistryInfo{}
 }
