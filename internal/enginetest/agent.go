@@ -100,3 +100,30 @@ func Logs(ctx context.Context, c client.APIClient, id string) (string, error) {
 	_, err = stdcopy.StdCopy(&out, &out, rc)
 	return out.String(), err
 }
+
+// Probe runs the fake agent's probe in container id, which runs: a TCP
+// connect to each address (tcp:HOST:PORT) from inside it, now. It returns
+// each address's result, as AgentReport.Probes has them.
+func Probe(t testing.TB, c client.APIClient, id string, addrs ...string) map[string]string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	exec, err := c.ExecCreate(ctx, id, client.ExecCreateOptions{
+		Cmd: append([]string{AgentNode, "probe"}, addrs...), AttachStdout: true, AttachStderr: true,
+	})
+	if err != nil {
+		t.Fatalf("enginetest: exec in %s: %v", id, err)
+		return nil
+	}
+	res, err := c.ExecAttach(ctx, exec.ID, client.ExecAttachOptions{})
+	if err != nil {
+		t.Fatalf("enginetest: exec in %s: %v", id, err)
+		return nil
+	}
+	defer res.Close()
+	var out bytes.Buffer
+	if _, err := stdcopy.StdCopy(&out, &out, res.Reader); err != nil {
+		t.Fatalf("enginetest: exec in %s: %v", id, err)
+	}
+	return ParseAgent(out.String()).Probes
+}

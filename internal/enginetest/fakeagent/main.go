@@ -24,6 +24,10 @@
 // (tcp:HOST:PORT, comma-separated). Then it waits for SIGTERM and exits 0;
 // with KICI_FAKE_EXIT=N it exits N right after "ready", as an agent that
 // crashes at start.
+//
+// Run as `node probe tcp:HOST:PORT...`, in a container that runs already
+// (docker exec), it prints only the probe lines, then exits: a test probes
+// once the container's rules are in place.
 package main
 
 import (
@@ -41,6 +45,10 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "probe" {
+		printProbes(strings.Join(os.Args[2:], ","))
+		return
+	}
 	for _, a := range os.Args {
 		fmt.Printf("argv %q\n", a)
 	}
