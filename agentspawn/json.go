@@ -115,7 +115,7 @@ func (w *jsonWriter) list(k string, list []string) {
 
 // backendLabels are the Docker labels the backend writes, in its order.
 func backendLabels() [6]string {
-	return [...]string{"kici-managed", "kici-scaler-name", "kici-agent-id", "kici-labels", "kici-bound-job-id", "kici-run-id"}
+	return [...]string{LabelManaged, LabelScaler, LabelAgentID, LabelLabelSet, LabelBoundJobID, LabelRunID}
 }
 
 // labels writes the Docker labels: the backend's first, in its order, then

@@ -3,6 +3,8 @@ package agentspawn
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/moby/moby/api/types/container"
 )
 
 // The KiCI runtime a job's own image runs the agent from, as
@@ -67,4 +69,84 @@ func RuntimeVolumeName(imageID string) string {
 // name: [a-zA-Z0-9_.-].
 func volumeNameByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-'
+}
+
+// The Docker labels of the containers and volumes the container backend
+// makes, which its orphan sweep selects by.
+const (
+	// LabelManaged is "true" on every container and volume the backend
+	// makes: agents, runtime volumes, and the containers that fill them.
+	LabelManaged = "kici-managed"
+	// LabelScaler is an agent container's scaler name.
+	LabelScaler = "kici-scaler-name"
+	// LabelAgentID is an agent container's agent id.
+	LabelAgentID = "kici-agent-id"
+	// LabelLabelSet is an agent container's label set ([NormalizeLabelSet]).
+	LabelLabelSet = "kici-labels"
+	// LabelBoundJobID is the job an agent container serves, when bound.
+	LabelBoundJobID = "kici-bound-job-id"
+	// LabelRunID is the run an agent container serves, when known.
+	LabelRunID = "kici-run-id"
+)
+
+// RuntimeInitLabel is the agent image label that names the init the
+// injected agent starts under (container-runtime.ts's RUNTIME_INIT_LABEL,
+// at 221047e).
+const RuntimeInitLabel = "kici.runtime.init"
+
+// RuntimeInit returns the init command for an agent image's labels, which
+// [JobImage].Init takes: tini's, when the label is "tini"; nil for no
+// label or an init this release does not know.
+func RuntimeInit(labels map[string]string) []string {
+	if labels[RuntimeInitLabel] == "tini" {
+		// -s keeps tini a reaper when the runtime runs its own init as PID 1.
+		return []string{RuntimeMount + "/bin/tini", "-s", "--"}
+	}
+	return nil
+}
+
+// RuntimeContainer is a short-lived root container of an agent image on a
+// runtime volume, mounted at /kici-runtime-out.
+type RuntimeContainer struct {
+	// Config holds the image, user 0:0, the command and the
+	// [LabelManaged] label.
+	Config container.Config
+	// HostConfig binds the volume; AutoRemove is false.
+	HostConfig container.HostConfig
+}
+
+// The runtime volume's mount point in a [RuntimeContainer], and the file the
+// populator writes last, once the copy has checked itself.
+const (
+	runtimeOut    = "/kici-runtime-out"
+	runtimeMarker = runtimeOut + "/.kici-runtime-complete"
+)
+
+// RuntimePopulator returns the container that fills volume with the KiCI
+// runtime of agentImage (ensureRuntimeVolume in container-runtime.ts, at
+// 221047e). It copies /opt/kici, checks the copy holds the agent's node
+// and script, and writes a marker last; it exits non-zero on any failure.
+func RuntimePopulator(agentImage, volume string) RuntimeContainer {
+	return runtimeContainer(agentImage, volume, "set -e; cp -a "+RuntimeMount+"/. "+runtimeOut+"/; "+
+		"test -x "+runtimeOut+"/node/bin/node; "+
+		"test -f "+runtimeOut+"/app/packages/agent/dist/server.js; "+
+		"touch "+runtimeMarker)
+}
+
+// RuntimeProbe returns the container that exits 0 when volume holds a
+// complete runtime: one the populator finished.
+func RuntimeProbe(agentImage, volume string) RuntimeContainer {
+	return runtimeContainer(agentImage, volume, "test -f "+runtimeMarker)
+}
+
+func runtimeContainer(image, volume, script string) RuntimeContainer {
+	return RuntimeContainer{
+		Config: container.Config{
+			Image:  image,
+			User:   "0:0",
+			Cmd:    []string{"sh", "-c", script},
+			Labels: map[string]string{LabelManaged: "true"},
+		},
+		HostConfig: container.HostConfig{Binds: []string{volume + ":" + runtimeOut}},
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/moby/moby/api/types/container"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -41,4 +42,44 @@ func TestRuntimeLayout(t *testing.T) {
 	assert.Equal(t, "kici-agent-net", IsolatedNetwork)
 	assert.Equal(t, "172.30.0.0/16", IsolatedNetworkSubnet)
 	assert.Equal(t, "172.30.0.1", IsolatedNetworkGateway)
+}
+
+func TestRuntimeInit(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		labels map[string]string
+		want   []string
+	}{
+		{"tini", map[string]string{"kici.runtime.init": "tini", "other": "x"}, []string{"/opt/kici/bin/tini", "-s", "--"}},
+		{"no labels", nil, nil},
+		{"no init label", map[string]string{"org.opencontainers.image.version": "0.20.0"}, nil},
+		{"an init this release does not know", map[string]string{"kici.runtime.init": "dumb-init"}, nil},
+		{"case matters", map[string]string{"kici.runtime.init": "Tini"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, RuntimeInit(tt.labels))
+		})
+	}
+}
+
+func TestRuntimeContainers(t *testing.T) {
+	t.Parallel()
+	const image, volume = "registry.example/kici-agent:0.20.0", "kici-runtime-0123456789abcdef0123456789abcdef"
+	want := func(script string) RuntimeContainer {
+		return RuntimeContainer{
+			Config: container.Config{
+				Image: image, User: "0:0", Cmd: []string{"sh", "-c", script},
+				Labels: map[string]string{"kici-managed": "true"},
+			},
+			HostConfig: container.HostConfig{Binds: []string{volume + ":/kici-runtime-out"}},
+		}
+	}
+	// The orchestrator's populator and probe commands, container-runtime.ts at 221047e.
+	assert.Equal(t, want("set -e; cp -a /opt/kici/. /kici-runtime-out/; "+
+		"test -x /kici-runtime-out/node/bin/node; "+
+		"test -f /kici-runtime-out/app/packages/agent/dist/server.js; "+
+		"touch /kici-runtime-out/.kici-runtime-complete"), RuntimePopulator(image, volume))
+	assert.Equal(t, want("test -f /kici-runtime-out/.kici-runtime-complete"), RuntimeProbe(image, volume))
 }

@@ -202,15 +202,15 @@ func runtimeImageID(job *JobImage, ls *scalerconfig.LabelSet) string {
 // orphan reaper selects by.
 func dockerLabels(r *Request, key string) map[string]string {
 	labels := make(map[string]string, 6)
-	labels["kici-managed"] = "true"
-	labels["kici-scaler-name"] = r.Scaler
-	labels["kici-agent-id"] = r.AgentID
-	labels["kici-labels"] = key
+	labels[LabelManaged] = "true"
+	labels[LabelScaler] = r.Scaler
+	labels[LabelAgentID] = r.AgentID
+	labels[LabelLabelSet] = key
 	if r.BoundJobID != "" {
-		labels["kici-bound-job-id"] = r.BoundJobID
+		labels[LabelBoundJobID] = r.BoundJobID
 	}
 	if r.RunID != "" {
-		labels["kici-run-id"] = r.RunID
+		labels[LabelRunID] = r.RunID
 	}
 	return labels
 }

@@ -1,0 +1,147 @@
+package containerscaler
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/kicikit/kicikit/agentspawn"
+)
+
+// Reason is why the backend fails on its own account. It is an error
+// itself, so that errors.Is(err, containerscaler.ErrTornDown) tells one
+// failure from another without unpacking the [*Error].
+type Reason uint8
+
+// The reasons of an [*Error].
+const (
+	// ErrNoRuntime is a host with no container runtime socket to use.
+	ErrNoRuntime Reason = iota + 1
+	// ErrNftMissing is an nft that cannot be started.
+	ErrNftMissing
+	// ErrNftDenied is an nft refused for want of the NET_ADMIN capability.
+	ErrNftDenied
+	// ErrNft is any other failure of nft.
+	ErrNft
+	// ErrNetworkRace is an isolated network that a concurrent creator
+	// claimed to have made, but that no listing shows.
+	ErrNetworkRace
+	// ErrAgentExists is a spawn of an agent id the backend already tracks.
+	ErrAgentExists
+	// ErrTornDown is a spawn that [Backend.Destroy] tore down.
+	ErrTornDown
+	// ErrTimeout is a spawn past its deadline; errors.Is matches
+	// context.DeadlineExceeded too.
+	ErrTimeout
+	// ErrNoAddress is an agent container without an address on the
+	// isolated network, whose rules cannot be written.
+	ErrNoAddress
+	// ErrRuntimeVolume is a runtime volume that could not be filled.
+	ErrRuntimeVolume
+)
+
+// Error describes the reason in a few words.
+func (r Reason) Error() string {
+	switch r {
+	case ErrNoRuntime:
+		return "no container runtime"
+	case ErrNftMissing:
+		return "nft not found"
+	case ErrNftDenied:
+		return "nft denied"
+	case ErrNft:
+		return "nft failed"
+	case ErrNetworkRace:
+		return "isolated network not found after a conflict"
+	case ErrAgentExists:
+		return "agent already exists"
+	case ErrTornDown:
+		return "agent torn down"
+	case ErrTimeout:
+		return "spawn timed out"
+	case ErrNoAddress:
+		return "no address on the isolated network"
+	case ErrRuntimeVolume:
+		return "runtime volume not filled"
+	}
+	return "container backend failure"
+}
+
+// Error is a failure of the backend. Its text is the orchestrator's where
+// the orchestrator has one.
+type Error struct {
+	// Reason says why; errors.Is(err, r) matches it.
+	Reason Reason
+	// Scaler is the backend's scaler name.
+	Scaler string
+	// Agent is the agent id, for a spawn's failures.
+	Agent string
+	// Container is the container id, for [ErrNoAddress].
+	Container string
+	// Image is the agent image, for [ErrRuntimeVolume].
+	Image string
+	// Timeout is the spawn deadline, for [ErrTimeout], in milliseconds.
+	Timeout int64
+	// Err is the cause, if any: nft's failure, or why a runtime volume was
+	// not filled.
+	Err error
+}
+
+// Error returns the message, such as `Agent scaler-container-1 was torn
+// down while its container was being provisioned`.
+func (e *Error) Error() string {
+	switch e.Reason {
+	case ErrNoRuntime:
+		return "No container runtime found. Install Docker or Podman, or configure host."
+	case ErrNftMissing:
+		return "nftables binary not found at /usr/sbin/nft. The orchestrator container image must include nftables " +
+			"(apk add nftables). Network isolation for agents cannot be established without nftables."
+	case ErrNftDenied:
+		return "nftables operation denied -- missing NET_ADMIN capability. Start the orchestrator container with " +
+			"--cap-add=NET_ADMIN. Network isolation for agents requires this capability."
+	case ErrNft:
+		return "nftables validation failed: " + errText(e.Err)
+	case ErrNetworkRace:
+		return "Failed to find isolated network " + agentspawn.IsolatedNetwork + " after 409 conflict"
+	case ErrAgentExists:
+		return "Agent " + e.Agent + " is already provisioned by container backend " + strconv.Quote(e.Scaler)
+	case ErrTornDown:
+		return "Agent " + e.Agent + " was torn down while its container was being provisioned"
+	case ErrTimeout:
+		return "scaler spawn timed out after " + strconv.FormatInt(e.Timeout, 10) + "ms"
+	case ErrNoAddress:
+		return "Agent container " + shortID(e.Container) + " has no address on " + agentspawn.IsolatedNetwork +
+			", so its network isolation rules cannot be applied"
+	case ErrRuntimeVolume:
+		return "Failed to materialize the KiCI runtime from " + e.Image + ": " + errText(e.Err) +
+			". The image must carry /opt/kici/node and /opt/kici/app."
+	}
+	return "Container backend " + strconv.Quote(e.Scaler) + " failed: " + e.Reason.Error()
+}
+
+// Is reports whether target is e's Reason, or context.DeadlineExceeded for
+// [ErrTimeout].
+func (e *Error) Is(target error) bool {
+	if e.Reason == ErrTimeout && target == context.DeadlineExceeded {
+		return true
+	}
+	r, ok := target.(Reason)
+	return ok && r == e.Reason
+}
+
+// Unwrap returns e.Err.
+func (e *Error) Unwrap() error { return e.Err }
+
+func errText(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	return err.Error()
+}
+
+// shortID is an Engine id's first 12 characters, as docker ps shows it.
+func shortID(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}

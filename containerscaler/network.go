@@ -1,0 +1,75 @@
+package containerscaler
+
+import (
+	"context"
+	"net/netip"
+	"strings"
+
+	cerrdefs "github.com/containerd/errdefs"
+	"github.com/kicikit/kicikit/agentspawn"
+	"github.com/moby/moby/api/types/network"
+	"github.com/moby/moby/client"
+)
+
+// ensureNetwork finds the isolated network or creates it, as the
+// orchestrator's ensureIsolatedNetwork does, and returns its id. A create
+// that loses to a concurrent creator takes the winner's network: the
+// Engine answers that race with 409, or, before API 1.44, with 403 "Pool
+// overlaps with other one on this address space" (the orchestrator takes
+// only the 409).
+func ensureNetwork(ctx context.Context, engine client.APIClient, scaler string) (string, error) {
+	if id, err := findNetwork(ctx, engine); id != "" || err != nil {
+		return id, err
+	}
+	created, err := engine.NetworkCreate(ctx, agentspawn.IsolatedNetwork, networkCreateOptions())
+	if err == nil {
+		return created.ID, nil
+	}
+	if !lostCreateRace(err) {
+		return "", err
+	}
+	id, err := findNetwork(ctx, engine)
+	if id == "" && err == nil {
+		err = &Error{Reason: ErrNetworkRace, Scaler: scaler}
+	}
+	return id, err
+}
+
+// findNetwork returns the id of the network named exactly
+// [agentspawn.IsolatedNetwork], or "": the Engine's name filter matches
+// any name that contains the one asked for.
+func findNetwork(ctx context.Context, engine client.APIClient) (string, error) {
+	list, err := engine.NetworkList(ctx, client.NetworkListOptions{
+		Filters: make(client.Filters).Add("name", agentspawn.IsolatedNetwork),
+	})
+	if err != nil {
+		return "", err
+	}
+	for _, n := range list.Items {
+		if n.Name == agentspawn.IsolatedNetwork {
+			return n.ID, nil
+		}
+	}
+	return "", nil
+}
+
+// networkCreateOptions is the isolated network's create request: a bridge
+// on [agentspawn.IsolatedNetworkSubnet] with its gateway, labelled as the
+// backend's.
+func networkCreateOptions() client.NetworkCreateOptions {
+	return client.NetworkCreateOptions{
+		Driver: "bridge",
+		IPAM: &network.IPAM{Config: []network.IPAMConfig{{
+			Subnet:  netip.MustParsePrefix(agentspawn.IsolatedNetworkSubnet),
+			Gateway: netip.MustParseAddr(agentspawn.IsolatedNetworkGateway),
+		}}},
+		Labels: map[string]string{agentspawn.LabelManaged: "true"},
+	}
+}
+
+// lostCreateRace reports whether a network create failed because another
+// creator made the network first.
+func lostCreateRace(err error) bool {
+	return cerrdefs.IsConflict(err) ||
+		cerrdefs.IsPermissionDenied(err) && strings.Contains(err.Error(), "Pool overlaps with other one on this address space")
+}

@@ -1,0 +1,90 @@
+package containerscaler
+
+import (
+	"context"
+	"net/netip"
+
+	"github.com/kicikit/kicikit/agentspawn"
+	"github.com/moby/moby/client"
+)
+
+// applyRules replaces the rules of iso.Addr with iso's, in one nft
+// transaction, and records a as the address's holder.
+func (b *Backend) applyRules(a *agent, iso agentspawn.Isolation) error {
+	b.rulesMu.Lock()
+	defer b.rulesMu.Unlock()
+	b.owners[iso.Addr] = a
+	return b.nft.transact(applyScript(iso))
+}
+
+// removeRules removes the rules of addr, in one nft transaction, unless
+// another agent of this backend holds the address now: a spawn torn down
+// late must not strip the rules of the container that took its address.
+func (b *Backend) removeRules(a *agent, addr netip.Addr) error {
+	b.rulesMu.Lock()
+	defer b.rulesMu.Unlock()
+	if owner, ok := b.owners[addr]; ok && owner != a {
+		return nil
+	}
+	delete(b.owners, addr)
+	return b.nft.transact(removeScript([]netip.Addr{addr}, nil))
+}
+
+// reapRules removes the rules of every address on the isolated network that
+// no container holds (reapUnownedIsolationRules in container-backend.ts, at
+// 221047e): not this backend's agents, those live before the sweep, nor
+// any kici-managed container on the Engine, whatever its scaler. It
+// returns the rules it removed; none, and no error, when the Engine's
+// listing fails. It also removes such an address's rules of the
+// orchestrator's own layout, which a host it ran on may still hold, from
+// both forward and input (the orchestrator sweeps forward only).
+func (b *Backend) reapRules(ctx context.Context, live map[string]bool) (int, error) {
+	if !b.isolation {
+		return 0, nil
+	}
+	list, err := b.engine.ContainerList(ctx, client.ContainerListOptions{
+		All: true, Filters: make(client.Filters).Add("label", agentspawn.LabelManaged+"=true"),
+	})
+	if err != nil {
+		return 0, nil
+	}
+	for _, c := range list.Items {
+		if ns := c.NetworkSettings; ns != nil && ns.Networks[agentspawn.IsolatedNetwork] != nil {
+			if ip := ns.Networks[agentspawn.IsolatedNetwork].IPAddress; ip.IsValid() {
+				live[ip.String()] = true
+			}
+		}
+	}
+	b.rulesMu.Lock()
+	defer b.rulesMu.Unlock()
+	for addr := range b.owners {
+		live[addr.String()] = true
+	}
+	out, err := b.nft.run("", "-j", "list", "table", "ip", "kici")
+	if err != nil {
+		return 0, err
+	}
+	rs, err := parseRuleset(out)
+	if err != nil {
+		return 0, err
+	}
+	addrs, legacy, n := rs.stale(live)
+	if len(addrs) == 0 && len(legacy) == 0 {
+		return 0, nil
+	}
+	if err := b.nft.transact(removeScript(addrs, legacy)); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// liveAddrs are the addresses whose rules this backend's agents hold.
+func (b *Backend) liveAddrs() map[string]bool {
+	b.rulesMu.Lock()
+	defer b.rulesMu.Unlock()
+	live := make(map[string]bool, len(b.owners))
+	for addr := range b.owners {
+		live[addr.String()] = true
+	}
+	return live
+}

@@ -1,0 +1,230 @@
+package containerscaler
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+
+	"github.com/kicikit/kicikit/agentspawn"
+	"github.com/moby/moby/client"
+)
+
+// runtime readies the KiCI runtime a job's image runs the agent from, as
+// ensureRuntimeVolume does (container-runtime.ts, at 221047e): it pulls the
+// label set's agent image when missing, and fills the runtime volume named
+// for the image's id from it. It sets job's AgentImageID, and its Init from
+// the image's kici.runtime.init label.
+func (b *Backend) runtime(ctx context.Context, job *agentspawn.JobImage, agentImage, agentID string) error {
+	if err := b.pull(ctx, agentspawn.PullIfMissing{Image: agentImage}, ""); err != nil {
+		return err
+	}
+	img, err := b.engine.ImageInspect(ctx, agentImage)
+	if err != nil {
+		return err
+	}
+	job.AgentImageID = img.ID
+	if job.AgentImageID == "" {
+		job.AgentImageID = agentImage
+	}
+	if img.Config != nil {
+		job.Init = agentspawn.RuntimeInit(img.Config.Labels)
+	}
+	name := agentspawn.RuntimeVolumeName(job.AgentImageID)
+	return b.volumes.await(ctx, name, func(ctx context.Context) error {
+		return b.fill(ctx, agentImage, name, agentID)
+	})
+}
+
+// fills are the runtime volumes being filled: one fill a volume, however
+// many spawns need it at once.
+type fills struct {
+	mu sync.Mutex
+	m  map[string]*fill
+}
+
+// fill is one volume's fill. It runs until it ends or every spawn waiting
+// on it has given up.
+type fill struct {
+	done      chan struct{}
+	err       error // set before done is closed
+	waiters   int
+	abandoned bool // every waiter gave up; the fill is being unwound
+	cancel    context.CancelCauseFunc
+}
+
+// await waits for the fill of name, starting it with run when none is under
+// way. When ctx ends it stops waiting; the fill goes on for the spawns
+// still waiting, and is cancelled when none is left.
+func (f *fills) await(ctx context.Context, name string, run func(context.Context) error) error {
+	for {
+		c := f.join(ctx, name, run)
+		select {
+		case <-c.done:
+			if c.abandoned && ctx.Err() == nil {
+				continue // others gave up on it; fill afresh
+			}
+			return c.err
+		case <-ctx.Done():
+			f.leave(c, context.Cause(ctx))
+			return context.Cause(ctx)
+		}
+	}
+}
+
+// join returns the fill of name, started if none is under way, counting ctx
+// among its waiters. An abandoned fill is only waited for.
+func (f *fills) join(ctx context.Context, name string, run func(context.Context) error) *fill {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if c := f.m[name]; c != nil {
+		if !c.abandoned {
+			c.waiters++
+		}
+		return c
+	}
+	fctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	c := &fill{done: make(chan struct{}), waiters: 1, cancel: cancel}
+	if f.m == nil {
+		f.m = map[string]*fill{}
+	}
+	f.m[name] = c
+	go func() {
+		err := run(fctx)
+		f.mu.Lock()
+		delete(f.m, name)
+		c.err = err
+		f.mu.Unlock()
+		cancel(nil)
+		close(c.done)
+	}()
+	return c
+}
+
+// leave stops counting one waiter, and cancels the fill when none is left.
+func (f *fills) leave(c *fill, cause error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if c.abandoned {
+		return
+	}
+	if c.waiters--; c.waiters == 0 {
+		c.abandoned = true
+		c.cancel(cause)
+	}
+}
+
+// fill fills the runtime volume name from agentImage, unless a probe finds
+// it complete. A fill that fails or is cancelled removes its populator,
+// and the volume too when it made it and the volume is not complete: no
+// spawn mounts a half-filled volume.
+func (b *Backend) fill(ctx context.Context, agentImage, name, agentID string) error {
+	_, err := b.engine.VolumeInspect(ctx, name, client.VolumeInspectOptions{})
+	existed := err == nil
+	if existed && b.populated(ctx, agentImage, name) {
+		return nil
+	}
+	if err := context.Cause(ctx); err != nil {
+		return err
+	}
+	b.emit(agentID, EventProvisioning, "materializing the KiCI runtime from "+agentImage)
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
+	defer cancel()
+	_, err = b.engine.VolumeCreate(cctx, client.VolumeCreateOptions{
+		Name: name, Labels: map[string]string{agentspawn.LabelManaged: "true"},
+	})
+	if err != nil {
+		return err
+	}
+	pop := agentspawn.RuntimePopulator(agentImage, name)
+	id, err := b.createHelper(ctx, pop)
+	if err == nil {
+		err = b.populate(ctx, id)
+	}
+	if err != nil {
+		b.unfill(ctx, agentImage, name, id, existed)
+		if id != "" && ctx.Err() == nil {
+			err = &Error{Reason: ErrRuntimeVolume, Scaler: b.name, Agent: agentID, Image: agentImage, Err: err}
+		}
+		return err
+	}
+	b.removeHelper(ctx, id)
+	return nil
+}
+
+// populate runs the populator id and fails when it exits non-zero, with
+// what it printed last.
+func (b *Backend) populate(ctx context.Context, id string) error {
+	code, err := b.run(ctx, id)
+	if err != nil || code == 0 {
+		return err
+	}
+	out := b.output(ctx, id, 20)
+	if out == "" {
+		return errors.New("runtime copy exited " + strconv.FormatInt(code, 10) + " with no output")
+	}
+	return errors.New("runtime copy exited " + strconv.FormatInt(code, 10) + ": " + out)
+}
+
+// unfill removes a failed fill's populator, then its volume when the fill
+// made it and a fresh probe finds it incomplete: another process may have
+// filled it meanwhile.
+func (b *Backend) unfill(ctx context.Context, agentImage, name, populator string, existed bool) {
+	b.removeHelper(ctx, populator)
+	if existed {
+		return
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
+	if !b.populated(cctx, agentImage, name) {
+		_, _ = b.engine.VolumeRemove(cctx, name, client.VolumeRemoveOptions{Force: true})
+	}
+}
+
+// populated reports whether the volume holds a complete runtime, by a probe
+// container; any failure to tell reads as not complete.
+func (b *Backend) populated(ctx context.Context, agentImage, name string) bool {
+	id, err := b.createHelper(ctx, agentspawn.RuntimeProbe(agentImage, name))
+	if err != nil {
+		return false
+	}
+	defer b.removeHelper(ctx, id)
+	code, err := b.run(ctx, id)
+	return err == nil && code == 0
+}
+
+// createHelper creates a populator or probe container, running the
+// request to its answer.
+func (b *Backend) createHelper(ctx context.Context, c agentspawn.RuntimeContainer) (string, error) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
+	defer cancel()
+	res, err := b.engine.ContainerCreate(cctx, client.ContainerCreateOptions{Config: &c.Config, HostConfig: &c.HostConfig})
+	return res.ID, err
+}
+
+// removeHelper removes a populator or probe container, if there is one.
+func (b *Backend) removeHelper(ctx context.Context, id string) {
+	if id == "" {
+		return
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
+	_, _ = b.engine.ContainerRemove(cctx, id, client.ContainerRemoveOptions{Force: true})
+}
+
+// run starts a container and waits for it to exit, returning its status.
+func (b *Backend) run(ctx context.Context, id string) (int64, error) {
+	if _, err := b.engine.ContainerStart(ctx, id, client.ContainerStartOptions{}); err != nil {
+		return 0, err
+	}
+	wait := b.engine.ContainerWait(ctx, id, client.ContainerWaitOptions{})
+	select {
+	case res := <-wait.Result:
+		if res.Error != nil && res.Error.Message != "" {
+			return 0, errors.New(res.Error.Message)
+		}
+		return res.StatusCode, nil
+	case err := <-wait.Error:
+		return 0, err
+	}
+}
