@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kicikit/kicikit/internal/errtext"
+	"github.com/kicikit/kicikit/internal/jsstr"
 )
 
 // MaxTextUnits is the longest string JavaScript holds in node 20 on a
@@ -286,7 +287,7 @@ func (rd reader) checkSize(name string, size int64) error {
 func (rd reader) read(r io.Reader, name string, size int64, keep bool) ([]byte, error) {
 	buf := make([]byte, 0, startCap(size, keep))
 	count := rd.limit != EnvFileLimit && (size <= 0 || size > rd.max)
-	var text utf16Len
+	var text jsstr.UTF16Counter
 	var total int64
 	for {
 		if len(buf) == cap(buf) {
@@ -294,13 +295,13 @@ func (rd reader) read(r io.Reader, name string, size int64, keep bool) ([]byte, 
 		}
 		n, err := r.Read(buf[len(buf):cap(buf)])
 		if count {
-			text.write(buf[len(buf) : len(buf)+n])
+			text.Add(buf[len(buf) : len(buf)+n])
 		}
 		total += int64(n)
 		if keep {
 			buf = buf[:len(buf)+n]
 		}
-		if tooLong := rd.over(name, total, text.units); tooLong != nil {
+		if tooLong := rd.over(name, total, text.Units()); tooLong != nil {
 			return nil, tooLong
 		}
 		if errors.Is(err, io.EOF) {
@@ -310,8 +311,8 @@ func (rd reader) read(r io.Reader, name string, size int64, keep bool) ([]byte, 
 			return nil, err
 		}
 	}
-	text.end()
-	if tooLong := rd.over(name, total, text.units); tooLong != nil {
+	text.End()
+	if tooLong := rd.over(name, total, text.Units()); tooLong != nil {
 		return nil, tooLong
 	}
 	return buf, nil

@@ -1,12 +1,9 @@
 package scalerconfig
 
 import (
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"io"
 	"io/fs"
-	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -18,38 +15,6 @@ import (
 
 	"github.com/kicikit/kicikit/internal/yamljs"
 )
-
-// TestUTF16LenNode counts the UTF-16 code units of every case of
-// testdata/utf16/cases.json, which testdata/utf16/gen.mjs writes with
-// node's own decoding, whole, split at every byte, and after an ASCII run
-// long enough for the eight-byte steps.
-func TestUTF16LenNode(t *testing.T) {
-	raw, err := os.ReadFile("testdata/utf16/cases.json")
-	require.NoError(t, err)
-	var table struct {
-		Cases []struct {
-			Hex   string `json:"hex"`
-			Units int64  `json:"units"`
-		} `json:"cases"`
-	}
-	require.NoError(t, json.Unmarshal(raw, &table))
-	require.Greater(t, len(table.Cases), 7000)
-	for _, c := range table.Cases {
-		b, err := hex.DecodeString(c.Hex)
-		require.NoError(t, err)
-		for split := 0; split <= len(b); split++ {
-			var n utf16Len
-			n.write(b[:split])
-			n.write(b[split:])
-			n.end()
-			require.Equal(t, c.Units, n.units, "%s split at %d", c.Hex, split)
-		}
-		var n utf16Len
-		n.write([]byte(strings.Repeat("a", 13) + string(b) + strings.Repeat("b", 9)))
-		n.end()
-		require.Equal(t, c.Units+22, n.units, "%s inside ASCII", c.Hex)
-	}
-}
 
 // info is an fs.FileInfo of a size and a mode.
 type info struct {

@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
+	"github.com/kicikit/kicikit/internal/jsstr"
 	"github.com/kicikit/kicikit/preflight"
 	"github.com/kicikit/kicikit/scalerconfig"
 )
@@ -223,13 +222,9 @@ func utf16Column(src []byte, p scalerconfig.Pos) int {
 	if src == nil || start < 0 || p.Offset > len(src) {
 		return p.Column
 	}
-	n := 1
-	for line := src[start:p.Offset]; len(line) > 0; {
-		r, size := utf8.DecodeRune(line)
-		n += utf16.RuneLen(r)
-		line = line[size:]
-	}
-	return n
+	var line jsstr.UTF16Counter
+	line.Add(src[start:p.Offset])
+	return 1 + int(line.End())
 }
 
 // artifact is the location of a file as SARIF names it: an absolute path
