@@ -69,7 +69,7 @@ type memoryShape struct {
 
 // memoryShapes are the three shapes of issue 20, point 6, and two of dense
 // collections of tiny entries, the most entries a byte, below the count
-// node fails at (scalerconfig.MaxEntries and MaxFlowEntries), which node
+// node fails at (internal/noderead.MaxEntries and MaxFlowEntries), which node
 // loads:
 //   - flowlist: a 50 MB one-line flow list (25,000,000 entries), which
 //     peaked at 11.3 GB; node's yaml runs out of heap on it, and the file

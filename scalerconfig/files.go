@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kicikit/kicikit/internal/errtext"
+	"github.com/kicikit/kicikit/internal/noderead"
 )
 
 // files is where a load reads the config's files from, and how its
@@ -23,9 +24,6 @@ type files struct {
 	// refused are the files a read refused, by path, so that a load that
 	// reads a drop-in twice (by item, then whole) checks it once.
 	refused map[string]error
-	// max is the longest text a file may hold (MaxTextUnits; the tests
-	// try less), and 0 for MaxTextUnits.
-	max int64
 }
 
 // name is how the load names the file at path p of fsys: as [Location.Load]
@@ -55,19 +53,15 @@ func (f files) lookup(p string) (string, bool) {
 
 // readFile returns the bytes of the file at path p, read as the
 // orchestrator reads it (ReadFile with ConfigLimit), and refused when they
-// hold more entries than node's yaml parses in node's heap (checkEntries);
-// an error names it.
+// hold more entries than node's yaml parses in node's heap; an error
+// names it.
 func (f files) readFile(p string) ([]byte, error) {
 	if err, ok := f.refused[p]; ok {
 		return nil, err
 	}
-	rd := reader{limit: ConfigLimit, max: f.max}
-	if rd.max == 0 {
-		rd.max = MaxTextUnits
-	}
-	b, err := rd.readFile(f.fsys, p)
+	b, err := noderead.ReadFile(f.fsys, p, noderead.ConfigLimit)
 	if err == nil {
-		err = checkEntries(p, b)
+		err = noderead.CheckEntries(p, b)
 	}
 	if err != nil {
 		err = f.wrap(p, err)
@@ -106,14 +100,7 @@ func (f files) stampAll(cfg *Config) {
 // A path that is not a directory, symbolic links followed, is refused
 // before it is opened (ErrNotDir): opening a named pipe would wait.
 func (f files) readDir(p string) ([]fs.DirEntry, error) {
-	info, err := fs.Stat(f.fsys, p)
-	if err == nil && !info.IsDir() {
-		err = &FileError{Path: p, Mode: info.Mode(), Reason: ErrNotDir}
-	}
-	if err != nil {
-		return nil, f.wrap(p, err)
-	}
-	entries, err := fs.ReadDir(f.fsys, p)
+	entries, err := noderead.ReadDir(f.fsys, p)
 	if err != nil {
 		return nil, f.wrap(p, err)
 	}
@@ -124,6 +111,7 @@ func (f files) readDir(p string) ([]fs.DirEntry, error) {
 // "scalerconfig.Load(<name>): <err>", its *fs.PathError or *FileError
 // naming the file as the load names it.
 func (f files) wrap(p string, err error) error {
+	err = fileError(err)
 	var pe *fs.PathError
 	var fe *FileError
 	switch {

@@ -47,11 +47,10 @@ const (
 	// ErrTooLong: the file is longer than the node call that reads it
 	// takes ([ReadLimit]); FileError.NodeError is what node throws.
 	ErrTooLong
-	// ErrHeapLimit: the file holds [MaxEntries] entries of lists and
-	// mappings or more (FileError.Entries), or [MaxFlowEntries] of flow
-	// collections (FileError.FlowEntries), which node's yaml cannot parse
-	// in node's default heap; FileError.NodeError is what node prints as it
-	// stops.
+	// ErrHeapLimit: the file holds more entries of lists and mappings
+	// than node's yaml parses in node's default heap (FileError.Entries
+	// and FlowEntries say how many); FileError.NodeError is what node
+	// prints as it stops.
 	ErrHeapLimit
 )
 

@@ -19,7 +19,7 @@
 // Go runtime's soft memory limit to that bound (debug.SetMemoryLimit),
 // unless the environment sets GOMEMLIMIT. A file the orchestrator could
 // not load either, for the memory node would need, is refused before it is
-// parsed (scalerconfig.MaxEntries and MaxFlowEntries), and of a config the
+// parsed (internal/noderead.MaxEntries and MaxFlowEntries), and of a config the
 // orchestrator refuses it lists the first 100,000 problems and counts the
 // others (scalerconfig.ScanOptions.MaxProblems).
 package main

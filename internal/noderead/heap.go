@@ -1,4 +1,4 @@
-package scalerconfig
+package noderead
 
 import (
 	"bytes"
@@ -10,11 +10,9 @@ import (
 // MaxEntries is the fewest entries of collections (items of lists, pairs
 // of mappings) a config file holds when node 20 runs out of heap parsing
 // it with yaml 2.9.1: its heap is then full of the syntax tree and the
-// document yaml builds of the file before it returns a value, and node
-// stops with "FATAL ERROR: Reached heap limit Allocation failed -
-// JavaScript heap out of memory". The orchestrator does not load such a
-// file, and [Load], [Scan] and the others refuse it with [ErrHeapLimit]
-// before they parse it.
+// document yaml builds, and node stops with "FATAL ERROR: Reached heap
+// limit Allocation failed - JavaScript heap out of memory". The
+// orchestrator does not load such a file.
 //
 // How it was measured: node v20.20.2 with its default heap, whose limit
 // (heap_size_limit) is 4,144 MiB on a machine of 16 GB or more and less on
@@ -33,8 +31,7 @@ const MaxEntries = 8_000_000
 // {a: b}) a config file holds when node 20 runs out of heap parsing it
 // with yaml 2.9.1, as for [MaxEntries]: an entry of a flow collection
 // costs yaml more than an empty block item, and a file of them fails
-// before it has MaxEntries. [Load], [Scan] and the others refuse such a
-// file with [ErrHeapLimit] before they parse it.
+// before it has MaxEntries.
 //
 // How it was measured: node v20.20.2 with its default heap of 4,144 MiB,
 // parsing a one-line flow list of one-character scalars ([a,a,...], the
@@ -58,16 +55,17 @@ const MaxFlowEntries = 6_000_000
 // nodeHeapError is what node prints when its heap is full.
 const nodeHeapError = "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory"
 
-// checkEntries refuses the bytes b of the file named name, as the read
-// names it, when they hold MaxEntries entries or more, or MaxFlowEntries
-// entries of flow collections or more.
-func checkEntries(name string, b []byte) error {
+// CheckEntries refuses b, the bytes of the config file name, with a
+// [HeapLimit] Error when they hold too many entries for node's heap:
+// MaxEntries or more, MaxFlowEntries of flow collections or more, or as
+// many of both as fill it.
+func CheckEntries(name string, b []byte) error {
 	const fewest = min(MaxEntries, MaxFlowEntries)
 	if len(b) < fewest || indicators(b) < fewest {
 		return nil
 	}
 	if n, flow := yamljs.CountEntries(b); fillsHeap(n, flow) {
-		return &FileError{Path: name, Size: int64(len(b)), Entries: n, FlowEntries: flow, Reason: ErrHeapLimit, NodeError: nodeHeapError}
+		return &Error{Path: name, Size: int64(len(b)), Entries: n, FlowEntries: flow, Kind: HeapLimit, NodeError: nodeHeapError}
 	}
 	return nil
 }
