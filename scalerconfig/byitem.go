@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kicikit/kicikit/internal/yamljs"
+	"github.com/kicikit/kicikit/internal/zod"
 )
 
 // loadByItem is Load (and Scan) reading, validating and decoding the
@@ -52,21 +53,21 @@ func loadByItem(fsys files, name string, src []byte, dir string, group int, each
 		m.scalers = make([]Scaler, 0, main.count())
 	}
 	failed := false
-	list := func(scaler scalerMaker) *schema {
-		return &schema{parse: func(p *payload) {
-			p.value, failed = m.scalersByItem(parts, scaler)
+	list := func(scaler scalerMaker) *zod.Schema {
+		return &zod.Schema{Parse: func(p *zod.Payload) {
+			p.Value, failed = m.scalersByItem(parts, scaler)
 			if failed {
 				// Never reported: it stops the checks, which read the list.
-				p.addIssue(&issue{code: "custom", cont: contFalse, message: "read the whole file"})
+				p.AddIssue(&zod.Issue{Code: "custom", Cont: zod.ContFalse, Message: "read the whole file"})
 			}
 		}}
 	}
-	p := payload{value: root, limit: 1} // whether there is an issue is all it asks
-	configSchemaWith(list).run(&p)
-	if failed || len(p.issues) > 0 {
+	p := zod.Payload{Value: root, Limit: 1} // whether there is an issue is all it asks
+	configSchemaWith(list).Run(&p)
+	if failed || len(p.Issues) > 0 {
 		return nil, m.handed, false, nil
 	}
-	return m.config(p.value), m.handed, true, nil
+	return m.config(p.Value), m.handed, true, nil
 }
 
 // parsed is a main file yamljs.Parse read whole: its root, or the error
@@ -258,13 +259,13 @@ func (m *merged) scalersByItem(files []splitFile, scaler scalerMaker) (list *yam
 // memory it reads in, kept from one item to the next.
 type byItem struct {
 	m      *merged
-	scaler *schema
+	scaler *zod.Schema
 	maker  scalerMaker   // of the schema of a scaler read by groups of label sets (bigScaler)
 	big    *bigScaler    // made for the first such scaler
 	list   *yamljs.Node  // what the top-level check reads of the items so far
-	r      payload       // an item's
+	r      zod.Payload   // an item's
 	parts  yamljs.Reader // nothing of a group's tree is kept: decoding copies
-	out    outputs       // nor of a scaler's output
+	out    zod.Outputs   // nor of a scaler's output
 }
 
 // file reads the items of one file, and reports whether each was valid.
@@ -309,14 +310,14 @@ func (b *byItem) file(f splitFile, first bool) bool {
 // and reports whether each was valid.
 func (b *byItem) items(items []*yamljs.Node, name string) bool {
 	for _, item := range items {
-		b.out.reset()
-		b.r = payload{value: item, issues: b.r.issues[:0], out: &b.out, limit: 1}
-		b.scaler.run(&b.r)
-		if len(b.r.issues) > 0 {
+		b.out.Reset()
+		b.r = zod.Payload{Value: item, Issues: b.r.Issues[:0], Out: &b.out, Limit: 1}
+		b.scaler.Run(&b.r)
+		if len(b.r.Issues) > 0 {
 			return false
 		}
-		b.m.take(b.m.scaler(b.r.value, name))
-		b.list.Items = append(b.list.Items, scalerRefs(b.r.value))
+		b.m.take(b.m.scaler(b.r.Value, name))
+		b.list.Items = append(b.list.Items, scalerRefs(b.r.Value))
 	}
 	return true
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/kicikit/kicikit/internal/errtext"
 	"github.com/kicikit/kicikit/internal/jsstr"
 	"github.com/kicikit/kicikit/internal/yamljs"
+	"github.com/kicikit/kicikit/internal/zod"
 )
 
 // Load reads the scaler config as the orchestrator's loadScalerConfig does
@@ -149,12 +150,12 @@ func loadWhole(fsys files, name, dir string, src []byte, parse parser, whole *pa
 			return nil, err
 		}
 	}
-	p := payload{value: m.validationRoot(), limit: maxProblems}
-	configSchema().run(&p)
-	if !p.clean() {
+	p := zod.Payload{Value: m.validationRoot(), Limit: maxProblems}
+	configSchema().Run(&p)
+	if !p.Clean() {
 		return nil, m.refusal(&p)
 	}
-	return m.config(p.value), nil
+	return m.config(p.Value), nil
 }
 
 // readYAML reads and parses one file. A YAML error is an *Error of one
@@ -237,7 +238,7 @@ func lookupMap(n *yamljs.Node, key string) *yamljs.Node {
 	if n.Kind != yamljs.Map {
 		return nil
 	}
-	return lookup(n, key)
+	return zod.Lookup(n, key)
 }
 
 // appendScalers appends a drop-in's scalers, as
@@ -265,9 +266,9 @@ func (m *merged) mainItems() ([]item, error) {
 	case yamljs.Null:
 		return nil, m.typeError(m.root, "Cannot read properties of null (reading 'scalers'): the drop-ins' scalers are added to the main file, which is empty")
 	case yamljs.Bool, yamljs.Number, yamljs.String, yamljs.Symbol:
-		return nil, m.typeError(m.root, "Cannot create property 'scalers' on "+typeName(m.root)+": the drop-ins' scalers are added to the main file, which is not a mapping")
+		return nil, m.typeError(m.root, "Cannot create property 'scalers' on "+zod.TypeName(m.root)+": the drop-ins' scalers are added to the main file, which is not a mapping")
 	case yamljs.Map:
-		return m.spread(jsValue(lookup(m.root, "scalers"))) // mainConfig.scalers: undefined as absent
+		return m.spread(zod.JSValue(zod.Lookup(m.root, "scalers"))) // mainConfig.scalers: undefined as absent
 	}
 	// An array, a Date, a Buffer, a Set or a Map has no scalers property:
 	// the drop-ins' scalers become its only one.
@@ -308,7 +309,7 @@ func (m *merged) spread(s *yamljs.Node) ([]item, error) {
 			add(yamljs.Node{Kind: yamljs.Number, Num: float64(s.Str[i])})
 		}
 	default:
-		return nil, m.typeError(s, "scalers is not iterable: the drop-ins' scalers are added to the main file's scalers, which is "+typeName(s)+", not a list")
+		return nil, m.typeError(s, "scalers is not iterable: the drop-ins' scalers are added to the main file's scalers, which is "+zod.TypeName(s)+", not a list")
 	}
 	return items, nil
 }
