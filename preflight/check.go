@@ -74,7 +74,7 @@ func CheckAgentImages(in Input) []Finding {
 }
 
 // A Checker is [CheckAgentImages] one scaler at a time, for a caller that
-// gets the scalers one at a time, as [scalerconfig.Scan] hands them over,
+// gets the scalers one at a time, as [scalerconfig.Location.Scan] hands them over,
 // and need not hold the whole config. Its findings for the scalers of a
 // config, in order, are CheckAgentImages' findings for that config.
 //

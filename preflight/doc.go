@@ -23,7 +23,7 @@
 // [scalerconfig.Load] returns, or a literal), and every finding gives its
 // label set, with the label set's and its image's positions in the file
 // that declares them ([Finding.LabelSet], [Site]). A [Checker] runs the
-// same check one scaler at a time, as [scalerconfig.Scan] hands them over,
+// same check one scaler at a time, as [scalerconfig.Location.Scan] hands them over,
 // for a config too large to hold, and counts the images it checked and
 // those it skipped as not KiCI agent images ([Checker.Counts]): no finding
 // means a clean config only when agent images were checked. [Fix] turns a finding into the edit that

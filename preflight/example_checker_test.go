@@ -34,7 +34,7 @@ scalers:
 	loc := scalerconfig.Location{Path: "/etc/kici/scalers.yaml"}
 	checker := preflight.NewChecker(preflight.Input{Location: loc, TargetVersion: "0.20.0"})
 	var findings []preflight.Finding
-	_, err := loc.Scan(fsys, func(i int, s *scalerconfig.Scaler) {
+	_, err := loc.Scan(fsys, scalerconfig.ScanOptions{}, func(i int, s *scalerconfig.Scaler) {
 		findings = append(findings, checker.Check(i, s)...)
 	})
 	if err != nil {

@@ -108,7 +108,7 @@ func (big *bigScaler) list() *zod.Schema {
 // decoding each, and returns the list the scaler's refinement reads.
 func (big *bigScaler) readSets() *yamljs.Node {
 	list := &yamljs.Node{Kind: yamljs.Seq, Pos: big.sets.Start, Items: make([]*yamljs.Node, 0, len(big.sets.Items))}
-	ok := readGroups(&big.b.parts, big.file.src, big.sets, big.b.m.group, func(g itemGroup, seq *yamljs.Node) bool {
+	ok := readGroups(&big.b.parts, big.file.src, big.sets, big.b.m.group, nil, func(g itemGroup, seq *yamljs.Node) bool {
 		if g.from == big.sets.Start {
 			list.Pos = seq.Pos // the list's own position, as the whole file's tree has it
 		}

@@ -175,8 +175,9 @@
 // tags or directives; each file's scalers a block list) is read a group of
 // scalers at a time, with the whole files' results and problems (any other
 // config, and any that does not load, is read whole): Load then holds
-// little more than the Config it returns. [Scan] hands the scalers over one
-// at a time instead of keeping them, for a caller that needs no more.
+// little more than the Config it returns. [Location.Scan] hands the
+// scalers over one at a time instead of keeping them, for a caller that
+// needs no more.
 //
 // # JSON Schema, for editors
 //

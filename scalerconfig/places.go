@@ -119,7 +119,7 @@ func (m *merged) seal(start int, own *[]place, item func(i int) *[]place) {
 // It reports false when the path names no value the file writes: a key
 // that is left out (a default applied is not in the file), a path that is
 // not of the config's form, and any path of a Config built as a literal,
-// or of the scalers of a Config that [Scan] returned, which holds none.
+// or of the scalers of a Config that [Location.Scan] returned, which holds none.
 func (c *Config) PosOf(path string) (Pos, bool) {
 	ks := configKeys(c, nil)
 	return posOf(c.at, c.Pos.File, &ks, path)

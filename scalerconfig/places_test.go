@@ -136,7 +136,7 @@ func TestPosOfNone(t *testing.T) {
 		_, ok := literal.PosOf(path)
 		assert.False(t, ok, "a literal: %q", path)
 	}
-	scanned, err := Scan(fstest.MapFS{"s.yaml": {Data: []byte(placesMain)}}, "s.yaml", "", func(int, *Scaler) {})
+	scanned, err := Location{Path: "s.yaml"}.Scan(fstest.MapFS{"s.yaml": {Data: []byte(placesMain)}}, ScanOptions{}, func(int, *Scaler) {})
 	require.NoError(t, err)
 	_, ok := scanned.PosOf("scalers[0].name")
 	assert.False(t, ok, "Scan's config holds no scalers")

@@ -129,14 +129,14 @@ func TestLoadNotRegular(t *testing.T) {
 			_, err := Load(tt.fsys, "etc/kici/scalers.yaml", "etc/kici/scalers.d")
 			assert.ErrorIs(t, err, tt.reason)
 			assert.EqualError(t, err, tt.text)
-			_, err = Scan(tt.fsys, "etc/kici/scalers.yaml", "etc/kici/scalers.d", each)
+			_, err = Location{Path: "etc/kici/scalers.yaml", Dir: "etc/kici/scalers.d"}.Scan(tt.fsys, ScanOptions{}, each)
 			assert.EqualError(t, err, tt.text)
 			_, err = loc.Load(tt.fsys)
 			var fe *FileError
 			require.ErrorAs(t, err, &fe)
 			assert.Equal(t, tt.reason, fe.Reason)
 			assert.EqualError(t, err, tt.osText)
-			_, err = loc.Scan(tt.fsys, each)
+			_, err = loc.Scan(tt.fsys, ScanOptions{}, each)
 			assert.EqualError(t, err, tt.osText)
 		})
 	}

@@ -10,8 +10,8 @@ type Reason uint8
 // The reasons, in three groups: why [EditImages] and [PlanImages] refuse an
 // edit ([EditError]), why a [Location] names no file of a file system
 // ([LocationError]), and why a read refuses a file ([FileError]): what
-// [ReadFile], [ReadAll], [Load], [Scan], [Location.Load] and
-// [Location.Scan] refuse before they read it, or as they read it.
+// [ReadFile], [ReadAll], [Load], [Location.Load] and [Location.Scan]
+// refuse before they read it, or as they read it.
 const (
 	// ErrNoImageValue: no string value starts and ends at the edit's
 	// positions (a position from another file, or from before a change).
