@@ -6,10 +6,15 @@ import (
 	"io"
 	"io/fs"
 	"strconv"
+	"strings"
 
 	"github.com/kicikit/kicikit/internal/errtext"
 	"github.com/kicikit/kicikit/internal/noderead"
 )
+
+// Reading files: the bounded reads of internal/noderead, the FileError a
+// caller gets when one refuses a file, and how a load reads and names
+// its files.
 
 // ReadLimit says which node call reads a file in KiCI, and so how much of
 // it a read takes. The zero ReadLimit is [ConfigLimit]; any value but
@@ -150,4 +155,119 @@ func nodeLimit(limit ReadLimit) noderead.Limit {
 // "<fn>(<name>): <err>".
 func wrapRead(fn, name string, err error) error {
 	return fmt.Errorf("%s(%s): %w", fn, errtext.Quote(name), err)
+}
+
+// files is where a load reads the config's files from, and how its
+// positions, problems and errors name them.
+type files struct {
+	fsys fs.FS
+	// loc, when not nil, is the Location the load was given, whose paths
+	// name the files; else a file is named by its path in fsys.
+	loc *Location
+	// file and dir are the paths in fsys of loc's Path and Dir.
+	file, dir string
+	// sums are the files read, by name, for LabelSet.ImageEdit.
+	sums map[string]fileSum
+	// refused are the files a read refused, by path, so that a load that
+	// reads a drop-in twice (by item, then whole) checks it once.
+	refused map[string]error
+}
+
+// name is how the load names the file at path p of fsys: as [Location.Load]
+// was given it (Location.Path, or a drop-in under Location.Dir, joined with
+// the Location's separator), or p itself.
+func (f files) name(p string) string {
+	name, _ := f.lookup(p)
+	return name
+}
+
+// lookup is name, and whether the Location names p: its Path, its Dir or
+// a file under its Dir.
+func (f files) lookup(p string) (string, bool) {
+	switch {
+	case f.loc == nil:
+		return p, false
+	case p == f.file:
+		return f.loc.Path, true
+	case p == f.dir && f.dir != "":
+		return f.loc.Dir, true
+	}
+	if rest, ok := strings.CutPrefix(p, f.dir+"/"); ok && f.dir != "" {
+		return f.loc.join(f.loc.Dir, rest), true
+	}
+	return p, false
+}
+
+// readFile returns the bytes of the file at path p, read as the
+// orchestrator reads it (ReadFile with ConfigLimit), and refused when they
+// hold more entries than node's yaml parses in node's heap; an error
+// names it.
+func (f files) readFile(p string) ([]byte, error) {
+	if err, ok := f.refused[p]; ok {
+		return nil, err
+	}
+	b, err := noderead.ReadFile(f.fsys, p, noderead.ConfigLimit)
+	if err == nil {
+		err = noderead.CheckEntries(p, b)
+	}
+	if err != nil {
+		err = f.wrap(p, err)
+		if f.refused != nil {
+			f.refused[p] = err
+		}
+		return nil, err
+	}
+	if f.sums != nil {
+		f.sums[f.name(p)] = sumOf(b)
+	}
+	return b, nil
+}
+
+// stamp records in each label set of s the file that declares it, as read.
+func (f files) stamp(s *Scaler) {
+	for i := range s.LabelSets {
+		ls := &s.LabelSets[i]
+		if ls.ImagePos.IsValid() {
+			ls.loaded = f.sums[ls.ImagePos.File]
+		}
+	}
+}
+
+// stampAll stamps every scaler of cfg, which may be nil.
+func (f files) stampAll(cfg *Config) {
+	if cfg == nil {
+		return
+	}
+	for i := range cfg.Scalers {
+		f.stamp(&cfg.Scalers[i])
+	}
+}
+
+// readDir returns the entries of the folder at path p; an error names it.
+// A path that is not a directory, symbolic links followed, is refused
+// before it is opened (ErrNotDir): opening a named pipe would wait.
+func (f files) readDir(p string) ([]fs.DirEntry, error) {
+	entries, err := noderead.ReadDir(f.fsys, p)
+	if err != nil {
+		return nil, f.wrap(p, err)
+	}
+	return entries, nil
+}
+
+// wrap is err, from reading the file at p, as Load returns it:
+// "scalerconfig.Load(<name>): <err>", its *fs.PathError or *FileError
+// naming the file as the load names it.
+func (f files) wrap(p string, err error) error {
+	err = fileError(err)
+	var pe *fs.PathError
+	var fe *FileError
+	switch {
+	case errors.As(err, &pe) && pe.Path == p:
+		err = &fs.PathError{Op: pe.Op, Path: f.name(p), Err: pe.Err}
+	case errors.As(err, &fe) && fe.Path == p:
+		named := *fe
+		named.Path = f.name(p)
+		err = &named
+	}
+	return fmt.Errorf("scalerconfig.Load(%s): %w", errtext.Quote(f.name(p)), err)
 }
