@@ -108,9 +108,9 @@ func fileError(err error) error {
 }
 
 // ReadFile returns the bytes of the regular file name in fsys, read as
-// limit's node call reads it in KiCI. It is how Load reads each file.
-// preflight.CheckService reads the service's env file with it, and
-// kici-preflight too: their callers get a *FileError from it.
+// limit's node call reads it in KiCI. Load reads each file so. It is
+// exported for the env file, which preflight.CheckService and
+// kici-preflight read with it: their callers get a *FileError from it.
 //
 // It refuses, with a *[FileError], a path that is not a regular file,
 // symbolic links followed: a directory, a named pipe, a device, a socket.
