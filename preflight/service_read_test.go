@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kicikit/kicikit/internal/noderead"
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
@@ -78,7 +79,7 @@ func (f bigFile) Sys() any                   { return nil }
 // TestCheckServiceEnvTooLong refuses an env file that kici-admin's
 // readFileSync cannot make a string of, by its size, without reading it.
 func TestCheckServiceEnvTooLong(t *testing.T) {
-	got := CheckService(ServiceInput{FS: bigEnv{size: scalerconfig.MaxTextUnits}, EnvFile: "/etc/kici/orchestrator.env"})
+	got := CheckService(ServiceInput{FS: bigEnv{size: noderead.MaxTextUnits}, EnvFile: "/etc/kici/orchestrator.env"})
 	u, ok := got.(Unreadable)
 	require.True(t, ok, "%#v", got)
 	var fe *scalerconfig.FileError

@@ -234,20 +234,19 @@ func bytesIf(want bool, b []byte) []byte {
 // and at a YAML error in any part (reading the whole file gives the error
 // EditImages reports, which may be another).
 func indexByGroup(src []byte, edits []ImageEdit, groupSize int) (t *tree, ok bool) {
-	items, ok := yamljs.SplitItems(src, "scalers")
-	if !ok {
+	rest, items, split, err := readSplit(src)
+	if !split || err != nil {
 		return nil, false
 	}
 	offsets := editOffsets(edits)
 	first, _ := slices.BinarySearch(offsets, int(items.Start.Offset))
 	last, _ := slices.BinarySearch(offsets, int(items.End.Offset))
 	t = &tree{at: make(map[int]*yamljs.Node, len(offsets)), shared: map[*yamljs.Node]bool{}}
-	rest, err := yamljs.ParseWithout(src, items.Start, items.End)
-	if err != nil || !t.indexPart(rest, append(offsets[:first:first], offsets[last:]...)) {
+	if !t.indexPart(rest, append(offsets[:first:first], offsets[last:]...)) {
 		return nil, false
 	}
 	var parts yamljs.Reader // each part's values are copied from before the next is read
-	ok = readGroups(&parts, src, items, groupSize, func(g itemGroup, seq *yamljs.Node) bool {
+	ok = readGroups(&parts, src, items, groupSize, nil, func(g itemGroup, seq *yamljs.Node) bool {
 		lo, _ := slices.BinarySearch(offsets, int(g.from.Offset))
 		hi, _ := slices.BinarySearch(offsets, g.end)
 		return t.indexPart(seq, offsets[lo:hi])

@@ -35,7 +35,7 @@ func ExampleReadAll() {
 	stdin := strings.NewReader("version: 1\nscalers: []\n")
 	src, err := scalerconfig.ReadAll(stdin, "<stdin>", scalerconfig.ConfigLimit)
 	if err != nil {
-		fmt.Println(err) // a *FileError with ErrTooLong past MaxTextUnits UTF-16 code units
+		fmt.Println(err) // a *FileError with ErrTooLong past 2^29 − 24 UTF-16 code units
 		return
 	}
 	cfg, err := scalerconfig.Load(fstest.MapFS{"<stdin>": {Data: src}}, "<stdin>", "")

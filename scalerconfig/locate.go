@@ -184,35 +184,42 @@ func (l Location) rooted(p string) bool {
 // positions, problems and errors name each file as l does ([Location.OSPath]):
 // "/etc/kici/scalers.yaml:3:7", not "etc/kici/scalers.yaml:3:7".
 func (l Location) Load(fsys fs.FS) (*Config, error) {
-	f, err := l.files(fsys)
-	if err != nil {
-		return nil, err
-	}
-	return scan(f, f.file, f.dir, yamljs.Parse, true, 0, nil)
+	return l.Scan(fsys, ScanOptions{}, nil)
 }
 
-// Scan is [Scan] of the config at l, its files named as [Location.Load]
-// names them.
-func (l Location) Scan(fsys fs.FS, each func(index int, s *Scaler)) (*Config, error) {
-	return l.ScanWith(fsys, ScanOptions{}, each)
-}
-
-// ScanOptions are the choices of [Location.ScanWith].
+// ScanOptions are the choices of [Location.Scan].
 type ScanOptions struct {
 	// MaxProblems, when positive, is the most problems the *[Error] of a
 	// config the orchestrator would refuse keeps in Problems: the first
-	// ones, in the order Load gives them; its Omitted counts the others.
-	// A config of millions of problems is then told in memory that does
-	// not grow with them: the validation counts a problem past the first
-	// MaxProblems without keeping it. (Of an "Invalid input" of a
-	// resources block, the Reasons and Suggestions of a form are those of
-	// its first MaxProblems issues: a form has a few, so that only a limit
-	// of a few cuts them.) Zero keeps them all, as Scan does.
+	// ones, in the order Load gives them. Its Omitted counts the others,
+	// without keeping them. So a config of millions of problems is told
+	// in memory that does not grow with them. (The Reasons and
+	// Suggestions of an "Invalid input" of a resources block are those of
+	// its first MaxProblems issues too.) Zero keeps them all.
 	MaxProblems int
 }
 
-// ScanWith is [Location.Scan] with the choices of opts.
-func (l Location) ScanWith(fsys fs.FS, opts ScanOptions, each func(index int, s *Scaler)) (*Config, error) {
+// Scan is [Location.Load] for a caller that takes the scalers one at a
+// time and need not hold them all. It hands each scaler to each, in
+// order, with its index in the merged scalers list, and returns the Config
+// without its scalers (Scalers is nil). The *Scaler is the caller's to
+// keep. With each nil, it returns the Config with its scalers, as Load
+// does.
+//
+// A config in the plain form is read, validated and handed over a group of
+// scalers at a time: Scan's memory is then the files' bytes and one
+// group's, whatever their size. The plain form is a main file that is
+// valid UTF-8, one document without directives, with no anchor, alias or
+// tag, whose root is a block mapping with a scalers key holding a block
+// sequence; and drop-ins each in that form too, or adding no scalers. Any
+// other config is loaded whole first, as Load does.
+//
+// Whether the orchestrator accepts the config is known only at the end.
+// Each scaler handed over is valid on its own, but a later one, or the
+// top level (a machinePool no pool defines), may still make Scan return
+// an *[Error]. A caller must hold back what it concludes from the scalers
+// until Scan returns a nil error.
+func (l Location) Scan(fsys fs.FS, opts ScanOptions, each func(index int, s *Scaler)) (*Config, error) {
 	f, err := l.files(fsys)
 	if err != nil {
 		return nil, err

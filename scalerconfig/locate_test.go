@@ -187,7 +187,7 @@ func TestLocationLoadNames(t *testing.T) {
 			assert.Equal(t, tc.drop, cfg.Scalers[1].LabelSets[0].ImageEnd.File)
 
 			var scanned []string
-			_, err = tc.loc.Scan(tc.fsys, func(_ int, s *Scaler) { scanned = append(scanned, s.Pos.File) })
+			_, err = tc.loc.Scan(tc.fsys, ScanOptions{}, func(_ int, s *Scaler) { scanned = append(scanned, s.Pos.File) })
 			require.NoError(t, err)
 			assert.Equal(t, []string{tc.main, tc.drop}, scanned)
 

@@ -283,7 +283,7 @@ const maxListed = 100_000
 // the orchestrator would refuse it for (the first maxListed of them), or
 // an error that the files cannot be read.
 func (in *input) scan(each func(int, *scalerconfig.Scaler)) (*scalerconfig.Config, error) {
-	cfg, err := in.loc.ScanWith(in.fsys, scalerconfig.ScanOptions{MaxProblems: maxListed}, each)
+	cfg, err := in.loc.Scan(in.fsys, scalerconfig.ScanOptions{MaxProblems: maxListed}, each)
 	var bad *scalerconfig.Error
 	var pe *fs.PathError
 	if !errors.As(err, &bad) && errors.As(err, &pe) {
