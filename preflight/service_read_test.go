@@ -86,6 +86,6 @@ func TestCheckServiceEnvTooLong(t *testing.T) {
 	require.ErrorAs(t, u.Err, &fe)
 	assert.Equal(t, scalerconfig.ErrTooLong, fe.Reason)
 	assert.Equal(t, "Error: Cannot create a string longer than 0x1fffffe8 characters", fe.NodeError)
-	assert.Equal(t, `scalerconfig.ReadFile("etc/kici/orchestrator.env"): "etc/kici/orchestrator.env": 536870888 bytes, as many as JavaScript's longest string `+
+	assert.Equal(t, `scalerconfig.LocateFile("etc/kici/orchestrator.env"): "etc/kici/orchestrator.env": 536870888 bytes, as many as JavaScript's longest string `+
 		`has UTF-16 code units (536870888) or more: node fails with Error: Cannot create a string longer than 0x1fffffe8 characters`, u.Err.Error())
 }

@@ -117,7 +117,7 @@
 // # Bounded reads
 //
 // No file makes a load hang or grow without end. Every read of a file
-// goes through [ReadFile]'s checks, which are node 20's:
+// goes through node 20's checks:
 //
 //   - a path that is not a regular file, symbolic links followed, is
 //     refused with [ErrNotRegular] before it is opened for reading: a
@@ -140,10 +140,9 @@
 // pipe put in a file's place between the checking Stat and the open makes
 // the open wait for a writer. fsys should implement fs.StatFS (os.DirFS
 // and fstest.MapFS do): without it, fs.Stat opens the file to stat it.
-// [ReadAll] reads a file that has no path, such as standard input, with
-// the same limit. [EnvFileLimit] is the limit of kici-admin's read of the
-// env file, which [github.com/kicikit/kicikit/preflight.CheckService]
-// uses.
+// [Options.LocateFile] reads the service's env file within the limit of
+// kici-admin's read of it, which
+// [github.com/kicikit/kicikit/preflight.CheckService] uses.
 //
 // # What Load returns
 //
@@ -212,12 +211,12 @@
 //
 // Nor can they say what the orchestrator finds only when it spawns an
 // agent, such as a resources memory it cannot read (memory: 4GB loads):
-// [github.com/kicikit/kicikit/preflight.CheckResources] reports that.
+// [github.com/kicikit/kicikit/preflight.Check] reports that.
 //
 // # Editing images
 //
 // [EditImages] sets label sets' images in a file's bytes and changes
-// nothing else; [PlanImages] says what it would change. An edit made by
+// nothing else, and says what it changed ([Replacement]). An edit made by
 // [LabelSet.ImageEdit] from a loaded config is planned without reading the
 // file again.
 package scalerconfig

@@ -28,7 +28,7 @@ import (
 // that cannot be read comes back as the fs error, wrapped with its path. A
 // path that is not a regular file (or, for dir, a directory) and a file
 // longer than the orchestrator reads come back as a *[FileError], each
-// checked before it is read, as [ReadFile] checks it.
+// checked before it is read, as every file of a load is.
 //
 // A config in the plain form most are written in (see [Location.Scan]) is
 // read a group of scalers at a time: beside the files' bytes, Load then

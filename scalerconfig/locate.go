@@ -5,8 +5,8 @@ import (
 	"path"
 	"strings"
 
-	"github.com/kicikit/kicikit/internal/errtext"
 	"github.com/kicikit/kicikit/internal/jsstr"
+	"github.com/kicikit/kicikit/internal/noderead"
 	"github.com/kicikit/kicikit/internal/yamljs"
 )
 
@@ -53,6 +53,22 @@ func Locate(envFile []byte, workingDir string) (Location, bool) {
 // Locate is [Locate] with o's path rules.
 func (o Options) Locate(envFile []byte, workingDir string) (Location, bool) {
 	return locate(envFile, workingDir, o.Windows)
+}
+
+// LocateFile reads the service's env file envFile in fsys, then locates the
+// config as [Options.Locate] does. It reads the file as kici-admin's
+// upgrade does, with node's fs.readFileSync, and within its bounds: it
+// refuses with a *[FileError] a path that is not a regular file (before
+// opening it: a named pipe would wait, /dev/zero never ends), and a file
+// of 2^29 − 24 bytes or more, on which readFileSync fails. Any other error
+// is the fs error. Errors read "scalerconfig.LocateFile(<envFile>): ...".
+func (o Options) LocateFile(fsys fs.FS, envFile, workingDir string) (Location, bool, error) {
+	env, err := noderead.ReadFile(fsys, envFile, noderead.EnvFileLimit)
+	if err != nil {
+		return Location{}, false, wrapRead("scalerconfig.LocateFile", envFile, fileError(err))
+	}
+	loc, ok := o.Locate(env, workingDir)
+	return loc, ok, nil
 }
 
 func locate(envFile []byte, workingDir string, windows bool) (Location, bool) {
@@ -153,7 +169,7 @@ func windowsVolume(p string) string {
 // rooted at the process's working directory (for a Windows path written
 // after a drive, C:kici\scalers.yaml, that drive's). Path and Dir must lie
 // in one file system: on one volume, and both absolute or both relative;
-// else FS refuses Dir with a *[LocationError] ([ErrNotFSPath]), as no one
+// else FS refuses Dir with a *[FileError] ([ErrNotFSPath]), as no one
 // fs.FS holds both.
 func (l Location) FS() (volume, file, dir string, err error) {
 	volume, file, err = l.fsPath(l.Path)
@@ -162,7 +178,7 @@ func (l Location) FS() (volume, file, dir string, err error) {
 	}
 	dirVolume, dir, err := l.fsPath(l.Dir)
 	if err == nil && (!strings.EqualFold(dirVolume, volume) || l.rooted(l.Dir) != l.rooted(l.Path)) {
-		err = &LocationError{Path: l.Dir, Reason: ErrNotFSPath}
+		err = notFSPath(l.Dir)
 	}
 	return volume, file, dir, err
 }
@@ -286,22 +302,13 @@ func (l Location) fsPath(p string) (string, string, error) {
 	}
 	clean := strings.TrimPrefix(path.Clean(p), "/")
 	if p == "" || clean == "" || !fs.ValidPath(clean) {
-		return "", "", &LocationError{Path: p, Reason: ErrNotFSPath}
+		return "", "", notFSPath(p)
 	}
 	return volume, clean, nil
 }
 
-// LocationError is a Location path that names no file of a file system.
-type LocationError struct {
-	Path   string // the path, as the Location holds it
-	Reason Reason // why: [ErrNotFSPath]
+// notFSPath is the error of a Location path p that names no file of a file
+// system: "scalerconfig.Location.FS(<p>): <p>: <reason>".
+func notFSPath(p string) error {
+	return wrapRead("scalerconfig.Location.FS", p, &FileError{Path: p, Reason: ErrNotFSPath})
 }
-
-// Error returns "scalerconfig.Location.FS(<path>): <reason>", quoting at
-// most the first 64 bytes of the path.
-func (e *LocationError) Error() string {
-	return "scalerconfig.Location.FS(" + errtext.Quote(e.Path) + "): " + e.Reason.Error()
-}
-
-// Unwrap returns e.Reason, for errors.Is.
-func (e *LocationError) Unwrap() error { return e.Reason }

@@ -35,7 +35,7 @@ type place struct {
 // keyBits is the width of one key of a place's path; a table has fewer
 // than 2^keyBits - 1 keys (maxShape), and a path at most maxKeys keys (the
 // deepest value, defaults.resources.limits.memory, is four keys below the
-// Config). A line, column or offset fits an int32: ReadFile refuses a
+// Config). A line, column or offset fits an int32: the read refuses a
 // file of 2^31 bytes or more.
 const (
 	keyBits = 6

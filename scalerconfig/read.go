@@ -3,9 +3,7 @@ package scalerconfig
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"strconv"
 	"strings"
 
 	"github.com/kicikit/kicikit/internal/errtext"
@@ -16,27 +14,10 @@ import (
 // caller gets when one refuses a file, and how a load reads and names
 // its files.
 
-// ReadLimit says which node call reads a file in KiCI, and so how much of
-// it a read takes. The zero ReadLimit is [ConfigLimit]; any value but
-// [EnvFileLimit] reads as ConfigLimit.
-type ReadLimit uint8
-
-const (
-	// ConfigLimit is the orchestrator's readFile(path, "utf-8") of each
-	// config file. A file over 2 GiB fails at once. Any other is read up
-	// to the size its open file reports, or to its end when Stat says 0
-	// bytes (as for /proc). Its text may be 2^29 − 24 UTF-16 code units,
-	// JavaScript's longest string, and no more.
-	ConfigLimit ReadLimit = iota
-	// EnvFileLimit is kici-admin's readFileSync(path, "utf-8") of the
-	// service's env file. It reads to the end of the file, and fails at
-	// 2^29 − 24 bytes, whatever they decode to.
-	EnvFileLimit
-)
-
 // FileError is a file or folder that a read refuses ([ErrNotRegular],
-// [ErrNotDir], [ErrTooLong], [ErrHeapLimit]). Load and the others wrap it
-// with their name, as they wrap an fs error:
+// [ErrNotDir], [ErrTooLong], [ErrHeapLimit]), or a Location path that
+// names no file of the file system ([ErrNotFSPath]). Load and the others
+// wrap it with their name, as they wrap an fs error:
 // "scalerconfig.Load(\"/dev/zero\"): \"/dev/zero\": a character device,
 // not a regular file".
 type FileError struct {
@@ -48,7 +29,7 @@ type FileError struct {
 	// or the size Stat reported when that was enough. For ErrHeapLimit,
 	// it is the file's bytes.
 	Size   int64
-	Reason Reason // why: ErrNotRegular, ErrNotDir, ErrTooLong or ErrHeapLimit
+	Reason Reason // why: ErrNotRegular, ErrNotDir, ErrTooLong, ErrHeapLimit or ErrNotFSPath
 	// Entries, for ErrHeapLimit, is the entries of lists and mappings
 	// counted in the file, and FlowEntries those of flow collections.
 	Entries, FlowEntries int
@@ -69,7 +50,7 @@ func (e *FileError) Error() string {
 			return ne.Error()
 		}
 	}
-	return errtext.Quote(e.Path) + ": reason " + strconv.Itoa(int(e.Reason))
+	return errtext.Quote(e.Path) + ": " + e.Reason.Error()
 }
 
 // Unwrap returns e.Reason, for errors.Is.
@@ -105,50 +86,6 @@ func fileError(err error) error {
 		}
 	}
 	return fe
-}
-
-// ReadFile returns the bytes of the regular file name in fsys, read as
-// limit's node call reads it in KiCI. Load reads each file so. It is
-// exported for the env file, which preflight.CheckService and
-// kici-preflight read with it: their callers get a *FileError from it.
-//
-// It refuses, with a *[FileError], a path that is not a regular file,
-// symbolic links followed: a directory, a named pipe, a device, a socket.
-// It checks the path with fs.Stat before it opens it, and the open file's
-// Stat after, so that such a file is never read. Only a named pipe put in
-// the file's place between the two makes the open wait: [io/fs.FS] has no
-// way to open without waiting. It also refuses a file longer than the
-// node call reads, reading no more than the size the open file's Stat
-// reports. Any other error is the fs error. Errors read
-// "scalerconfig.ReadFile(<name>): ...".
-func ReadFile(fsys fs.FS, name string, limit ReadLimit) ([]byte, error) {
-	b, err := noderead.ReadFile(fsys, name, nodeLimit(limit))
-	if err != nil {
-		return nil, wrapRead("scalerconfig.ReadFile", name, fileError(err))
-	}
-	return b, nil
-}
-
-// ReadAll reads r to its end as [ReadFile] reads a file, for a file that
-// has no path to check, such as standard input: kici-preflight reads a
-// config from it. name names r in the errors:
-// "scalerconfig.ReadAll(\"<stdin>\"): ...". With no size to stop at,
-// ConfigLimit takes up to three bytes a UTF-16 code unit before it
-// refuses a text (about 1.5 GiB).
-func ReadAll(r io.Reader, name string, limit ReadLimit) ([]byte, error) {
-	b, err := noderead.ReadAll(r, name, nodeLimit(limit))
-	if err != nil {
-		return nil, wrapRead("scalerconfig.ReadAll", name, fileError(err))
-	}
-	return b, nil
-}
-
-// nodeLimit is noderead's limit of a ReadLimit.
-func nodeLimit(limit ReadLimit) noderead.Limit {
-	if limit == EnvFileLimit {
-		return noderead.EnvFileLimit
-	}
-	return noderead.ConfigLimit
 }
 
 // wrapRead is err of the read of name by the function fn:
@@ -199,7 +136,7 @@ func (f files) lookup(p string) (string, bool) {
 }
 
 // readFile returns the bytes of the file at path p, read as the
-// orchestrator reads it (ReadFile with ConfigLimit), and refused when they
+// orchestrator reads it (noderead.ReadFile with ConfigLimit), and refused when they
 // hold more entries than node's yaml parses in node's heap; an error
 // names it.
 func (f files) readFile(p string) ([]byte, error) {

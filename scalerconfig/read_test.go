@@ -1,7 +1,6 @@
 package scalerconfig
 
 import (
-	"errors"
 	"io/fs"
 	"runtime"
 	"strings"
@@ -16,13 +15,13 @@ import (
 )
 
 // The reads' own cases (every limit, every kind of file, a file that
-// grows, one that never ends) are noderead's tests. These hold ReadFile,
-// ReadAll and Load to what they make of them: a *FileError and a
-// Reason, and errors that name the call.
+// grows, one that never ends) are noderead's tests. These hold LocateFile
+// and Load to what they make of them: a *FileError and a Reason, and
+// errors that name the call.
 
-// TestReadFileNotRegular refuses every kind of file but a regular one,
-// for both limits, saying what it is.
-func TestReadFileNotRegular(t *testing.T) {
+// TestLocateFileNotRegular refuses every kind of env file but a regular
+// one, saying what it is.
+func TestLocateFileNotRegular(t *testing.T) {
 	tests := []struct {
 		mode fs.FileMode
 		what string
@@ -33,59 +32,41 @@ func TestReadFileNotRegular(t *testing.T) {
 		{fs.ModeDevice | fs.ModeCharDevice | 0o666, "a character device"},
 	}
 	for _, tt := range tests {
-		for _, limit := range []ReadLimit{ConfigLimit, EnvFileLimit} {
-			t.Run(tt.what, func(t *testing.T) {
-				_, err := ReadFile(fstest.MapFS{"f": {Mode: tt.mode}}, "f", limit)
-				var fe *FileError
-				require.ErrorAs(t, err, &fe)
-				assert.ErrorIs(t, err, ErrNotRegular)
-				assert.Equal(t, tt.mode, fe.Mode)
-				assert.Equal(t, `scalerconfig.ReadFile("f"): "f": `+tt.what+", not a regular file", err.Error())
-			})
-		}
+		t.Run(tt.what, func(t *testing.T) {
+			loc, ok, err := Options{}.LocateFile(fstest.MapFS{"f": {Mode: tt.mode}}, "f", "/")
+			var fe *FileError
+			require.ErrorAs(t, err, &fe)
+			assert.ErrorIs(t, err, ErrNotRegular)
+			assert.Equal(t, tt.mode, fe.Mode)
+			assert.Equal(t, `scalerconfig.LocateFile("f"): "f": `+tt.what+", not a regular file", err.Error())
+			assert.Equal(t, Location{}, loc)
+			assert.False(t, ok)
+		})
 	}
 }
 
-// TestReadFileErrors passes the fs errors on, wrapped, and reads a file.
-func TestReadFileErrors(t *testing.T) {
-	_, err := ReadFile(fstest.MapFS{}, "etc/kici/orchestrator.env", EnvFileLimit)
+// TestLocateFile passes the fs errors on, wrapped, and locates the config
+// an env file names, as Locate does.
+func TestLocateFile(t *testing.T) {
+	_, _, err := Options{}.LocateFile(fstest.MapFS{}, "etc/kici/orchestrator.env", "/")
 	assert.ErrorIs(t, err, fs.ErrNotExist)
-	assert.Equal(t, `scalerconfig.ReadFile("etc/kici/orchestrator.env"): open etc/kici/orchestrator.env: file does not exist`, err.Error())
+	assert.Equal(t, `scalerconfig.LocateFile("etc/kici/orchestrator.env"): open etc/kici/orchestrator.env: file does not exist`, err.Error())
 
-	b, err := ReadFile(fstest.MapFS{"s.yaml": {Data: []byte("version: 1\n")}}, "s.yaml", ConfigLimit)
+	env := "KICI_SCALER_CONFIG_PATH=scalers.yaml\nKICI_SCALER_CONFIG_DIR=/etc/kici/scalers.d\n"
+	fsys := fstest.MapFS{"etc/kici/orchestrator.env": {Data: []byte(env)}, "empty.env": {}}
+	loc, ok, err := Options{}.LocateFile(fsys, "etc/kici/orchestrator.env", "/var/lib/kici")
 	require.NoError(t, err)
-	assert.Equal(t, "version: 1\n", string(b))
-}
-
-type failing struct{ err error }
-
-func (f *failing) Read([]byte) (int, error) { return 0, f.err }
-
-// endless is a reader that never ends: its text repeated.
-type endless struct{ text string }
-
-func (e endless) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = e.text[i%len(e.text)]
-	}
-	return len(p), nil
-}
-
-// TestReadAll reads standard input as a file is read: to its end, under
-// the limit, its errors naming it.
-func TestReadAll(t *testing.T) {
-	b, err := ReadAll(strings.NewReader("version: 1\n"), "<stdin>", ConfigLimit)
+	assert.True(t, ok)
+	assert.Equal(t, Location{Path: "/var/lib/kici/scalers.yaml", Dir: "/etc/kici/scalers.d"}, loc)
+	wloc, ok, err := Options{Windows: true}.LocateFile(fsys, "etc/kici/orchestrator.env", `C:\kici`)
 	require.NoError(t, err)
-	assert.Equal(t, "version: 1\n", string(b))
-	b, err = ReadAll(strings.NewReader(""), "<stdin>", EnvFileLimit)
+	assert.True(t, ok)
+	want, _ := Options{Windows: true}.Locate([]byte(env), `C:\kici`)
+	assert.Equal(t, want, wloc)
+	loc, ok, err = Options{}.LocateFile(fsys, "empty.env", "/")
 	require.NoError(t, err)
-	assert.Empty(t, b)
-
-	boom := errors.New("boom")
-	_, err = ReadAll(&failing{boom}, "<stdin>", ConfigLimit)
-	assert.ErrorIs(t, err, boom)
-	assert.Equal(t, `scalerconfig.ReadAll("<stdin>"): boom`, err.Error())
-
+	assert.False(t, ok)
+	assert.Equal(t, Location{}, loc)
 }
 
 // TestLoadNotRegular refuses, in every read of a load, what is not a
@@ -199,14 +180,19 @@ func (g growingFS) Open(string) (fs.File, error) { return growingFile{g}, nil }
 type growingFile struct{ g growingFS }
 
 func (f growingFile) Stat() (fs.FileInfo, error) { return f, nil }
-func (f growingFile) Read(p []byte) (int, error) { return endless{f.g.text}.Read(p) }
-func (f growingFile) Close() error               { return nil }
-func (f growingFile) Name() string               { return "f" }
-func (f growingFile) Size() int64                { return f.g.size }
-func (f growingFile) Mode() fs.FileMode          { return 0o644 }
-func (f growingFile) ModTime() time.Time         { return time.Time{} }
-func (f growingFile) IsDir() bool                { return false }
-func (f growingFile) Sys() any                   { return nil }
+func (f growingFile) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = f.g.text[i%len(f.g.text)]
+	}
+	return len(p), nil
+}
+func (f growingFile) Close() error       { return nil }
+func (f growingFile) Name() string       { return "f" }
+func (f growingFile) Size() int64        { return f.g.size }
+func (f growingFile) Mode() fs.FileMode  { return 0o644 }
+func (f growingFile) ModTime() time.Time { return time.Time{} }
+func (f growingFile) IsDir() bool        { return false }
+func (f growingFile) Sys() any           { return nil }
 
 // TestFileErrorText says what is wrong with the file, and what node throws.
 func TestFileErrorText(t *testing.T) {
@@ -223,7 +209,8 @@ func TestFileErrorText(t *testing.T) {
 		{&FileError{Path: "d", Mode: fs.ModeNamedPipe, Reason: ErrNotDir}, `"d": a named pipe (FIFO), not a directory`},
 		{&FileError{Path: "\n\x00" + strings.Repeat("a", 100), Mode: fs.ModeSocket, Reason: ErrNotRegular},
 			`"\n\x00aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"... (102 bytes): a socket, not a regular file`},
-		{&FileError{Path: "x", Reason: ErrConflict}, `"x": reason 5`},
+		{&FileError{Path: "x", Reason: ErrConflict}, `"x": another edit changes the same value differently`},
+		{&FileError{Path: "../x", Reason: ErrNotFSPath}, `"../x": ` + ErrNotFSPath.Error()},
 		{&FileError{Path: "b.yaml", Size: 12, Reason: ErrHeapLimit, Entries: 8_000_000, FlowEntries: 2, NodeError: "FATAL ERROR"},
 			`"b.yaml": 12 bytes, at least 8000000 entries of lists and mappings, 2 of them in flow collections (node's yaml runs out of node's default heap from 8000000 entries, 6000000 in flow collections, or as many of both as fill it): node fails with FATAL ERROR`},
 	}
