@@ -23,11 +23,10 @@
 // [scalerconfig.Load] returns, or a literal. Every finding gives its label
 // set, with its positions in the file that declares it ([Finding.LabelSet],
 // [Site]). [ValuePos] gives the value it is about. [Fix] turns a finding
-// into the edit that pins its image, for [scalerconfig.EditImages] and
-// [scalerconfig.PlanImages].
+// into the edit that pins its image, for [scalerconfig.EditImages].
 //
 // [Scan] is Check for a config too large to hold, read one scaler at a time
-// by [scalerconfig.Scan]. It also counts the images it checked and those it
+// by [scalerconfig.Location.Scan]. It also counts the images it checked and those it
 // skipped as not KiCI agent images ([ImageCounts]). No finding means a
 // clean config only when agent images were checked.
 //
@@ -61,15 +60,16 @@
 // orchestrator refuses ([Invalid], with every problem) from one it cannot
 // read ([Unreadable]). The orchestrator's upgrade stays silent on both.
 //
-// CheckService reads the env file and the config within
-// [scalerconfig.ReadFile]'s bounds, so that no path makes it hang or grow
+// CheckService reads the env file and the config within node's bounds
+// ([scalerconfig.Options.LocateFile], [scalerconfig.Location.Load]), so
+// that no path makes it hang or grow
 // without end. A path that is not a regular file, symbolic links followed,
 // is [Unreadable] before it is opened for reading: a named pipe,
 // /dev/zero, a socket, a directory. So is a file longer than the node call
 // that reads it takes, as node 20 fails on it. The env file is read as
 // kici-admin reads it, fs.readFileSync(path, "utf-8"), which fails at
-// 2^29 − 24 bytes ([scalerconfig.EnvFileLimit]). Each config file is read as
-// the orchestrator's loadScalerConfig reads it ([scalerconfig.ConfigLimit]).
+// 2^29 − 24 bytes. Each config file is read as the orchestrator's
+// loadScalerConfig reads it.
 // The FS should implement fs.StatFS (os.DirFS does): without it, a Stat
 // opens the file.
 //

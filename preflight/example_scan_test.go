@@ -34,7 +34,7 @@ scalers:
 	loc := scalerconfig.Location{Path: "/etc/kici/scalers.yaml"}
 	in := preflight.Input{Location: loc, TargetVersion: "0.20.0"}
 	findings, n, err := preflight.Scan(in, func(each func(int, *scalerconfig.Scaler)) (*scalerconfig.Config, error) {
-		return loc.Scan(fsys, each)
+		return loc.Scan(fsys, scalerconfig.ScanOptions{}, each)
 	})
 	if err != nil {
 		fmt.Println(err) // the config is refused: there are no findings

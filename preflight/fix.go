@@ -45,8 +45,8 @@ func (s Site) replacement(target string) (string, bool) {
 }
 
 // Fix returns the edit that applies f's replacement image to the file that
-// declares its label set, for [scalerconfig.EditImages] and
-// [scalerconfig.PlanImages]: the label set's [scalerconfig.LabelSet.ImageEdit]
+// declares its label set, for [scalerconfig.EditImages]: the label set's
+// [scalerconfig.LabelSet.ImageEdit]
 // with the new image. It reports false when f has no replacement
 // ([Finding.Replacement]) or its label set no image position (a config
 // built as a literal).
@@ -58,7 +58,7 @@ func Fix(f Finding) (scalerconfig.ImageEdit, bool) {
 	}
 	e := scalerconfig.ImageEdit{Pos: s.ImagePos, End: s.ImageEnd}
 	if s.edit.Pos == s.ImagePos && s.edit.End == s.ImageEnd {
-		e = s.edit // the loaded label set's own, which PlanImages plans without a parse
+		e = s.edit // the loaded label set's own, which EditImages plans without a parse
 	}
 	e.Image = image
 	return e, true

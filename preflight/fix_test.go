@@ -73,7 +73,7 @@ func TestFix(t *testing.T) {
 }
 
 // TestFixLoaded: the edits Fix makes of a loaded config's findings are the
-// label sets' own (scalerconfig.LabelSet.ImageEdit), which PlanImages
+// label sets' own (scalerconfig.LabelSet.ImageEdit), which EditImages
 // plans without reading the file again, with the same replacements as
 // literal edits of the same positions.
 func TestFixLoaded(t *testing.T) {
@@ -93,16 +93,16 @@ func TestFixLoaded(t *testing.T) {
 		literal = append(literal, scalerconfig.ImageEdit{Pos: e.Pos, End: e.End, Image: e.Image})
 	}
 	require.Len(t, edits, 200)
-	want, err := scalerconfig.PlanImages(src, literal)
+	_, want, err := scalerconfig.EditImages(src, literal)
 	require.NoError(t, err)
-	got, err := scalerconfig.PlanImages(src, edits)
+	_, got, err := scalerconfig.EditImages(src, edits)
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 	assert.Equal(t, "'quay.io/kici-dev/kici-agent:0.20.0'", got[7].Text)
 	// The bytes tell, not the count of allocations: a reading of the file
 	// makes its syntax in a few large chunks.
-	fast := bytesPerRun(3, func() { _, _ = scalerconfig.PlanImages(src, edits) })
-	read := bytesPerRun(3, func() { _, _ = scalerconfig.PlanImages(src, literal) })
+	fast := bytesPerRun(3, func() { _, _, _ = scalerconfig.EditImages(src, edits) })
+	read := bytesPerRun(3, func() { _, _, _ = scalerconfig.EditImages(src, literal) })
 	assert.Less(t, fast, read/4, "bytes allocated: %v from Fix's edits, %v reading the file", fast, read)
 }
 

@@ -190,7 +190,7 @@ func TestScanResources(t *testing.T) {
 	require.NoError(t, err)
 	in := Input{Config: cfg, Location: scalerconfig.Location{Path: "s.yaml"}}
 	got, _, err := Scan(Input{Location: in.Location}, func(each func(int, *scalerconfig.Scaler)) (*scalerconfig.Config, error) {
-		return scalerconfig.Scan(fsys, "s.yaml", "", each)
+		return scalerconfig.Location{Path: "s.yaml"}.Scan(fsys, scalerconfig.ScanOptions{}, each)
 	})
 	require.NoError(t, err)
 	assert.Equal(t, Check(in), got)

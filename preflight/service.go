@@ -71,9 +71,9 @@ type Unreadable struct {
 	// that is not a regular file (a named pipe, a device, a directory, a
 	// socket: never opened for reading), a drop-in folder that is not a
 	// directory, or a file longer than node reads (the env file as
-	// kici-admin's readFileSync reads it, with scalerconfig.EnvFileLimit;
-	// each config file as the orchestrator's readFile does); or a
-	// *scalerconfig.LocationError for a path outside FS.
+	// kici-admin's readFileSync reads it; each config file as the
+	// orchestrator's readFile does), or a path outside FS
+	// (scalerconfig.ErrNotFSPath).
 	Err error
 }
 
@@ -94,7 +94,7 @@ func (Unreadable) serviceCheck()     {}
 // with every problem of a config the orchestrator refuses, or
 // [Unreadable] with the error of a file it cannot read.
 //
-// Every file is read within bounds ([scalerconfig.ReadFile]). A path that
+// Every file is read within bounds ([scalerconfig.Options.LocateFile]). A path that
 // is not a regular file is refused before it is opened: a named pipe would
 // wait for a writer, /dev/zero never ends. A file longer than the node call
 // that reads it takes is refused, as node fails on it. That is an env file
@@ -106,17 +106,16 @@ func CheckService(in ServiceInput) ServiceCheck {
 	if err != nil {
 		return Unreadable{Err: err}
 	}
-	env, err := scalerconfig.ReadFile(in.FS, envPath, scalerconfig.EnvFileLimit)
-	if err != nil {
+	loc, ok, err := scalerconfig.Options{Windows: in.Windows}.LocateFile(in.FS, envPath, in.WorkingDir)
+	switch {
+	case err != nil:
 		return Unreadable{Err: err}
-	}
-	loc, ok := scalerconfig.Options{Windows: in.Windows}.Locate(env, in.WorkingDir)
-	if !ok {
+	case !ok:
 		return NoScalerConfig{}
 	}
 	if v, _, _, err := loc.FS(); err == nil && !strings.EqualFold(v, volume) {
 		// FS is the env file's volume: the config's is another file system.
-		return Unreadable{Location: loc, Err: &scalerconfig.LocationError{Path: loc.Path, Reason: scalerconfig.ErrNotFSPath}}
+		return Unreadable{Location: loc, Err: &scalerconfig.FileError{Path: loc.Path, Reason: scalerconfig.ErrNotFSPath}}
 	}
 	cfg, err := loc.Load(in.FS)
 	var invalid *scalerconfig.Error

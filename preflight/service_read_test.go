@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kicikit/kicikit/internal/noderead"
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
@@ -78,13 +79,13 @@ func (f bigFile) Sys() any                   { return nil }
 // TestCheckServiceEnvTooLong refuses an env file that kici-admin's
 // readFileSync cannot make a string of, by its size, without reading it.
 func TestCheckServiceEnvTooLong(t *testing.T) {
-	got := CheckService(ServiceInput{FS: bigEnv{size: scalerconfig.MaxTextUnits}, EnvFile: "/etc/kici/orchestrator.env"})
+	got := CheckService(ServiceInput{FS: bigEnv{size: noderead.MaxTextUnits}, EnvFile: "/etc/kici/orchestrator.env"})
 	u, ok := got.(Unreadable)
 	require.True(t, ok, "%#v", got)
 	var fe *scalerconfig.FileError
 	require.ErrorAs(t, u.Err, &fe)
 	assert.Equal(t, scalerconfig.ErrTooLong, fe.Reason)
 	assert.Equal(t, "Error: Cannot create a string longer than 0x1fffffe8 characters", fe.NodeError)
-	assert.Equal(t, `scalerconfig.ReadFile("etc/kici/orchestrator.env"): "etc/kici/orchestrator.env": 536870888 bytes, as many as JavaScript's longest string `+
+	assert.Equal(t, `scalerconfig.LocateFile("etc/kici/orchestrator.env"): "etc/kici/orchestrator.env": 536870888 bytes, as many as JavaScript's longest string `+
 		`has UTF-16 code units (536870888) or more: node fails with Error: Cannot create a string longer than 0x1fffffe8 characters`, u.Err.Error())
 }

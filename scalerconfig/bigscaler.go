@@ -1,6 +1,9 @@
 package scalerconfig
 
-import "github.com/kicikit/kicikit/internal/yamljs"
+import (
+	"github.com/kicikit/kicikit/internal/yamljs"
+	"github.com/kicikit/kicikit/internal/zod"
+)
 
 // A scaler can be most of a config: one with 600,000 label sets is 45 MB of
 // text, one item of the scalers list, whose tree alone takes gigabytes. An
@@ -18,15 +21,15 @@ import "github.com/kicikit/kicikit/internal/yamljs"
 // bigScaler reads the label sets of one scaler at a time.
 type bigScaler struct {
 	b      *byItem
-	schema *schema // the scaler's, with labelSets read by groups
-	set    *schema // a label set's
+	schema *zod.Schema // the scaler's, with labelSets read by groups
+	set    *zod.Schema // a label set's
 	file   splitFile
 	sets   yamljs.Items                    // the scaler's label sets
 	labels bool                            // the scaler has mandatory labels: its gates read each set's labels
 	read   []LabelSet                      // the scaler's label sets, decoded
 	failed bool                            // a label set had an issue or a YAML error
-	out    outputs                         // a label set's output
-	r      payload                         // a label set's
+	out    zod.Outputs                     // a label set's output
+	r      zod.Payload                     // a label set's
 	shared [1 << checkedCount]*yamljs.Node // checked's lists without labels
 }
 
@@ -46,30 +49,30 @@ func (b *byItem) bigItem(f splitFile, g itemGroup, first bool) (read, ok bool) {
 		b.list.Pos = rest.Pos // the list's own position, as the whole file's tree has it
 	}
 	if b.big == nil {
-		b.big = &bigScaler{b: b, set: labelSetsSchema().inner}
+		b.big = &bigScaler{b: b, set: labelSetsSchema().Inner}
 		b.big.schema = b.maker(b.big.keys)
 	}
 	big := b.big
 	big.file, big.sets, big.read, big.failed = f, sets, make([]LabelSet, 0, len(sets.Items)), false
 	big.labels = hasItems(lookupMap(rest.Items[0], "mandatoryLabels"))
-	b.out.reset()
-	b.r = payload{value: rest.Items[0], issues: b.r.issues[:0], out: &b.out, limit: 1}
+	b.out.Reset()
+	b.r = zod.Payload{Value: rest.Items[0], Issues: b.r.Issues[:0], Out: &b.out, Limit: 1}
 	start := len(b.m.places) // the label sets' places are recorded as they are decoded
-	big.schema.run(&b.r)
-	if big.failed || len(b.r.issues) > 0 {
+	big.schema.Run(&b.r)
+	if big.failed || len(b.r.Issues) > 0 {
 		b.m.places = b.m.places[:start]
 		return true, false
 	}
-	for i, p := range b.r.value.Pairs {
+	for i, p := range b.r.Value.Pairs {
 		if p.Key == "labelSets" {
 			// Decoded already: the scaler's decoding reads an empty list,
 			// where the file writes the list.
-			b.r.value.Pairs[i].Value = &yamljs.Node{Kind: yamljs.Seq, Pos: p.Value.Pos, Items: []*yamljs.Node{}}
+			b.r.Value.Pairs[i].Value = &yamljs.Node{Kind: yamljs.Seq, Pos: p.Value.Pos, Items: []*yamljs.Node{}}
 		}
 	}
-	s := b.m.scalerWith(b.r.value, f.name, start, big.read)
+	s := b.m.scalerWith(b.r.Value, f.name, start, big.read)
 	b.m.take(s)
-	b.list.Items = append(b.list.Items, scalerRefs(b.r.value))
+	b.list.Items = append(b.list.Items, scalerRefs(b.r.Value))
 	return true, true
 }
 
@@ -91,12 +94,12 @@ func (big *bigScaler) keys(s *Scaler) keys {
 // it ignores the value it is given (the list's lines were cut), reads the
 // scaler's label sets, and gives a list of what the scaler's refinement
 // reads of them.
-func (big *bigScaler) list() *schema {
-	return &schema{kind: "array", parse: func(p *payload) {
-		p.value = big.readSets()
+func (big *bigScaler) list() *zod.Schema {
+	return &zod.Schema{Kind: "array", Parse: func(p *zod.Payload) {
+		p.Value = big.readSets()
 		if big.failed {
 			// Never reported: it stops the checks, which read the list.
-			p.addIssue(&issue{code: "custom", cont: contFalse, message: "read the whole file"})
+			p.AddIssue(&zod.Issue{Code: "custom", Cont: zod.ContFalse, Message: "read the whole file"})
 		}
 	}}
 }
@@ -105,15 +108,15 @@ func (big *bigScaler) list() *schema {
 // decoding each, and returns the list the scaler's refinement reads.
 func (big *bigScaler) readSets() *yamljs.Node {
 	list := &yamljs.Node{Kind: yamljs.Seq, Pos: big.sets.Start, Items: make([]*yamljs.Node, 0, len(big.sets.Items))}
-	ok := readGroups(&big.b.parts, big.file.src, big.sets, big.b.m.group, func(g itemGroup, seq *yamljs.Node) bool {
+	ok := readGroups(&big.b.parts, big.file.src, big.sets, big.b.m.group, nil, func(g itemGroup, seq *yamljs.Node) bool {
 		if g.from == big.sets.Start {
 			list.Pos = seq.Pos // the list's own position, as the whole file's tree has it
 		}
 		for _, item := range seq.Items {
-			big.out.reset()
-			big.r = payload{value: item, issues: big.r.issues[:0], out: &big.out, limit: 1}
-			big.set.run(&big.r)
-			if len(big.r.issues) > 0 {
+			big.out.Reset()
+			big.r = zod.Payload{Value: item, Issues: big.r.Issues[:0], Out: &big.out, Limit: 1}
+			big.set.Run(&big.r)
+			if len(big.r.Issues) > 0 {
 				return false
 			}
 			// decodeList's reading of one label set, its places owned by
@@ -121,9 +124,9 @@ func (big *bigScaler) readSets() *yamljs.Node {
 			d := decoder{m: big.b.m, file: big.file.name, owner: int32(len(big.read))}
 			ls := LabelSet{Pos: d.pos(item.Pos)}
 			ks := labelSetKeys(&ls)
-			d.object(big.r.value, &ks)
+			d.object(big.r.Value, &ks)
 			big.read = append(big.read, ls)
-			list.Items = append(list.Items, big.checked(big.r.value))
+			list.Items = append(list.Items, big.checked(big.r.Value))
 		}
 		return true
 	})

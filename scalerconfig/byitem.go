@@ -1,14 +1,14 @@
 package scalerconfig
 
 import (
-	"iter"
 	"path"
 	"unicode/utf8"
 
 	"github.com/kicikit/kicikit/internal/yamljs"
+	"github.com/kicikit/kicikit/internal/zod"
 )
 
-// loadByItem is Load (and Scan) reading, validating and decoding the
+// loadByItem is Load (and Location.Scan) reading, validating and decoding the
 // scalers a group at a time, so that the syntax trees of whole files never
 // exist at once: what it holds beside the files' bytes is the Config it
 // returns, or with each not even that.
@@ -47,26 +47,26 @@ func loadByItem(fsys files, name string, src []byte, dir string, group int, each
 		}
 		parts = append(parts, more...)
 	}
-	m := &merged{main: fsys.name(name), root: root, byItem: true, each: each, group: group, bigItem: 32 * group}
+	m := &merged{main: fsys.name(name), root: root, byItem: true, each: each, group: group}
 	if each == nil {
 		m.scalers = make([]Scaler, 0, main.count())
 	}
 	failed := false
-	list := func(scaler scalerMaker) *schema {
-		return &schema{parse: func(p *payload) {
-			p.value, failed = m.scalersByItem(parts, scaler)
+	list := func(scaler scalerMaker) *zod.Schema {
+		return &zod.Schema{Parse: func(p *zod.Payload) {
+			p.Value, failed = m.scalersByItem(parts, scaler)
 			if failed {
 				// Never reported: it stops the checks, which read the list.
-				p.addIssue(&issue{code: "custom", cont: contFalse, message: "read the whole file"})
+				p.AddIssue(&zod.Issue{Code: "custom", Cont: zod.ContFalse, Message: "read the whole file"})
 			}
 		}}
 	}
-	p := payload{value: root, limit: 1} // whether there is an issue is all it asks
-	configSchemaWith(list).run(&p)
-	if failed || len(p.issues) > 0 {
+	p := zod.Payload{Value: root, Limit: 1} // whether there is an issue is all it asks
+	configSchemaWith(list).Run(&p)
+	if failed || len(p.Issues) > 0 {
 		return nil, m.handed, false, nil
 	}
-	return m.config(p.value), m.handed, true, nil
+	return m.config(p.Value), m.handed, true, nil
 }
 
 // parsed is a main file yamljs.Parse read whole: its root, or the error
@@ -100,12 +100,11 @@ type splitFile struct {
 // whole (nil when the split parts did not parse: the whole file's error
 // may be another).
 func mainPart(name string, src []byte) (root *yamljs.Node, f splitFile, whole *parsed) {
-	if items, split := yamljs.SplitItems(src, "scalers"); split {
-		root, err := yamljs.ParseWithout(src, items.Start, items.End)
+	if rest, items, split, err := readSplit(src); split {
 		if err != nil {
 			return nil, splitFile{}, nil
 		}
-		return root, splitFile{name: name, src: src, items: items}, nil
+		return rest, splitFile{name: name, src: src, items: items}, nil
 	}
 	root, err := yamljs.Parse(src)
 	if err != nil {
@@ -171,11 +170,8 @@ func splitDropIns(fsys files, dir string) (parts []splitFile, ok bool) {
 // to be read again when its turn comes, when it adds scalers (a list with
 // items), else for nothing. ok is false when it does not parse.
 func splitDropIn(name string, src []byte) (f splitFile, adds, ok bool) {
-	if items, split := yamljs.SplitItems(src, "scalers"); split {
-		if _, err := yamljs.ParseWithout(src, items.Start, items.End); err != nil {
-			return splitFile{}, false, false
-		}
-		return splitFile{name: name, src: src, items: items}, true, true
+	if _, items, split, err := readSplit(src); split {
+		return splitFile{name: name, src: src, items: items}, err == nil, err == nil
 	}
 	n, err := yamljs.Parse(src)
 	if err != nil {
@@ -186,57 +182,6 @@ func splitDropIn(name string, src []byte) (f splitFile, adds, ok bool) {
 		return splitFile{}, false, true
 	}
 	return splitFile{name: name, src: src, whole: true}, true, true
-}
-
-// groupBytes is about how much of the scalers list scalersByItem and
-// EditImages parse at once: enough items that parsing costs what it costs
-// for the whole file, few enough that their syntax trees stay small.
-const groupBytes = 32 << 10
-
-// itemGroup is a run of consecutive items of a [yamljs.Items]: its text
-// is src[from.Offset:end], and it holds items items.
-type itemGroup struct {
-	from  yamljs.Pos
-	end   int
-	items int
-}
-
-// itemGroups yields the items in groups of consecutive items, in order, each
-// group as many items as start within size bytes of its first one (at
-// least one), so that each group's text is about size bytes long unless
-// one item is longer.
-func itemGroups(items yamljs.Items, size int) iter.Seq[itemGroup] {
-	return func(yield func(itemGroup) bool) {
-		for i := 0; i < len(items.Items); {
-			j := i + 1
-			for j < len(items.Items) && int(items.Items[j].Offset-items.Items[i].Offset) < size {
-				j++
-			}
-			end := int(items.End.Offset)
-			if j < len(items.Items) {
-				end = int(items.Items[j].Offset)
-			}
-			if !yield(itemGroup{from: items.Items[i], end: end, items: j - i}) {
-				return
-			}
-			i = j
-		}
-	}
-}
-
-// readGroups parses items a group at a time, all in one Reader, and calls
-// f with each group and its tree, a sequence of the group's items, which is
-// valid until f returns. It returns false at the first group that does not
-// parse as its items (where the whole file must be read) or when f returns
-// false.
-func readGroups(parts *yamljs.Reader, src []byte, items yamljs.Items, size int, f func(g itemGroup, seq *yamljs.Node) bool) bool {
-	for g := range itemGroups(items, size) {
-		n, err := parts.ParseRange(src, g.from, g.end)
-		if err != nil || n.Kind != yamljs.Seq || len(n.Items) != g.items || !f(g, n) {
-			return false
-		}
-	}
-	return true
 }
 
 // scalersByItem parses, validates and decodes the items of the files'
@@ -258,13 +203,13 @@ func (m *merged) scalersByItem(files []splitFile, scaler scalerMaker) (list *yam
 // memory it reads in, kept from one item to the next.
 type byItem struct {
 	m      *merged
-	scaler *schema
+	scaler *zod.Schema
 	maker  scalerMaker   // of the schema of a scaler read by groups of label sets (bigScaler)
 	big    *bigScaler    // made for the first such scaler
 	list   *yamljs.Node  // what the top-level check reads of the items so far
-	r      payload       // an item's
+	r      zod.Payload   // an item's
 	parts  yamljs.Reader // nothing of a group's tree is kept: decoding copies
-	out    outputs       // nor of a scaler's output
+	out    zod.Outputs   // nor of a scaler's output
 }
 
 // file reads the items of one file, and reports whether each was valid.
@@ -285,38 +230,28 @@ func (b *byItem) file(f splitFile, first bool) bool {
 		}
 		return b.items(list.Items, f.name)
 	}
-	for g := range itemGroups(f.items, b.m.group) {
-		if g.items == 1 && g.end-int(g.from.Offset) > b.m.bigItem {
-			if read, ok := b.bigItem(f, g, first && g.from == f.items.Start); read {
-				if !ok {
-					return false
-				}
-				continue
-			}
+	return readGroups(&b.parts, f.src, f.items, b.m.group, func(g itemGroup) (bool, bool) {
+		return b.bigItem(f, g, first && g.from == f.items.Start)
+	}, func(g itemGroup, seq *yamljs.Node) bool {
+		if first && g.from == f.items.Start {
+			b.list.Pos = seq.Pos
 		}
-		n, err := b.parts.ParseRange(f.src, g.from, g.end)
-		if err == nil && first && g.from == f.items.Start {
-			b.list.Pos = n.Pos
-		}
-		if err != nil || n.Kind != yamljs.Seq || len(n.Items) != g.items || !b.items(n.Items, f.name) {
-			return false
-		}
-	}
-	return true
+		return b.items(seq.Items, f.name)
+	})
 }
 
 // items validates and decodes items of the file named name, one at a time,
 // and reports whether each was valid.
 func (b *byItem) items(items []*yamljs.Node, name string) bool {
 	for _, item := range items {
-		b.out.reset()
-		b.r = payload{value: item, issues: b.r.issues[:0], out: &b.out, limit: 1}
-		b.scaler.run(&b.r)
-		if len(b.r.issues) > 0 {
+		b.out.Reset()
+		b.r = zod.Payload{Value: item, Issues: b.r.Issues[:0], Out: &b.out, Limit: 1}
+		b.scaler.Run(&b.r)
+		if len(b.r.Issues) > 0 {
 			return false
 		}
-		b.m.take(b.m.scaler(b.r.value, name))
-		b.list.Items = append(b.list.Items, scalerRefs(b.r.value))
+		b.m.take(b.m.scaler(b.r.Value, name))
+		b.list.Items = append(b.list.Items, scalerRefs(b.r.Value))
 	}
 	return true
 }

@@ -129,17 +129,22 @@ func FuzzLoadByItem(f *testing.F) {
 	})
 }
 
-// checkScan checks that Scan hands over the scalers of the whole config's
-// Config (read whole, not by item), in order, and returns the rest of it,
-// or its error; and that Load gives that Config or error.
+// checkScan checks that Location.Scan hands over the scalers of the whole
+// config's Config (read whole, not by item), in order, and returns the
+// rest of it, or its error; and that Load, and Scan without each, give
+// that Config or error.
 func checkScan(t testing.TB, fsys fstest.MapFS, main, dir string) {
 	t.Helper()
 	want, wantErr := load(fsys, main, dir, yamljs.Parse, false)
 	got, err := Load(fsys, main, dir)
 	require.Equal(t, wantErr, err)
 	require.Equal(t, want, got)
+	loc := Location{Path: main, Dir: dir}
+	got, err = loc.Scan(fsys, ScanOptions{}, nil)
+	require.Equal(t, wantErr, err)
+	require.Equal(t, want, got)
 	var scalers []Scaler
-	got, err = Scan(fsys, main, dir, func(i int, s *Scaler) {
+	got, err = loc.Scan(fsys, ScanOptions{}, func(i int, s *Scaler) {
 		require.Equal(t, len(scalers), i)
 		scalers = append(scalers, *s)
 	})
@@ -228,14 +233,12 @@ func TestScan(t *testing.T) {
 		at := bytes.LastIndex(src, []byte("firecracker:"))
 		src = append(src[:at], append([]byte(bad), src[at:]...)...)
 		var handed int
-		_, err := Scan(fstest.MapFS{"s.yaml": {Data: src}}, "s.yaml", "", func(int, *Scaler) { handed++ })
+		_, err := Location{Path: "s.yaml"}.Scan(fstest.MapFS{"s.yaml": {Data: src}}, ScanOptions{}, func(int, *Scaler) { handed++ })
 		var e *Error
 		require.ErrorAs(t, err, &e)
 		assert.Greater(t, handed, 100, "scalers handed over before the refusal")
 		checkScan(t, fstest.MapFS{"s.yaml": {Data: src}}, "s.yaml", "")
 	}
-	_, err := Scan(fstest.MapFS{}, "s.yaml", "", nil)
-	assert.EqualError(t, err, `scalerconfig.Scan("s.yaml"): each is nil`)
 }
 
 // blockScaler is a valid scaler in block style at the list's column

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kicikit/kicikit/hostconfig"
 	"github.com/kicikit/kicikit/internal/yamljs"
+	"github.com/kicikit/kicikit/internal/zod"
 )
 
 // TestMarshalLikeTheOrchestrator checks that json.Marshal of every config
@@ -198,22 +199,22 @@ func TestErrorText(t *testing.T) {
 
 func TestPathString(t *testing.T) {
 	for _, tc := range []struct {
-		path []seg
+		path []zod.Seg
 		want string
 	}{
 		{nil, ""},
-		{[]seg{{key: "scalers", index: -1}, {index: 0}, {key: "labelSets", index: -1}, {index: 1}, {key: "image", index: -1}}, "scalers[0].labelSets[1].image"},
-		{[]seg{{key: "env", index: -1}, {key: "A.B", index: -1}}, `env["A.B"]`},
-		{[]seg{{key: "env", index: -1}, {key: "_x$1", index: -1}}, "env._x$1"},
-		{[]seg{{key: "e", index: -1}, {key: "a\"\\\n\t\x01é", index: -1}}, `e["a\"\\\n\t\u0001é"]`},
-		{[]seg{{key: "e", index: -1}, {key: "\b\f\r", index: -1}}, `e["\b\f\r"]`},
-		{[]seg{{index: 2}}, "[2]"},
-		{[]seg{{key: "azAZ09_$", index: -1}, {key: "a b", index: -1}}, `azAZ09_$["a b"]`},
-		{[]seg{{key: "e", index: -1}, {key: "`", index: -1}, {key: "{", index: -1}, {key: "@", index: -1}, {key: "[", index: -1}, {key: "/", index: -1}, {key: ":", index: -1}}, "e[\"`\"][\"{\"][\"@\"][\"[\"][\"/\"][\":\"]"},
-		{[]seg{{key: "e", index: -1}, {key: "\x1f\x7f", index: -1}}, `e["\u001f` + "\x7f" + `"]`},
+		{[]zod.Seg{zod.Key("scalers"), {Index: 0}, zod.Key("labelSets"), {Index: 1}, zod.Key("image")}, "scalers[0].labelSets[1].image"},
+		{[]zod.Seg{zod.Key("env"), zod.Key("A.B")}, `env["A.B"]`},
+		{[]zod.Seg{zod.Key("env"), zod.Key("_x$1")}, "env._x$1"},
+		{[]zod.Seg{zod.Key("e"), zod.Key("a\"\\\n\t\x01é")}, `e["a\"\\\n\t\u0001é"]`},
+		{[]zod.Seg{zod.Key("e"), zod.Key("\b\f\r")}, `e["\b\f\r"]`},
+		{[]zod.Seg{{Index: 2}}, "[2]"},
+		{[]zod.Seg{zod.Key("azAZ09_$"), zod.Key("a b")}, `azAZ09_$["a b"]`},
+		{[]zod.Seg{zod.Key("e"), zod.Key("`"), zod.Key("{"), zod.Key("@"), zod.Key("["), zod.Key("/"), zod.Key(":")}, "e[\"`\"][\"{\"][\"@\"][\"[\"][\"/\"][\":\"]"},
+		{[]zod.Seg{zod.Key("e"), zod.Key("\x1f\x7f")}, `e["\u001f` + "\x7f" + `"]`},
 		// A lone surrogate (a key written "\ud800", which the YAML reader
 		// holds in WTF-8) as JSON.stringify escapes it.
-		{[]seg{{key: "env", index: -1}, {key: "a\xed\xa0\x80", index: -1}}, `env["a\ud800"]`},
+		{[]zod.Seg{zod.Key("env"), zod.Key("a\xed\xa0\x80")}, `env["a\ud800"]`},
 	} {
 		assert.Equal(t, tc.want, pathString(tc.path))
 	}

@@ -116,46 +116,33 @@
 //
 // # Bounded reads
 //
-// No file makes a load hang or grow without end. Every read of a file,
-// the main file, each drop-in and the drop-in folder, goes through
-// [ReadFile]'s checks:
+// No file makes a load hang or grow without end. Every read of a file
+// goes through node 20's checks:
 //
-//   - a path that is not a regular file, symbolic links followed as node
-//     follows them (a named pipe, a device such as /dev/zero or
-//     /dev/urandom, a socket, a directory; a drop-in named x.yaml that
-//     links to /dev/zero), is refused with [ErrNotRegular], and a drop-in
-//     folder that is not a directory with [ErrNotDir], before it is opened
-//     for reading: fs.Stat first, then the open file's Stat again. The
-//     orchestrator would wait on a named pipe for a writer, read /dev/zero
-//     until its string limit, and fail on the others;
-//   - a file longer than node 20 reads is refused as the orchestrator
-//     fails on it ([ErrTooLong], FileError.NodeError saying what node
-//     throws): its loadScalerConfig reads each file with fs/promises
-//     readFile(path, "utf-8"), which fails on a file over 2 GiB
-//     ("RangeError [ERR_FS_FILE_TOO_LARGE]") and on a text of more than
-//     [MaxTextUnits] (2^29 − 24) UTF-16 code units ("RangeError: Invalid
-//     string length"). The text is counted as node decodes UTF-8: one unit
-//     for each character up to U+FFFF, two above, one U+FFFD for each
-//     maximal invalid part (testdata/utf16 holds node's own counts);
-//   - no read goes past the size the open file's Stat reports, where
-//     node's readFile stops too (see [ConfigLimit]), so that a file that
-//     grows while it is read cannot pass the limit; a file of more than
-//     MaxTextUnits bytes is counted first without keeping it, so that one
-//     too long is refused in about a second and a megabyte of memory;
-//   - a file whose text holds [MaxEntries] entries of lists and mappings or
-//     more, or [MaxFlowEntries] entries of flow collections or more, on
-//     which node runs out of heap in yaml's parse, is refused with
-//     [ErrHeapLimit] before it is parsed, its entries counted with yaml's
-//     lexer alone.
+//   - a path that is not a regular file, symbolic links followed, is
+//     refused with [ErrNotRegular] before it is opened for reading: a
+//     named pipe, a device such as /dev/zero, a socket, a directory. A
+//     drop-in folder that is not a directory is refused with [ErrNotDir].
+//     The orchestrator would wait on a named pipe, read /dev/zero until
+//     its string limit, and fail on the others;
+//   - a file longer than node reads is refused as the orchestrator fails
+//     on it, with [ErrTooLong]: over 2 GiB, or a text of more than
+//     2^29 − 24 UTF-16 code units, JavaScript's longest string.
+//     FileError.NodeError says what node throws. The text is counted as
+//     node decodes UTF-8, without keeping a file too long;
+//   - no read goes past the size the open file's Stat reports, where node
+//     stops too: a file that grows while it is read cannot pass the limit;
+//   - a file of more list and mapping entries than node's yaml parses in
+//     node's default heap (8,000,000, or 6,000,000 in flow collections) is
+//     refused with [ErrHeapLimit] before it is parsed.
 //
 // Nothing can be opened without waiting through an [io/fs.FS]: a named
 // pipe put in a file's place between the checking Stat and the open makes
 // the open wait for a writer. fsys should implement fs.StatFS (os.DirFS
 // and fstest.MapFS do): without it, fs.Stat opens the file to stat it.
-// [ReadAll] reads a file that has no path, such as standard input, with
-// the same limit, and [EnvFileLimit] is the limit of kici-admin's read of
-// the env file, which [github.com/kicikit/kicikit/preflight.CheckService]
-// uses.
+// [Options.LocateFile] reads the service's env file within the limit of
+// kici-admin's read of it, which
+// [github.com/kicikit/kicikit/preflight.CheckService] uses.
 //
 // # What Load returns
 //
@@ -187,8 +174,9 @@
 // tags or directives; each file's scalers a block list) is read a group of
 // scalers at a time, with the whole files' results and problems (any other
 // config, and any that does not load, is read whole): Load then holds
-// little more than the Config it returns. [Scan] hands the scalers over one
-// at a time instead of keeping them, for a caller that needs no more.
+// little more than the Config it returns. [Location.Scan] hands the
+// scalers over one at a time instead of keeping them, for a caller that
+// needs no more.
 //
 // # JSON Schema, for editors
 //
@@ -223,12 +211,12 @@
 //
 // Nor can they say what the orchestrator finds only when it spawns an
 // agent, such as a resources memory it cannot read (memory: 4GB loads):
-// [github.com/kicikit/kicikit/preflight.CheckResources] reports that.
+// [github.com/kicikit/kicikit/preflight.Check] reports that.
 //
 // # Editing images
 //
 // [EditImages] sets label sets' images in a file's bytes and changes
-// nothing else; [PlanImages] says what it would change. An edit made by
+// nothing else, and says what it changed ([Replacement]). An edit made by
 // [LabelSet.ImageEdit] from a loaded config is planned without reading the
 // file again.
 package scalerconfig

@@ -32,7 +32,7 @@ type ImageEdit struct {
 }
 
 // fileSum is the length and CRC-32C of a file's bytes, as Load read them;
-// the zero fileSum is none. It tells [PlanImages] and [EditImages] that an
+// the zero fileSum is none. It tells [EditImages] that an
 // edit's positions are those Load gave for the bytes they are handed.
 type fileSum struct {
 	size int
@@ -46,10 +46,10 @@ func sumOf(src []byte) fileSum {
 
 // ImageEdit returns the edit that sets the label set's image to image, in
 // the file that declares it, and true; or false when the label set has no
-// image position (a literal, or no image). [EditImages] and [PlanImages]
-// make an edit from a label set Load returned without reading the file's
-// syntax again, when it is handed the bytes Load read (which they check)
-// and holds no anchor, alias, tag or directive.
+// image position (a literal, or no image). [EditImages] makes an edit
+// from a label set Load returned without reading the file's syntax again,
+// when it is handed the bytes Load read (which it checks) and they hold no
+// anchor, alias, tag or directive.
 func (ls *LabelSet) ImageEdit(image string) (ImageEdit, bool) {
 	if !ls.ImagePos.IsValid() || !ls.ImageEnd.IsValid() {
 		return ImageEdit{}, false
@@ -113,23 +113,7 @@ func (e *EditError) Unwrap() error { return e.Err }
 // alias, a tag or a directive, that of the edited bytes as it reads them
 // back.
 func EditImages(src []byte, edits []ImageEdit) ([]byte, []Replacement, error) {
-	return editImages(src, edits, groupBytes, true)
-}
-
-// PlanImages returns the replacements [EditImages] makes for the edits, or
-// its error, without the edited copy of src: for a caller that reports the
-// changes (a SARIF fix, a review comment) rather than writes them. Making
-// the replacements in src, in order, gives EditImages' bytes.
-//
-// When every edit comes from [LabelSet.ImageEdit] of a label set that Load
-// read from these very bytes, and the file holds no alias, tag or
-// directive, PlanImages makes the replacements from each value's first
-// byte (its quote, a block scalar's indicator, or neither) without parsing
-// src again; otherwise it reads src as EditImages does. Both ways give the
-// same replacements and refusals (TestPlanLoadedEdits).
-func PlanImages(src []byte, edits []ImageEdit) ([]Replacement, error) {
-	_, reps, err := editImages(src, edits, groupBytes, false)
-	return reps, err
+	return editImages(src, edits, groupBytes)
 }
 
 // loadedTree is the tree of src's values at the edits' offsets, made
@@ -173,12 +157,11 @@ func styleAt(c byte) yamljs.Style {
 }
 
 // editImages is EditImages, parsing groups of items of about groupSize
-// bytes; with groupSize 0 it reads every file whole, as EditImages did
-// before it read a file by groups, so that the tests can hold the two to
-// the same results. Without edited, it returns no edited bytes (nil).
-func editImages(src []byte, edits []ImageEdit, groupSize int, edited bool) ([]byte, []Replacement, error) {
+// bytes; with groupSize 0 it reads every file whole, so that the tests can
+// hold the two ways to the same results.
+func editImages(src []byte, edits []ImageEdit, groupSize int) ([]byte, []Replacement, error) {
 	if len(edits) == 0 {
-		return bytesIf(edited, src), nil, nil
+		return src, nil, nil
 	}
 	readBack := mayReadOtherwise(src)
 	if groupSize > 0 && !readBack {
@@ -188,7 +171,7 @@ func editImages(src []byte, edits []ImageEdit, groupSize int, edited bool) ([]by
 		}
 		if ok {
 			reps, _, err := t.plan(edits)
-			if err != nil || !edited {
+			if err != nil {
 				return nil, reps, err
 			}
 			return apply(src, reps), reps, nil
@@ -200,7 +183,7 @@ func editImages(src []byte, edits []ImageEdit, groupSize int, edited bool) ([]by
 	}
 	t := index(root, edits, readBack)
 	reps, set, err := t.plan(edits)
-	if err != nil || !edited && !readBack {
+	if err != nil {
 		return nil, reps, err
 	}
 	out := apply(src, reps)
@@ -209,15 +192,7 @@ func editImages(src []byte, edits []ImageEdit, groupSize int, edited bool) ([]by
 			return nil, nil, &EditError{Edit: reps[0].edit(), Err: err}
 		}
 	}
-	return bytesIf(edited, out), reps, nil
-}
-
-// bytesIf is b when want, else nil.
-func bytesIf(want bool, b []byte) []byte {
-	if want {
-		return b
-	}
-	return nil
+	return out, reps, nil
 }
 
 // indexByGroup is index of a file in the plain form of [yamljs.SplitItems]
@@ -234,20 +209,19 @@ func bytesIf(want bool, b []byte) []byte {
 // and at a YAML error in any part (reading the whole file gives the error
 // EditImages reports, which may be another).
 func indexByGroup(src []byte, edits []ImageEdit, groupSize int) (t *tree, ok bool) {
-	items, ok := yamljs.SplitItems(src, "scalers")
-	if !ok {
+	rest, items, split, err := readSplit(src)
+	if !split || err != nil {
 		return nil, false
 	}
 	offsets := editOffsets(edits)
 	first, _ := slices.BinarySearch(offsets, int(items.Start.Offset))
 	last, _ := slices.BinarySearch(offsets, int(items.End.Offset))
 	t = &tree{at: make(map[int]*yamljs.Node, len(offsets)), shared: map[*yamljs.Node]bool{}}
-	rest, err := yamljs.ParseWithout(src, items.Start, items.End)
-	if err != nil || !t.indexPart(rest, append(offsets[:first:first], offsets[last:]...)) {
+	if !t.indexPart(rest, append(offsets[:first:first], offsets[last:]...)) {
 		return nil, false
 	}
 	var parts yamljs.Reader // each part's values are copied from before the next is read
-	ok = readGroups(&parts, src, items, groupSize, func(g itemGroup, seq *yamljs.Node) bool {
+	ok = readGroups(&parts, src, items, groupSize, nil, func(g itemGroup, seq *yamljs.Node) bool {
 		lo, _ := slices.BinarySearch(offsets, int(g.from.Offset))
 		hi, _ := slices.BinarySearch(offsets, g.end)
 		return t.indexPart(seq, offsets[lo:hi])

@@ -21,17 +21,9 @@ import (
 // groups.
 func sameEdits(t testing.TB, src []byte, edits []ImageEdit) bool {
 	t.Helper()
-	wantOut, wantReps, wantErr := editImages(src, slices.Clone(edits), 0, true)
-	for _, size := range []int{0, groupBytes, 1, 300} {
-		// PlanImages' path: the same replacements and error, no bytes.
-		none, reps, err := editImages(src, slices.Clone(edits), size, false)
-		require.Nil(t, none)
-		require.Equal(t, wantErr, err, "group size %d, no bytes", size)
-		require.Equal(t, wantReps, reps, "group size %d, no bytes", size)
-		if size == 0 {
-			continue
-		}
-		out, reps, err := editImages(src, slices.Clone(edits), size, true)
+	wantOut, wantReps, wantErr := editImages(src, slices.Clone(edits), 0)
+	for _, size := range []int{groupBytes, 1, 300} {
+		out, reps, err := editImages(src, slices.Clone(edits), size)
 		require.Equal(t, wantErr, err, "group size %d", size)
 		if err != nil {
 			require.Equal(t, wantErr.Error(), err.Error())
@@ -299,7 +291,7 @@ func BenchmarkEditImages(b *testing.B) {
 			b.ReportAllocs()
 			peak := samplePeakHeap()
 			for b.Loop() {
-				if _, reps, err := editImages(src, edits, impl.size, true); err != nil || len(reps) != len(edits) {
+				if _, reps, err := editImages(src, edits, impl.size); err != nil || len(reps) != len(edits) {
 					b.Fatal(err, len(reps))
 				}
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kicikit/kicikit/internal/jsstr"
 	"github.com/kicikit/kicikit/internal/yamljs"
+	"github.com/kicikit/kicikit/internal/zod"
 )
 
 // Error is what Load returns when the orchestrator would refuse the config:
@@ -114,19 +115,19 @@ func (e *Error) Error() string {
 // pathString writes a path as zod's toDotPath does: keys joined by dots,
 // indices in brackets, a key with a character beyond [A-Za-z0-9_$] quoted
 // in brackets.
-func pathString(path []seg) string {
+func pathString(path []zod.Seg) string {
 	var b strings.Builder
 	for _, s := range path {
 		switch {
-		case s.index >= 0:
-			b.WriteString("[" + strconv.Itoa(s.index) + "]")
-		case !plainKey(s.key):
-			b.WriteString("[" + jsstr.Stringify(s.key) + "]")
+		case s.Index >= 0:
+			b.WriteString("[" + strconv.Itoa(s.Index) + "]")
+		case !plainKey(s.Key):
+			b.WriteString("[" + jsstr.Stringify(s.Key) + "]")
 		default:
 			if b.Len() > 0 {
 				b.WriteByte('.')
 			}
-			b.WriteString(s.key)
+			b.WriteString(s.Key)
 		}
 	}
 	return b.String()
@@ -145,12 +146,12 @@ func plainKey(k string) bool {
 // refusal is the Error of a validation that found issues: the kept ones
 // as Problems, the dropped ones counted; a TypeError alone, as JavaScript
 // throws it and nothing else is reported.
-func (m *merged) refusal(p *payload) *Error {
-	problems, thrown := m.problems(p.issues)
+func (m *merged) refusal(p *zod.Payload) *Error {
+	problems, thrown := m.problems(p.Issues)
 	if thrown {
 		return &Error{Problems: problems}
 	}
-	return &Error{Problems: problems, Omitted: p.dropped.n}
+	return &Error{Problems: problems, Omitted: p.Dropped()}
 }
 
 // problems turns the issues of a validation into Problems, each placed in
@@ -160,13 +161,13 @@ func (m *merged) refusal(p *payload) *Error {
 // messages: each issue is let go as soon as it is a Problem, so that the
 // two lists do not both stand whole, and the Problems share one string per
 // message. thrown is true for a TypeError, the one Problem then.
-func (m *merged) problems(issues []*issue) (out []Problem, thrown bool) {
+func (m *merged) problems(issues []*zod.Issue) (out []Problem, thrown bool) {
 	out = make([]Problem, 0, len(issues))
 	root := configSchema() // for the suggestions
 	messages := map[string]string{}
 	for i, iss := range issues {
 		issues[i] = nil
-		if iss.typeErr {
+		if iss.TypeErr {
 			// JavaScript throws here: nothing after it is checked.
 			return []Problem{m.problem(root, iss)}, true
 		}
@@ -181,49 +182,40 @@ func (m *merged) problems(issues []*issue) (out []Problem, thrown bool) {
 	return out, false
 }
 
-func (m *merged) problem(root *schema, iss *issue) Problem {
-	path := forward(iss.rpath)
+func (m *merged) problem(root *zod.Schema, iss *zod.Issue) Problem {
+	path := iss.Path()
 	file, at := m.locate(path, iss)
-	p := Problem{File: file, Line: int(at.Line), Column: int(at.Column), Path: pathString(path), Message: iss.message, Code: iss.code}
+	p := Problem{File: file, Line: int(at.Line), Column: int(at.Column), Path: pathString(path), Message: iss.Message, Code: iss.Code}
 	p.Suggestions = m.suggestions(root, path, iss)
 	// The resources union is the only one: its options are the two forms.
 	forms := [...]string{"nested form", "flat form"}
-	for i, option := range iss.options {
+	for i, option := range iss.Options {
 		for _, o := range option {
 			reason := forms[i] + ": "
-			if sub := forward(o.rpath); len(sub) > 0 {
+			if sub := o.Path(); len(sub) > 0 {
 				reason += pathString(sub) + ": "
 			}
-			p.Reasons = append(p.Reasons, reason+o.message)
+			p.Reasons = append(p.Reasons, reason+o.Message)
 		}
 	}
 	return p
 }
 
-// forward returns a path stored leaf first in reading order.
-func forward(rpath []seg) []seg {
-	path := make([]seg, len(rpath))
-	for i, s := range rpath {
-		path[len(path)-1-i] = s
-	}
-	return path
-}
-
 // locate returns the file and the position of the node path leads to, as
 // far as the files have it: a missing key's mapping, an unknown key itself,
 // the array item an issue names.
-func (m *merged) locate(path []seg, iss *issue) (string, yamljs.Pos) {
+func (m *merged) locate(path []zod.Seg, iss *zod.Issue) (string, yamljs.Pos) {
 	file, node, _ := m.walk(path)
 	switch {
-	case iss.code == "unrecognized_keys" && node.Kind == yamljs.Map:
+	case iss.Code == "unrecognized_keys" && node.Kind == yamljs.Map:
 		for _, pair := range node.Pairs {
-			if pair.Key == iss.keys[0] {
+			if pair.Key == iss.Keys[0] {
 				return file, pair.KeyPos
 			}
 		}
-	case iss.at > 0 && node.Kind == yamljs.Seq:
-		return file, node.Items[iss.at-1].Pos
-	case strings.HasPrefix(iss.message, "Labels with 'kici:'") && node.Kind == yamljs.Seq:
+	case iss.At > 0 && node.Kind == yamljs.Seq:
+		return file, node.Items[iss.At-1].Pos
+	case strings.HasPrefix(iss.Message, "Labels with 'kici:'") && node.Kind == yamljs.Seq:
 		for _, l := range node.Items {
 			if l.Kind == yamljs.String && reserved(l.Str) {
 				return file, l.Pos
@@ -235,10 +227,10 @@ func (m *merged) locate(path []seg, iss *issue) (string, yamljs.Pos) {
 
 // walk returns the file and the node that path leads to, as far as the
 // files have it, and whether that is the whole path.
-func (m *merged) walk(path []seg) (file string, node *yamljs.Node, whole bool) {
+func (m *merged) walk(path []zod.Seg) (file string, node *yamljs.Node, whole bool) {
 	file, node = m.main, m.root
-	if m.items != nil && len(path) >= 2 && path[0].key == "scalers" && path[1].index >= 0 {
-		it := m.items[path[1].index]
+	if m.items != nil && len(path) >= 2 && path[0].Key == "scalers" && path[1].Index >= 0 {
+		it := m.items[path[1].Index]
 		file, node, path = it.file, it.node, path[2:]
 	}
 	for _, s := range path {
@@ -252,15 +244,15 @@ func (m *merged) walk(path []seg) (file string, node *yamljs.Node, whole bool) {
 }
 
 // child is the node at s below n, or nil.
-func child(n *yamljs.Node, s seg) *yamljs.Node {
-	if s.index >= 0 {
+func child(n *yamljs.Node, s zod.Seg) *yamljs.Node {
+	if s.Index >= 0 {
 		if n.Kind == yamljs.Seq { // an index of zod's is one of the array's
-			return n.Items[s.index]
+			return n.Items[s.Index]
 		}
 		return nil
 	}
 	if n.Kind == yamljs.Map {
-		return jsValue(lookup(n, s.key)) // yaml's undefined is where a key is absent: at its mapping
+		return zod.JSValue(zod.Lookup(n, s.Key)) // yaml's undefined is where a key is absent: at its mapping
 	}
 	return nil
 }

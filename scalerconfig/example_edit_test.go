@@ -46,16 +46,16 @@ func ExampleEditImages() {
 	// true scalerconfig.EditImages("quay.io/kici-dev/kici-agent:0.20.0"): at 10:16: the image is a block scalar (| or >): edit it by hand
 }
 
-// PlanImages says what EditImages would change, for a report: here as a
+// The replacements say what EditImages changed, for a report: here as a
 // SARIF-like fix, the region and its new text.
-func ExamplePlanImages() {
+func ExampleReplacement() {
 	src := []byte("version: 1\nscalers:\n  - name: docker\n    type: container\n    maxAgents: 4\n    labelSets:\n      - labels: [linux]\n        image: 'quay.io/kici-dev/kici-agent:latest'\n")
 	cfg, err := scalerconfig.Load(fstest.MapFS{"scalers.yaml": {Data: src}}, "scalers.yaml", "")
 	if err != nil {
 		panic(err)
 	}
 	ls := cfg.Scalers[0].LabelSets[0]
-	reps, err := scalerconfig.PlanImages(src, []scalerconfig.ImageEdit{
+	_, reps, err := scalerconfig.EditImages(src, []scalerconfig.ImageEdit{
 		{Pos: ls.ImagePos, End: ls.ImageEnd, Image: "quay.io/kici-dev/kici-agent:0.20.0"},
 	})
 	if err != nil {

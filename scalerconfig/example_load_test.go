@@ -97,7 +97,7 @@ scalers:
 
 // Scan hands the scalers over one at a time; what is derived from them
 // counts once it returns no error.
-func ExampleScan() {
+func ExampleLocation_Scan() {
 	fsys := fstest.MapFS{"scalers.yaml": {Data: []byte(`version: 1
 scalers:
   - name: small
@@ -112,7 +112,8 @@ scalers:
       - {labels: [c], image: kici-agent:0.20.0}
 `)}}
 	agents := map[string]int64{}
-	cfg, err := scalerconfig.Scan(fsys, "scalers.yaml", "", func(i int, s *scalerconfig.Scaler) {
+	loc := scalerconfig.Location{Path: "scalers.yaml"}
+	cfg, err := loc.Scan(fsys, scalerconfig.ScanOptions{}, func(i int, s *scalerconfig.Scaler) {
 		agents[s.Name] = s.MaxAgents
 		fmt.Printf("scalers[%d] %s at %s: %d label sets\n", i, s.Name, s.Pos, len(s.LabelSets))
 	})

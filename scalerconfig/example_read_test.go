@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"strings"
 	"testing/fstest"
 
 	"github.com/kicikit/kicikit/scalerconfig"
@@ -29,17 +28,18 @@ func ExampleFileError() {
 	// /etc/kici/scalers.d/gpu.yaml true true
 }
 
-// A command that reads the config from standard input reads it with the
-// limit the orchestrator's loader has, then loads it from memory.
-func ExampleReadAll() {
-	stdin := strings.NewReader("version: 1\nscalers: []\n")
-	src, err := scalerconfig.ReadAll(stdin, "<stdin>", scalerconfig.ConfigLimit)
-	if err != nil {
-		fmt.Println(err) // a *FileError with ErrTooLong past MaxTextUnits UTF-16 code units
-		return
+// LocateFile reads the service's env file within the bounds of
+// kici-admin's read, then locates the config it names.
+func ExampleOptions_LocateFile() {
+	fsys := fstest.MapFS{
+		"etc/kici/orchestrator.env": {Data: []byte("KICI_SCALER_CONFIG_PATH=/etc/kici/scalers.yaml\n")},
+		"etc/kici/scalers.yaml":     {Data: []byte("version: 1\nscalers: []\n")},
 	}
-	cfg, err := scalerconfig.Load(fstest.MapFS{"<stdin>": {Data: src}}, "<stdin>", "")
-	fmt.Println(cfg.Version, len(cfg.Scalers), err)
+	loc, ok, err := scalerconfig.Options{}.LocateFile(fsys, "etc/kici/orchestrator.env", "/var/lib/kici")
+	fmt.Println(loc.Path, ok, err)
+	cfg, err := loc.Load(fsys)
+	fmt.Println(cfg.Version, err)
 	// Output:
-	// 1 0 <nil>
+	// /etc/kici/scalers.yaml true <nil>
+	// 1 <nil>
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kicikit/kicikit/internal/yamljs"
+	"github.com/kicikit/kicikit/internal/zod"
 )
 
 // The JSON Schema (draft 2020-12) of the scaler config, for editors: made
@@ -107,11 +108,11 @@ type schemaGen struct {
 	fields map[string]string // "Type.Field": the field's doc
 	types  map[string]string // "Type": the type's doc
 	defs   jobj
-	memory map[*schema]bool // the objects whose maxMemory a pipe reads as a memory string
+	memory map[*zod.Schema]bool // the objects whose maxMemory a pipe reads as a memory string
 }
 
 func newSchemaGen(t *testing.T) *schemaGen {
-	g := &schemaGen{t: t, fields: map[string]string{}, types: map[string]string{}, memory: map[*schema]bool{}}
+	g := &schemaGen{t: t, fields: map[string]string{}, types: map[string]string{}, memory: map[*zod.Schema]bool{}}
 	for _, file := range []string{"config.go", "../hostconfig/spawn.go"} {
 		for k, v := range fieldDocs(t, file) {
 			g.fields[k] = v
@@ -174,52 +175,52 @@ func fieldDescription(field, doc string) string {
 var nilWord = regexp.MustCompile(`\bnil\b`)
 
 // of is the JSON Schema of s.
-func (g *schemaGen) of(s *schema) jobj {
+func (g *schemaGen) of(s *zod.Schema) jobj {
 	var o jobj
-	switch s.kind {
+	switch s.Kind {
 	case "string", "boolean":
-		o.set("type", s.kind)
+		o.set("type", s.Kind)
 	case "number":
 		o.set("type", "number")
 	case "literal":
-		o.set("const", json.Number(s.values[0]))
+		o.set("const", json.Number(s.Values[0]))
 	case "enum":
-		o = jobj{{"type", "string"}, {"enum", s.values}}
+		o = jobj{{"type", "string"}, {"enum", s.Values}}
 	case "array":
-		o = jobj{{"type", "array"}, {"items", g.of(s.inner)}}
+		o = jobj{{"type", "array"}, {"items", g.of(s.Inner)}}
 	case "object":
 		return jobj{{"$ref", "#/$defs/" + g.def(s)}} // its checks are the definition's
 	case "record":
-		o = jobj{{"type", "object"}, {"properties", jobj{{"__proto__", jobj{}}}}, {"additionalProperties", g.of(s.inner)}} // __proto__ is dropped, whatever it holds
+		o = jobj{{"type", "object"}, {"properties", jobj{{"__proto__", jobj{}}}}, {"additionalProperties", g.of(s.Inner)}} // __proto__ is dropped, whatever it holds
 	case "union":
 		var options []jobj
-		for _, opt := range s.options {
+		for _, opt := range s.Options {
 			options = append(options, g.of(opt))
 		}
 		o.set("anyOf", options)
 	case "optional":
-		o = g.of(s.inner)
+		o = g.of(s.Inner)
 	case "default":
-		o = g.of(s.inner)
-		o.set("default", jsonValue(g.t, s.def))
+		o = g.of(s.Inner)
+		o.set("default", jsonValue(g.t, s.Def))
 	case "pipe":
-		if s.transform == "memory" {
-			g.memory[s.inner] = true
+		if s.Transform == "memory" {
+			g.memory[s.Inner] = true
 		}
-		o = g.of(s.inner)
+		o = g.of(s.Inner)
 	default:
-		g.t.Fatalf("a schema of kind %q", s.kind)
+		g.t.Fatalf("a schema of kind %q", s.Kind)
 	}
-	for _, c := range s.checks {
+	for _, c := range s.Checks {
 		g.check(&o, s, c)
 	}
 	return o
 }
 
 // check adds what c requires to o, the JSON Schema of s.
-func (g *schemaGen) check(o *jobj, s *schema, c check) {
+func (g *schemaGen) check(o *jobj, s *zod.Schema, c zod.Check) {
 	const maxSafe = json.Number("9007199254740991")
-	switch c.rule {
+	switch c.Rule {
 	case "int":
 		o.set("type", "integer")
 		o.set("minimum", "-"+maxSafe)
@@ -230,9 +231,9 @@ func (g *schemaGen) check(o *jobj, s *schema, c check) {
 	case "nonnegative":
 		o.set("minimum", json.Number("0"))
 	case "max":
-		o.set("maximum", c.limit)
+		o.set("maximum", c.Limit)
 	case "nonempty":
-		if s.kind == "array" {
+		if s.Kind == "array" {
 			o.set("minItems", 1)
 		} else {
 			o.set("minLength", 1)
@@ -246,7 +247,7 @@ func (g *schemaGen) check(o *jobj, s *schema, c check) {
 	case "hostAccess", "pools":
 		// Beyond JSON Schema: see TestJSONSchemaHoldsToLoad.
 	default:
-		g.t.Fatalf("a check of rule %q: say how JSON Schema states it, or that it cannot", c.rule)
+		g.t.Fatalf("a check of rule %q: say how JSON Schema states it, or that it cannot", c.Rule)
 	}
 }
 
@@ -263,8 +264,8 @@ func slicesDelete(o jobj, k string) jobj {
 
 // def defines the object s under the name of its Go type, once, and
 // returns the name.
-func (g *schemaGen) def(s *schema) string {
-	name := s.goType.Name()
+func (g *schemaGen) def(s *zod.Schema) string {
+	name := s.GoType.Name()
 	if g.defs.get(name) != nil {
 		return name
 	}
@@ -275,34 +276,34 @@ func (g *schemaGen) def(s *schema) string {
 
 // object is the JSON Schema of the object s: its keys, described by the
 // docs of the fields that hold them.
-func (g *schemaGen) object(s *schema) jobj {
+func (g *schemaGen) object(s *zod.Schema) jobj {
 	o := jobj{{"type", "object"}}
-	if doc, _, _ := strings.Cut(g.types[s.goType.Name()], ". "); doc != "" {
+	if doc, _, _ := strings.Cut(g.types[s.GoType.Name()], ". "); doc != "" {
 		o.set("description", description(strings.TrimSuffix(doc, ".")+"."))
 	}
-	names := g.fieldNames(s.goType)
+	names := g.fieldNames(s.GoType)
 	var props jobj
 	var required []string
-	for _, f := range s.shape {
-		p := g.of(f.s)
-		if g.memory[s] && f.key == "maxMemory" {
+	for _, f := range s.Shape {
+		p := g.of(f.Schema)
+		if g.memory[s] && f.Key == "maxMemory" {
 			p.set("pattern", memoryPattern)
 		}
-		doc := g.fields[s.goType.Name()+"."+names[f.key]]
-		require.NotEmpty(g.t, doc, "%s.%s has no doc", s.goType, f.key)
-		props.set(f.key, append(jobj{{"description", fieldDescription(names[f.key], doc)}}, p...))
-		if f.s.optin == optNone {
-			required = append(required, f.key)
+		doc := g.fields[s.GoType.Name()+"."+names[f.Key]]
+		require.NotEmpty(g.t, doc, "%s.%s has no doc", s.GoType, f.Key)
+		props.set(f.Key, append(jobj{{"description", fieldDescription(names[f.Key], doc)}}, p...))
+		if f.Schema.OptIn == zod.OptNone {
+			required = append(required, f.Key)
 		}
 	}
 	o.set("properties", props)
 	if required != nil {
 		o.set("required", required)
 	}
-	if s.strict {
+	if s.Strict {
 		o.set("additionalProperties", false)
 	}
-	for _, c := range s.checks {
+	for _, c := range s.Checks {
 		g.check(&o, s, c)
 	}
 	return o

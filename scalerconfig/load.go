@@ -8,58 +8,33 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/kicikit/kicikit/internal/errtext"
 	"github.com/kicikit/kicikit/internal/jsstr"
 	"github.com/kicikit/kicikit/internal/yamljs"
+	"github.com/kicikit/kicikit/internal/zod"
 )
 
 // Load reads the scaler config as the orchestrator's loadScalerConfig does
 // and returns it as the orchestrator holds it after loading.
 //
-// path is the main file; dir, when not "", is the drop-in folder, whose
+// path is the main file. dir, when not "", is the drop-in folder: its
 // files ending in .yaml or .yml are read in JavaScript's sort order, each
-// adding the entries of its scalers list (if it has one) to the main file's.
-// Both are paths in fsys, as [fs.FS] names them: slash-separated, without a
-// leading slash. [Location.Load] turns the paths [Locate] returns into them.
+// adding the entries of its scalers list (if it has one) to the main
+// file's. Both are paths in fsys, as [fs.FS] names them: slash-separated,
+// without a leading slash. [Location.Load] loads the paths [Locate]
+// returns, and [Location.Scan] hands the scalers over one at a time.
 //
 // A config the orchestrator would refuse (a YAML error, a value the schema
 // refuses) comes back as an *[Error] listing every problem. A file or folder
-// that cannot be read comes back as the fs error, wrapped with its path; a
+// that cannot be read comes back as the fs error, wrapped with its path. A
 // path that is not a regular file (or, for dir, a directory) and a file
-// longer than the orchestrator reads as a *[FileError], each checked
-// before it is read, as [ReadFile] checks it.
+// longer than the orchestrator reads come back as a *[FileError], each
+// checked before it is read, as every file of a load is.
 //
-// A config in the plain form most are written in (no anchors, aliases,
-// tags or directives; see [Scan]) is read a group of scalers at a time:
-// beside the files' bytes, Load then holds little more than the Config it
-// returns.
+// A config in the plain form most are written in (see [Location.Scan]) is
+// read a group of scalers at a time: beside the files' bytes, Load then
+// holds little more than the Config it returns.
 func Load(fsys fs.FS, path, dir string) (*Config, error) {
 	return load(fsys, path, dir, yamljs.Parse, true)
-}
-
-// Scan is [Load] for a caller that takes the scalers one at a time and
-// need not hold them all: it hands each scaler to each, in order, with its
-// index in the merged scalers list, and returns the Config without its
-// scalers (Scalers is nil). The *Scaler is the caller's to keep.
-//
-// A config in the plain form is read, validated and handed over a group of
-// scalers at a time, so that Scan's memory is the files' bytes and one
-// group's, whatever their size. The plain form is a main file that is
-// valid UTF-8, one document without directives, with no anchor, alias or
-// tag, whose root is a block mapping with a scalers key holding a block
-// sequence; and drop-ins each in that form too, or adding no scalers. Any
-// other config is loaded whole first, as Load does.
-//
-// Whether the orchestrator accepts the config is known only at the end:
-// each scaler handed over is valid on its own, but a later one, or the top
-// level (a machinePool no pool defines), may still make Scan return an
-// *[Error], as Load would. A caller must therefore hold back whatever it
-// concludes from the scalers until Scan returns a nil error.
-func Scan(fsys fs.FS, path, dir string, each func(index int, s *Scaler)) (*Config, error) {
-	if each == nil {
-		return nil, errors.New("scalerconfig.Scan(" + errtext.Quote(path) + "): each is nil")
-	}
-	return scan(files{fsys: fsys}, path, dir, yamljs.Parse, true, 0, each)
 }
 
 // parser is yamljs.Parse; tests give Load a parser of their own.
@@ -85,8 +60,7 @@ type merged struct {
 	handed  int // the scalers handed to each
 	group   int // the bytes of a group of items (groupBytes)
 	// places are those of the structs being decoded (places.go).
-	places  []ownedPlace
-	bigItem int // the bytes past which an item is read by groups of label sets (bigItemBytes)
+	places []ownedPlace
 }
 
 // load is Load with the parser given; with byItem, a config is read a
@@ -95,11 +69,11 @@ func load(fsys fs.FS, name, dir string, parse parser, byItem bool) (*Config, err
 	return scan(files{fsys: fsys}, name, dir, parse, byItem, 0, nil)
 }
 
-// scan is Load, and with each Scan. When loadByItem gives up after handing
-// some scalers over, the whole file's Config (when the whole file is
-// valid) hands over the rest: the parts read as the whole file does.
-// maxProblems, when positive, is the most problems the Error keeps
-// (ScanOptions.MaxProblems).
+// scan is Load, and with each Location.Scan: the one way every entry point
+// loads. When loadByItem gives up after handing some scalers over, the
+// whole file's Config (when the whole file is valid) hands over the rest:
+// the parts read as the whole file does. maxProblems, when positive, is
+// the most problems the Error keeps (ScanOptions.MaxProblems).
 func scan(fsys files, name, dir string, parse parser, byItem bool, maxProblems int, each func(int, *Scaler)) (*Config, error) {
 	fsys.sums, fsys.refused = map[string]fileSum{}, map[string]error{}
 	src, err := fsys.readFile(name)
@@ -149,12 +123,12 @@ func loadWhole(fsys files, name, dir string, src []byte, parse parser, whole *pa
 			return nil, err
 		}
 	}
-	p := payload{value: m.validationRoot(), limit: maxProblems}
-	configSchema().run(&p)
-	if !p.clean() {
+	p := zod.Payload{Value: m.validationRoot(), Limit: maxProblems}
+	configSchema().Run(&p)
+	if !p.Clean() {
 		return nil, m.refusal(&p)
 	}
-	return m.config(p.value), nil
+	return m.config(p.Value), nil
 }
 
 // readYAML reads and parses one file. A YAML error is an *Error of one
@@ -237,7 +211,7 @@ func lookupMap(n *yamljs.Node, key string) *yamljs.Node {
 	if n.Kind != yamljs.Map {
 		return nil
 	}
-	return lookup(n, key)
+	return zod.Lookup(n, key)
 }
 
 // appendScalers appends a drop-in's scalers, as
@@ -265,9 +239,9 @@ func (m *merged) mainItems() ([]item, error) {
 	case yamljs.Null:
 		return nil, m.typeError(m.root, "Cannot read properties of null (reading 'scalers'): the drop-ins' scalers are added to the main file, which is empty")
 	case yamljs.Bool, yamljs.Number, yamljs.String, yamljs.Symbol:
-		return nil, m.typeError(m.root, "Cannot create property 'scalers' on "+typeName(m.root)+": the drop-ins' scalers are added to the main file, which is not a mapping")
+		return nil, m.typeError(m.root, "Cannot create property 'scalers' on "+zod.TypeName(m.root)+": the drop-ins' scalers are added to the main file, which is not a mapping")
 	case yamljs.Map:
-		return m.spread(jsValue(lookup(m.root, "scalers"))) // mainConfig.scalers: undefined as absent
+		return m.spread(zod.JSValue(zod.Lookup(m.root, "scalers"))) // mainConfig.scalers: undefined as absent
 	}
 	// An array, a Date, a Buffer, a Set or a Map has no scalers property:
 	// the drop-ins' scalers become its only one.
@@ -308,7 +282,7 @@ func (m *merged) spread(s *yamljs.Node) ([]item, error) {
 			add(yamljs.Node{Kind: yamljs.Number, Num: float64(s.Str[i])})
 		}
 	default:
-		return nil, m.typeError(s, "scalers is not iterable: the drop-ins' scalers are added to the main file's scalers, which is "+typeName(s)+", not a list")
+		return nil, m.typeError(s, "scalers is not iterable: the drop-ins' scalers are added to the main file's scalers, which is "+zod.TypeName(s)+", not a list")
 	}
 	return items, nil
 }

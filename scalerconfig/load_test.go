@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kicikit/kicikit/internal/yamljs"
+	"github.com/kicikit/kicikit/internal/zod"
 )
 
 // loadCase is one case of testdata/load.json, which testdata/gen/gen.mjs
@@ -190,12 +191,12 @@ func taggedNode(tag string, v *yamljs.Node) *yamljs.Node {
 
 // zodPath writes a JSON path array as pathString writes a path.
 func zodPath(path []any) string {
-	segs := make([]seg, len(path))
+	segs := make([]zod.Seg, len(path))
 	for i, s := range path {
 		if f, ok := s.(float64); ok {
-			segs[i] = seg{index: int(f)}
+			segs[i] = zod.Seg{Index: int(f)}
 		} else {
-			segs[i] = seg{key: s.(string), index: -1}
+			segs[i] = zod.Key(s.(string))
 		}
 	}
 	return pathString(segs)

@@ -5,8 +5,8 @@ import (
 	"path"
 	"strings"
 
-	"github.com/kicikit/kicikit/internal/errtext"
 	"github.com/kicikit/kicikit/internal/jsstr"
+	"github.com/kicikit/kicikit/internal/noderead"
 	"github.com/kicikit/kicikit/internal/yamljs"
 )
 
@@ -53,6 +53,22 @@ func Locate(envFile []byte, workingDir string) (Location, bool) {
 // Locate is [Locate] with o's path rules.
 func (o Options) Locate(envFile []byte, workingDir string) (Location, bool) {
 	return locate(envFile, workingDir, o.Windows)
+}
+
+// LocateFile reads the service's env file envFile in fsys, then locates the
+// config as [Options.Locate] does. It reads the file as kici-admin's
+// upgrade does, with node's fs.readFileSync, and within its bounds: it
+// refuses with a *[FileError] a path that is not a regular file (before
+// opening it: a named pipe would wait, /dev/zero never ends), and a file
+// of 2^29 − 24 bytes or more, on which readFileSync fails. Any other error
+// is the fs error. Errors read "scalerconfig.LocateFile(<envFile>): ...".
+func (o Options) LocateFile(fsys fs.FS, envFile, workingDir string) (Location, bool, error) {
+	env, err := noderead.ReadFile(fsys, envFile, noderead.EnvFileLimit)
+	if err != nil {
+		return Location{}, false, wrapRead("scalerconfig.LocateFile", envFile, fileError(err))
+	}
+	loc, ok := o.Locate(env, workingDir)
+	return loc, ok, nil
 }
 
 func locate(envFile []byte, workingDir string, windows bool) (Location, bool) {
@@ -153,7 +169,7 @@ func windowsVolume(p string) string {
 // rooted at the process's working directory (for a Windows path written
 // after a drive, C:kici\scalers.yaml, that drive's). Path and Dir must lie
 // in one file system: on one volume, and both absolute or both relative;
-// else FS refuses Dir with a *[LocationError] ([ErrNotFSPath]), as no one
+// else FS refuses Dir with a *[FileError] ([ErrNotFSPath]), as no one
 // fs.FS holds both.
 func (l Location) FS() (volume, file, dir string, err error) {
 	volume, file, err = l.fsPath(l.Path)
@@ -162,7 +178,7 @@ func (l Location) FS() (volume, file, dir string, err error) {
 	}
 	dirVolume, dir, err := l.fsPath(l.Dir)
 	if err == nil && (!strings.EqualFold(dirVolume, volume) || l.rooted(l.Dir) != l.rooted(l.Path)) {
-		err = &LocationError{Path: l.Dir, Reason: ErrNotFSPath}
+		err = notFSPath(l.Dir)
 	}
 	return volume, file, dir, err
 }
@@ -184,35 +200,42 @@ func (l Location) rooted(p string) bool {
 // positions, problems and errors name each file as l does ([Location.OSPath]):
 // "/etc/kici/scalers.yaml:3:7", not "etc/kici/scalers.yaml:3:7".
 func (l Location) Load(fsys fs.FS) (*Config, error) {
-	f, err := l.files(fsys)
-	if err != nil {
-		return nil, err
-	}
-	return scan(f, f.file, f.dir, yamljs.Parse, true, 0, nil)
+	return l.Scan(fsys, ScanOptions{}, nil)
 }
 
-// Scan is [Scan] of the config at l, its files named as [Location.Load]
-// names them.
-func (l Location) Scan(fsys fs.FS, each func(index int, s *Scaler)) (*Config, error) {
-	return l.ScanWith(fsys, ScanOptions{}, each)
-}
-
-// ScanOptions are the choices of [Location.ScanWith].
+// ScanOptions are the choices of [Location.Scan].
 type ScanOptions struct {
 	// MaxProblems, when positive, is the most problems the *[Error] of a
 	// config the orchestrator would refuse keeps in Problems: the first
-	// ones, in the order Load gives them; its Omitted counts the others.
-	// A config of millions of problems is then told in memory that does
-	// not grow with them: the validation counts a problem past the first
-	// MaxProblems without keeping it. (Of an "Invalid input" of a
-	// resources block, the Reasons and Suggestions of a form are those of
-	// its first MaxProblems issues: a form has a few, so that only a limit
-	// of a few cuts them.) Zero keeps them all, as Scan does.
+	// ones, in the order Load gives them. Its Omitted counts the others,
+	// without keeping them. So a config of millions of problems is told
+	// in memory that does not grow with them. (The Reasons and
+	// Suggestions of an "Invalid input" of a resources block are those of
+	// its first MaxProblems issues too.) Zero keeps them all.
 	MaxProblems int
 }
 
-// ScanWith is [Location.Scan] with the choices of opts.
-func (l Location) ScanWith(fsys fs.FS, opts ScanOptions, each func(index int, s *Scaler)) (*Config, error) {
+// Scan is [Location.Load] for a caller that takes the scalers one at a
+// time and need not hold them all. It hands each scaler to each, in
+// order, with its index in the merged scalers list, and returns the Config
+// without its scalers (Scalers is nil). The *Scaler is the caller's to
+// keep. With each nil, it returns the Config with its scalers, as Load
+// does.
+//
+// A config in the plain form is read, validated and handed over a group of
+// scalers at a time: Scan's memory is then the files' bytes and one
+// group's, whatever their size. The plain form is a main file that is
+// valid UTF-8, one document without directives, with no anchor, alias or
+// tag, whose root is a block mapping with a scalers key holding a block
+// sequence; and drop-ins each in that form too, or adding no scalers. Any
+// other config is loaded whole first, as Load does.
+//
+// Whether the orchestrator accepts the config is known only at the end.
+// Each scaler handed over is valid on its own, but a later one, or the
+// top level (a machinePool no pool defines), may still make Scan return
+// an *[Error]. A caller must hold back what it concludes from the scalers
+// until Scan returns a nil error.
+func (l Location) Scan(fsys fs.FS, opts ScanOptions, each func(index int, s *Scaler)) (*Config, error) {
 	f, err := l.files(fsys)
 	if err != nil {
 		return nil, err
@@ -279,22 +302,13 @@ func (l Location) fsPath(p string) (string, string, error) {
 	}
 	clean := strings.TrimPrefix(path.Clean(p), "/")
 	if p == "" || clean == "" || !fs.ValidPath(clean) {
-		return "", "", &LocationError{Path: p, Reason: ErrNotFSPath}
+		return "", "", notFSPath(p)
 	}
 	return volume, clean, nil
 }
 
-// LocationError is a Location path that names no file of a file system.
-type LocationError struct {
-	Path   string // the path, as the Location holds it
-	Reason Reason // why: [ErrNotFSPath]
+// notFSPath is the error of a Location path p that names no file of a file
+// system: "scalerconfig.Location.FS(<p>): <p>: <reason>".
+func notFSPath(p string) error {
+	return wrapRead("scalerconfig.Location.FS", p, &FileError{Path: p, Reason: ErrNotFSPath})
 }
-
-// Error returns "scalerconfig.Location.FS(<path>): <reason>", quoting at
-// most the first 64 bytes of the path.
-func (e *LocationError) Error() string {
-	return "scalerconfig.Location.FS(" + errtext.Quote(e.Path) + "): " + e.Reason.Error()
-}
-
-// Unwrap returns e.Reason, for errors.Is.
-func (e *LocationError) Unwrap() error { return e.Reason }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -128,9 +129,10 @@ func TestLocationFS(t *testing.T) {
 			volume, file, dir, err := tc.loc.FS()
 			if tc.err {
 				assert.ErrorIs(t, err, ErrNotFSPath)
-				var le *LocationError
-				require.ErrorAs(t, err, &le)
-				assert.Contains(t, le.Error(), "scalerconfig.Location.FS(")
+				var fe *FileError
+				require.ErrorAs(t, err, &fe)
+				assert.Equal(t, ErrNotFSPath, fe.Reason)
+				assert.True(t, strings.HasPrefix(err.Error(), "scalerconfig.Location.FS("), err.Error())
 				return
 			}
 			require.NoError(t, err)
@@ -187,7 +189,7 @@ func TestLocationLoadNames(t *testing.T) {
 			assert.Equal(t, tc.drop, cfg.Scalers[1].LabelSets[0].ImageEnd.File)
 
 			var scanned []string
-			_, err = tc.loc.Scan(tc.fsys, func(_ int, s *Scaler) { scanned = append(scanned, s.Pos.File) })
+			_, err = tc.loc.Scan(tc.fsys, ScanOptions{}, func(_ int, s *Scaler) { scanned = append(scanned, s.Pos.File) })
 			require.NoError(t, err)
 			assert.Equal(t, []string{tc.main, tc.drop}, scanned)
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kicikit/kicikit/hostconfig"
 	"github.com/kicikit/kicikit/internal/yamljs"
+	"github.com/kicikit/kicikit/internal/zod"
 )
 
 // Where each value of a loaded config is. Decoding (decode.go) records a
@@ -34,7 +35,7 @@ type place struct {
 // keyBits is the width of one key of a place's path; a table has fewer
 // than 2^keyBits - 1 keys (maxShape), and a path at most maxKeys keys (the
 // deepest value, defaults.resources.limits.memory, is four keys below the
-// Config). A line, column or offset fits an int32: ReadFile refuses a
+// Config). A line, column or offset fits an int32: the read refuses a
 // file of 2^31 bytes or more.
 const (
 	keyBits = 6
@@ -118,7 +119,7 @@ func (m *merged) seal(start int, own *[]place, item func(i int) *[]place) {
 // It reports false when the path names no value the file writes: a key
 // that is left out (a default applied is not in the file), a path that is
 // not of the config's form, and any path of a Config built as a literal,
-// or of the scalers of a Config that [Scan] returned, which holds none.
+// or of the scalers of a Config that [Location.Scan] returned, which holds none.
 func (c *Config) PosOf(path string) (Pos, bool) {
 	ks := configKeys(c, nil)
 	return posOf(c.at, c.Pos.File, &ks, path)
@@ -186,12 +187,12 @@ type placeWalk struct {
 }
 
 // key takes the key s of the table ks.
-func (w *placeWalk) key(ks *keys, s seg) (key, bool) {
-	if s.index >= 0 {
+func (w *placeWalk) key(ks *keys, s zod.Seg) (key, bool) {
+	if s.Index >= 0 {
 		return key{}, false
 	}
 	for i, k := range ks.list() {
-		if k.name == s.key {
+		if k.name == s.Key {
 			w.path |= uint32(i+1) << (keyBits * w.depth)
 			w.depth++
 			return k, true
@@ -223,16 +224,16 @@ func (w *placeWalk) find(places []place, file string, item int) (Pos, bool) {
 // below finds the place of segs below the value of the key the walk ends
 // at, whose field to points to: an item of a list, an entry of an env, or
 // a path below an item of a list of structs.
-func (w *placeWalk) below(places []place, file string, to any, segs []seg) (Pos, bool) {
+func (w *placeWalk) below(places []place, file string, to any, segs []zod.Seg) (Pos, bool) {
 	s := segs[0]
 	switch p := to.(type) {
 	case *[]string, *[]Role:
-		if s.index >= 0 && len(segs) == 1 {
-			return w.find(places, file, s.index)
+		if s.Index >= 0 && len(segs) == 1 {
+			return w.find(places, file, s.Index)
 		}
 	case *Env:
 		for i, v := range *p {
-			if v.Name == s.key && s.index < 0 && len(segs) == 1 {
+			if v.Name == s.Key && s.Index < 0 && len(segs) == 1 {
 				return w.find(places, file, i)
 			}
 		}
@@ -248,8 +249,8 @@ func (w *placeWalk) below(places []place, file string, to any, segs []seg) (Pos,
 
 // itemPos is the position of segs, an index and a path below it, in a
 // list of structs: the item's own Pos without a path.
-func itemPos[T any](list []T, segs []seg, pos func(*T) *Pos, posOf func(*T, string) (Pos, bool)) (Pos, bool) {
-	i := segs[0].index
+func itemPos[T any](list []T, segs []zod.Seg, pos func(*T) *Pos, posOf func(*T, string) (Pos, bool)) (Pos, bool) {
+	i := segs[0].Index
 	if i < 0 || i >= len(list) {
 		return Pos{}, false
 	}
@@ -285,8 +286,8 @@ func subKeys(to any) (keys, bool) {
 
 // parsePath reads a path as pathString writes it: keys joined by dots,
 // indices in brackets, a key in brackets as a JSON string.
-func parsePath(s string) ([]seg, bool) {
-	var segs []seg
+func parsePath(s string) ([]zod.Seg, bool) {
+	var segs []zod.Seg
 	for s != "" {
 		if s[0] == '[' {
 			sg, n, ok := bracket(s)
@@ -309,33 +310,33 @@ func parsePath(s string) ([]seg, bool) {
 		if n == 0 && len(segs) == 0 {
 			return nil, false // an empty key is written only after a dot
 		}
-		segs, s = append(segs, seg{key: s[:n], index: -1}), s[n:]
+		segs, s = append(segs, zod.Key(s[:n])), s[n:]
 	}
 	return segs, true
 }
 
 // bracket reads the "[...]" that s starts with: an index, or a key as a
 // JSON string; n is its length.
-func bracket(s string) (sg seg, n int, ok bool) {
+func bracket(s string) (sg zod.Seg, n int, ok bool) {
 	if len(s) > 1 && s[1] == '"' {
 		dec := json.NewDecoder(strings.NewReader(s[1:]))
 		var key string
 		if err := dec.Decode(&key); err != nil {
-			return seg{}, 0, false
+			return zod.Seg{}, 0, false
 		}
 		n = 1 + int(dec.InputOffset())
 		if n >= len(s) || s[n] != ']' {
-			return seg{}, 0, false
+			return zod.Seg{}, 0, false
 		}
-		return seg{key: key, index: -1}, n + 1, true
+		return zod.Key(key), n + 1, true
 	}
 	end := strings.IndexByte(s, ']')
 	if end < 2 {
-		return seg{}, 0, false
+		return zod.Seg{}, 0, false
 	}
 	i, err := strconv.Atoi(s[1:end])
 	if err != nil || s[1] < '0' || s[1] > '9' {
-		return seg{}, 0, false
+		return zod.Seg{}, 0, false
 	}
-	return seg{index: i}, end + 1, true
+	return zod.Seg{Index: i}, end + 1, true
 }

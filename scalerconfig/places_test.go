@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kicikit/kicikit/internal/yamljs"
+	"github.com/kicikit/kicikit/internal/zod"
 )
 
 const placesMain = `version: 1
@@ -135,7 +136,7 @@ func TestPosOfNone(t *testing.T) {
 		_, ok := literal.PosOf(path)
 		assert.False(t, ok, "a literal: %q", path)
 	}
-	scanned, err := Scan(fstest.MapFS{"s.yaml": {Data: []byte(placesMain)}}, "s.yaml", "", func(int, *Scaler) {})
+	scanned, err := Location{Path: "s.yaml"}.Scan(fstest.MapFS{"s.yaml": {Data: []byte(placesMain)}}, ScanOptions{}, func(int, *Scaler) {})
 	require.NoError(t, err)
 	_, ok := scanned.PosOf("scalers[0].name")
 	assert.False(t, ok, "Scan's config holds no scalers")
@@ -163,8 +164,8 @@ func TestPosOfEveryValue(t *testing.T) {
 			tree, err := yamljs.Parse(src)
 			require.NoError(t, err)
 			n := 0
-			eachNode(tree, nil, func(path []seg, node *yamljs.Node) {
-				if len(path) >= 3 && path[2].key == "roles" && listsAll(tree, path[:3]) {
+			eachNode(tree, nil, func(path []zod.Seg, node *yamljs.Node) {
+				if len(path) >= 3 && path[2].Key == "roles" && listsAll(tree, path[:3]) {
 					return // roles listing all are no list at all
 				}
 				if node.Kind == yamljs.Undefined {
@@ -195,7 +196,7 @@ func TestPosOfEveryValue(t *testing.T) {
 }
 
 // listsAll reports whether the list at path below n has the item "all".
-func listsAll(n *yamljs.Node, path []seg) bool {
+func listsAll(n *yamljs.Node, path []zod.Seg) bool {
 	for _, s := range path {
 		if n = child(n, s); n == nil {
 			return false // a key left out, or yaml's undefined
@@ -210,18 +211,18 @@ func listsAll(n *yamljs.Node, path []seg) bool {
 }
 
 // eachNode calls f with every node below n (n included) and its path.
-func eachNode(n *yamljs.Node, path []seg, f func([]seg, *yamljs.Node)) {
+func eachNode(n *yamljs.Node, path []zod.Seg, f func([]zod.Seg, *yamljs.Node)) {
 	if len(path) > 0 {
 		f(path, n)
 	}
 	switch n.Kind {
 	case yamljs.Map:
 		for _, p := range n.Pairs {
-			eachNode(p.Value, append(path[:len(path):len(path)], seg{key: p.Key, index: -1}), f)
+			eachNode(p.Value, append(path[:len(path):len(path)], zod.Key(p.Key)), f)
 		}
 	case yamljs.Seq:
 		for i, item := range n.Items {
-			eachNode(item, append(path[:len(path):len(path)], seg{index: i}), f)
+			eachNode(item, append(path[:len(path):len(path)], zod.Seg{Index: i}), f)
 		}
 	}
 }
@@ -229,28 +230,28 @@ func eachNode(n *yamljs.Node, path []seg, f func([]seg, *yamljs.Node)) {
 // decodedPaths are the paths of the values Load makes of the node at path:
 // a flat resources form's cpus and memory are both the requests' and the
 // limits'.
-func decodedPaths(path []seg) [][]seg {
+func decodedPaths(path []zod.Seg) [][]zod.Seg {
 	for i := 0; i+1 < len(path); i++ {
-		if path[i].key == "resources" && (path[i+1].key == "cpus" || path[i+1].key == "memory") && path[i+1].index < 0 {
-			var out [][]seg
+		if path[i].Key == "resources" && (path[i+1].Key == "cpus" || path[i+1].Key == "memory") && path[i+1].Index < 0 {
+			var out [][]zod.Seg
 			for _, side := range []string{"requests", "limits"} {
-				p := append(append(append([]seg(nil), path[:i+1]...), seg{key: side, index: -1}), path[i+1:]...)
+				p := append(append(append([]zod.Seg(nil), path[:i+1]...), zod.Key(side)), path[i+1:]...)
 				out = append(out, p)
 			}
 			return out
 		}
 	}
-	return [][]seg{path}
+	return [][]zod.Seg{path}
 }
 
 // schemaKnows reports whether the schema has a value at path: every key a
 // key of its object, an env's entry any key but __proto__, which the
 // record drops.
-func schemaKnows(s *schema, path []seg) bool {
-	if n := len(path); n > 0 && path[n-1].key == "__proto__" {
+func schemaKnows(s *zod.Schema, path []zod.Seg) bool {
+	if n := len(path); n > 0 && path[n-1].Key == "__proto__" {
 		return false
 	}
-	return schemaAt(s, path, func(*schema) bool { return true }) != nil
+	return schemaAt(s, path, func(*zod.Schema) bool { return true }) != nil
 }
 
 func TestParsePath(t *testing.T) {
@@ -261,11 +262,11 @@ func TestParsePath(t *testing.T) {
 	}
 	segs, ok := parsePath(`a["\u00e9\"]"]`)
 	require.True(t, ok)
-	assert.Equal(t, []seg{{key: "a", index: -1}, {key: "é\"]", index: -1}}, segs)
-	assert.Equal(t, fmt.Sprint([]seg{{key: "a", index: -1}, {index: 3}}), fmt.Sprint(must(parsePath("a[3]"))))
+	assert.Equal(t, []zod.Seg{zod.Key("a"), zod.Key("é\"]")}, segs)
+	assert.Equal(t, fmt.Sprint([]zod.Seg{zod.Key("a"), {Index: 3}}), fmt.Sprint(must(parsePath("a[3]"))))
 }
 
-func must(segs []seg, ok bool) []seg {
+func must(segs []zod.Seg, ok bool) []zod.Seg {
 	if !ok {
 		panic("not a path")
 	}

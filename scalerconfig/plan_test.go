@@ -45,7 +45,7 @@ func literal(edits []ImageEdit) []ImageEdit {
 var newImages = []string{"reg/kici-agent:0.20.0", "it's", "a \"b\"", "with: colon", "#x", " lead", "tail ", "line\nbreak", "tab\t", "0.5", "true", "é:1", ""}
 
 // checkPlanLoaded checks that the edits of the images Load placed get the
-// same replacements and refusals from PlanImages and EditImages as the
+// same replacements and refusals from EditImages and EditImages as the
 // same edits written as literals, which read the file.
 func checkPlanLoaded(t testing.TB, src []byte) bool {
 	t.Helper()
@@ -67,8 +67,8 @@ func checkPlanLoaded(t testing.TB, src []byte) bool {
 
 func checkSamePlan(t testing.TB, src []byte, edits []ImageEdit) {
 	t.Helper()
-	want, wantErr := PlanImages(src, literal(edits))
-	got, err := PlanImages(src, edits)
+	_, want, wantErr := EditImages(src, literal(edits))
+	_, got, err := EditImages(src, edits)
 	require.Equal(t, errText(wantErr), errText(err))
 	require.Equal(t, want, got)
 	wantOut, want, wantErr := EditImages(src, literal(edits))
@@ -99,7 +99,7 @@ func TestPlanLoadedEdits(t *testing.T) {
 	// A file with an alias, a tag or a directive: always read.
 	require.True(t, checkPlanLoaded(t, []byte("version: 1\nscalers:\n  - &s {name: a, type: container, maxAgents: 1, labelSets: [{labels: [x], image: i}]}\nx: *s\n")))
 	// No edits: nothing to replace.
-	none, err := PlanImages(editConfig(20), nil)
+	_, none, err := EditImages(editConfig(20), nil)
 	require.NoError(t, err)
 	require.Nil(t, none)
 }
@@ -115,7 +115,7 @@ func TestPlanLoadedEditsOtherBytes(t *testing.T) {
 	require.Len(t, edits, 1)
 	changed := []byte(string(src[:len(src)-len("image: kici-agent:1\n")]) + "#mage: kici-agent:1\n")
 	require.Len(t, changed, len(src))
-	_, err := PlanImages(changed, edits)
+	_, _, err := EditImages(changed, edits)
 	assert.ErrorIs(t, err, ErrNoImageValue)
 	_, _, err = EditImages(changed, edits)
 	assert.ErrorIs(t, err, ErrNoImageValue)
@@ -139,8 +139,8 @@ func TestPlanLoadedEditsMoved(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			moved := edits[0]
 			move(&moved)
-			want, wantErr := PlanImages(src, literal([]ImageEdit{moved}))
-			reps, err := PlanImages(src, []ImageEdit{moved})
+			_, want, wantErr := EditImages(src, literal([]ImageEdit{moved}))
+			_, reps, err := EditImages(src, []ImageEdit{moved})
 			assert.Equal(t, want, reps)
 			out, _, editErr := EditImages(src, []ImageEdit{moved})
 			if wantErr == nil {
@@ -164,8 +164,8 @@ func TestPlanLoadedEditsReadNothing(t *testing.T) {
 	edits, ok := loadedEdits(src, []string{"reg/kici-agent:0.20.0"})
 	require.True(t, ok)
 	require.Greater(t, len(edits), 100)
-	fast := bytesPerRun(3, func() { _, _ = PlanImages(src, edits) })
-	read := bytesPerRun(3, func() { _, _ = PlanImages(src, literal(edits)) })
+	fast := bytesPerRun(3, func() { _, _, _ = EditImages(src, edits) })
+	read := bytesPerRun(3, func() { _, _, _ = EditImages(src, literal(edits)) })
 	assert.Less(t, fast, read/4, "bytes allocated: %v from the loaded edits, %v reading the file", fast, read)
 }
 

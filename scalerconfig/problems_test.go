@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kicikit/kicikit/internal/yamljs"
+	"github.com/kicikit/kicikit/internal/zod"
 )
 
 // TestProblemsShareMessages: the problems of a file that has thousands of
@@ -41,9 +42,9 @@ func TestProblemsLetIssuesGo(t *testing.T) {
 	root, err := yamljs.Parse([]byte("version: 1\nscalers: [a, b, {name: x}]\n"))
 	require.NoError(t, err)
 	m := &merged{main: "s.yaml", root: root}
-	p := payload{value: m.validationRoot()}
-	configSchema().run(&p)
-	issues := p.issues
+	p := zod.Payload{Value: m.validationRoot()}
+	configSchema().Run(&p)
+	issues := p.Issues
 	require.NotEmpty(t, issues)
 	got, thrown := m.problems(issues)
 	assert.False(t, thrown)
@@ -142,55 +143,6 @@ func manyProblems() string {
 	return many.String()
 }
 
-// TestPayloadLimit: a payload past its limit counts an issue instead of
-// keeping it, yet what the checks read of its issues is as if it had kept
-// them all: whether it is aborted (since a mark too), explicitly aborted,
-// or has an issue other than unknown keys (a pipe's test), and a child's
-// drops add to its parent's. A TypeError is kept past the limit.
-func TestPayloadLimit(t *testing.T) {
-	unknown := &issue{code: "unrecognized_keys", cont: contTrue}
-	p := payload{limit: 1}
-	p.addIssue(unknown)
-	m := p.mark()
-	p.addIssue(&issue{code: "too_small", cont: contTrue})
-	assert.False(t, p.abortedSince(mark{}))
-	assert.False(t, p.explicitlyAborted())
-	assert.Equal(t, dropped{n: 1, other: 1}, p.dropped)
-	p.addIssue(&issue{code: "invalid_type", cont: contFalse})
-	assert.True(t, p.abortedSince(m), "a dropped issue aborts")
-	assert.True(t, p.explicitlyAborted(), "a dropped issue aborts explicitly")
-	assert.Equal(t, []*issue{unknown}, p.issues)
-	assert.False(t, p.clean())
-
-	parent := payload{limit: 2}
-	parent.addIssue(&issue{code: "custom", cont: contTrue})
-	parent.prefix(seg{index: 3}, &p)
-	assert.Equal(t, []*issue{parent.issues[0], unknown}, parent.issues)
-	assert.Equal(t, []seg{{index: 3}}, unknown.rpath)
-	assert.Equal(t, dropped{n: 2, aborting: 1, explicit: 1, other: 2}, parent.dropped)
-	thrown := &issue{code: "TypeError", typeErr: true}
-	parent.addIssue(thrown)
-	assert.Equal(t, thrown, parent.issues[2])
-
-	// A pipe transforms a value whose only issues are unknown keys: not
-	// when an issue past the limit is of another kind.
-	ran := false
-	pipeOf := func(codes ...string) *schema {
-		return pipe(&schema{parse: func(p *payload) {
-			for _, code := range codes {
-				p.addIssue(&issue{code: code, cont: contTrue})
-			}
-		}}, "test", func(*payload) { ran = true })
-	}
-	pipeOf("unrecognized_keys", "unrecognized_keys").run(&payload{limit: 1})
-	assert.True(t, ran, "unknown keys alone, one dropped, let the pipe run")
-	ran = false
-	pipeOf("unrecognized_keys", "custom").run(&payload{limit: 1})
-	assert.False(t, ran, "the dropped issue stops the pipe")
-	pipeOf("unrecognized_keys", "custom").run(&payload{})
-	assert.False(t, ran)
-}
-
 // TestMaxProblemsHoldsFew: with a limit, the validation of a config of
 // thousands of problems holds the limit's issues, not one a problem: the
 // others are counted as they come, each let go.
@@ -199,10 +151,10 @@ func TestMaxProblemsHoldsFew(t *testing.T) {
 	root, err := yamljs.Parse([]byte("version: 1\nscalers: [" + strings.Repeat("a, ", n-1) + "a]\n"))
 	require.NoError(t, err)
 	m := &merged{main: "s.yaml", root: root}
-	p := payload{value: m.validationRoot(), limit: k}
-	configSchema().run(&p)
-	assert.Len(t, p.issues, k)
-	assert.Equal(t, n-k, p.dropped.n)
+	p := zod.Payload{Value: m.validationRoot(), Limit: k}
+	configSchema().Run(&p)
+	assert.Len(t, p.Issues, k)
+	assert.Equal(t, n-k, p.Dropped())
 	e := m.refusal(&p)
 	assert.Len(t, e.Problems, k)
 	assert.Equal(t, n-k, e.Omitted)

@@ -111,12 +111,12 @@ func (tt hostileCase) location(t *testing.T, dir string) (Location, string) {
 	return Location{Path: filepath.Join(dir, "scalers.yaml"), Dir: drop}, filepath.Join(drop, "x.yaml")
 }
 
-// TestReadFileHostile reads the env file of each kind through ReadFile.
-func TestReadFileHostile(t *testing.T) {
+// TestLocateFileHostile reads the env file of each kind through LocateFile.
+func TestLocateFileHostile(t *testing.T) {
 	dir := hostileDir(t)
 	for _, name := range []string{"fifo.yaml", "zero.yaml", "urandom.yaml", "dir.yaml", "sock.yaml"} {
 		var err error
-		within(t, 5*time.Second, func() { _, err = ReadFile(os.DirFS(dir), name, EnvFileLimit) })
+		within(t, 5*time.Second, func() { _, _, err = Options{}.LocateFile(os.DirFS(dir), name, "/") })
 		assert.ErrorIs(t, err, ErrNotRegular, name)
 	}
 }
@@ -152,9 +152,9 @@ func TestLoadSparse(t *testing.T) {
 		assert.Less(t, used, uint64(16<<20), "bytes allocated")
 		t.Logf("%d bytes refused in %v, %d bytes allocated", tt.size, took, used)
 
-		_, err = ReadFile(os.DirFS(dir), "scalers.yaml", EnvFileLimit)
+		_, _, err = Options{}.LocateFile(os.DirFS(dir), "scalers.yaml", "/")
 		require.ErrorAs(t, err, &fe)
-		assert.Equal(t, nodeSyncLimit, fe.NodeError, "the env file is refused by its size")
+		assert.Equal(t, "Error: Cannot create a string longer than 0x1fffffe8 characters", fe.NodeError, "the env file is refused by its size")
 		require.NoError(t, os.Remove(name))
 	}
 }

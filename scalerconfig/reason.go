@@ -3,15 +3,15 @@ package scalerconfig
 import "strconv"
 
 // Reason is why a call of this package refuses its input, for errors.Is:
-// the errors it returns wrap one ([EditError], [LocationError],
-// [FileError]). Its values are the constants below.
+// the errors it returns wrap one ([EditError], [FileError]). Its values
+// are the constants below.
 type Reason uint8
 
-// The reasons, in three groups: why [EditImages] and [PlanImages] refuse an
-// edit ([EditError]), why a [Location] names no file of a file system
-// ([LocationError]), and why a read refuses a file ([FileError]): what
-// [ReadFile], [ReadAll], [Load], [Scan], [Location.Load] and
-// [Location.Scan] refuse before they read it, or as they read it.
+// The reasons, in three groups: why [EditImages] refuses an edit
+// ([EditError]), why a [Location] names no file of a file system, and why
+// a read refuses a file ([FileError]): what [Options.LocateFile], [Load],
+// [Location.Load] and [Location.Scan] refuse before they read it, or as
+// they read it.
 const (
 	// ErrNoImageValue: no string value starts and ends at the edit's
 	// positions (a position from another file, or from before a change).
@@ -45,13 +45,12 @@ const (
 	// directory.
 	ErrNotDir
 	// ErrTooLong: the file is longer than the node call that reads it
-	// takes ([ReadLimit]); FileError.NodeError is what node throws.
+	// takes; FileError.NodeError is what node throws.
 	ErrTooLong
-	// ErrHeapLimit: the file holds [MaxEntries] entries of lists and
-	// mappings or more (FileError.Entries), or [MaxFlowEntries] of flow
-	// collections (FileError.FlowEntries), which node's yaml cannot parse
-	// in node's default heap; FileError.NodeError is what node prints as it
-	// stops.
+	// ErrHeapLimit: the file holds more entries of lists and mappings
+	// than node's yaml parses in node's default heap (FileError.Entries
+	// and FlowEntries say how many); FileError.NodeError is what node
+	// prints as it stops.
 	ErrHeapLimit
 )
 

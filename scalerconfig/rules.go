@@ -10,6 +10,7 @@ import (
 	"github.com/kicikit/kicikit/internal/jsstr"
 	"github.com/kicikit/kicikit/internal/memstr"
 	"github.com/kicikit/kicikit/internal/yamljs"
+	"github.com/kicikit/kicikit/internal/zod"
 )
 
 // The refinements and transforms of the orchestrator's schema (config.ts
@@ -27,12 +28,12 @@ func canonical(label string) string { return jsstr.ToLower(jsstr.Trim(label)) }
 //
 // Its input is the array schema's own output, a new array: the labels are
 // replaced in it.
-func canonicalLabels(p *payload) {
-	for i, l := range p.value.Items {
+func canonicalLabels(p *zod.Payload) {
+	for i, l := range p.Value.Items {
 		if c := canonical(l.Str); c != l.Str {
 			n := *l
 			n.Str = c
-			p.value.Items[i] = p.out.node(n)
+			p.Value.Items[i] = p.Out.Node(n)
 		}
 	}
 }
@@ -55,10 +56,10 @@ func reserved(label string) bool { return strings.HasPrefix(jsstr.ToLower(label)
 // normalizeRoles is the roles' transform: a list with "all" is every role
 // (undefined, as is no list at all); an empty list none; else the list as
 // written. It runs on a list the file gives: the key is optional.
-func normalizeRoles(p *payload) {
-	for _, r := range p.value.Items {
+func normalizeRoles(p *zod.Payload) {
+	for _, r := range p.Value.Items {
 		if r.Str == "all" {
-			p.value = nil
+			p.Value = nil
 			return
 		}
 	}
@@ -66,9 +67,9 @@ func normalizeRoles(p *payload) {
 
 // flatResources is the resources' transform: the flat form {cpus, memory}
 // is the limits, and the requests too.
-func flatResources(p *payload) {
-	v := p.value
-	if lookup(v, "cpus") == nil && lookup(v, "memory") == nil {
+func flatResources(p *zod.Payload) {
+	v := p.Value
+	if zod.Lookup(v, "cpus") == nil && zod.Lookup(v, "memory") == nil {
 		return
 	}
 	copyOf := func() *yamljs.Node {
@@ -76,30 +77,30 @@ func flatResources(p *payload) {
 		c.Pairs = append([]yamljs.Pair(nil), v.Pairs...)
 		return &c
 	}
-	p.value = &yamljs.Node{Kind: yamljs.Map, Pos: v.Pos, End: v.End, Pairs: []yamljs.Pair{
+	p.Value = &yamljs.Node{Kind: yamljs.Map, Pos: v.Pos, End: v.End, Pairs: []yamljs.Pair{
 		{Key: "requests", Value: copyOf()},
 		{Key: "limits", Value: copyOf()},
 	}}
 }
 
 // memoryCap is a resource cap's transform: maxMemory is read as bytes.
-func memoryCap(p *payload) {
-	v := p.value
+func memoryCap(p *zod.Payload) {
+	v := p.Value
 	out := &yamljs.Node{Kind: yamljs.Map, Pos: v.Pos, End: v.End}
-	if c := lookup(v, "maxCpu"); c != nil {
+	if c := zod.Lookup(v, "maxCpu"); c != nil {
 		out.Pairs = append(out.Pairs, yamljs.Pair{Key: "maxCpu", Value: c})
 	}
-	if m := lookup(v, "maxMemory"); m != nil {
+	if m := zod.Lookup(v, "maxMemory"); m != nil {
 		n, err := memoryBytes(m.Str)
 		if err != nil {
 			// An issue of a transform aborts: nothing after it is checked.
-			p.addIssue(&issue{code: "custom", message: err.Error()}, seg{key: "maxMemory", index: -1})
-			p.value = nil
+			p.AddIssue(&zod.Issue{Code: "custom", Message: err.Error()}, zod.Key("maxMemory"))
+			p.Value = nil
 			return
 		}
 		out.Pairs = append(out.Pairs, yamljs.Pair{Key: "maxMemoryBytes", Value: &yamljs.Node{Kind: yamljs.Number, Num: n, Pos: m.Pos, End: m.End}})
 	}
-	p.value = out
+	p.Value = out
 }
 
 // memoryBytes reads a resource cap's maxMemory as the orchestrator's
@@ -120,31 +121,31 @@ func memoryBytes(s string) (float64, error) {
 // checkHostAccessList is a network policy's hostAccess refinement: an issue
 // for each entry the orchestrator cannot turn into a firewall rule. It runs
 // on a list the file gives: the key is optional.
-func checkHostAccessList(p *payload) {
-	for i, e := range p.value.Items {
+func checkHostAccessList(p *zod.Payload) {
+	for i, e := range p.Value.Items {
 		if err := checkHostAccess(e.Str); err != nil {
-			iss := custom(err.Error())
-			iss.at = i + 1
-			p.addIssue(iss)
+			iss := zod.Custom(err.Error())
+			iss.At = i + 1
+			p.AddIssue(iss)
 		}
 	}
 }
 
 // checkPools is the top level's refinement: every machinePool a scaler
 // names is defined, and no two pools share a name.
-func checkPools(p *payload) {
-	pools := lookup(p.value, "machinePools")
+func checkPools(p *zod.Payload) {
+	pools := zod.Lookup(p.Value, "machinePools")
 	names := map[string]bool{}
 	if pools != nil {
 		for _, pool := range pools.Items {
-			names[lookup(pool, "name").Str] = true
+			names[zod.Lookup(pool, "name").Str] = true
 		}
 	}
-	for i, s := range lookup(p.value, "scalers").Items {
-		if ref := lookup(s, "machinePool"); ref != nil && !names[ref.Str] {
-			p.addIssue(custom(`Scaler "`+lookup(s, "name").Str+`" references unknown machinePool "`+ref.Str+
+	for i, s := range zod.Lookup(p.Value, "scalers").Items {
+		if ref := zod.Lookup(s, "machinePool"); ref != nil && !names[ref.Str] {
+			p.AddIssue(zod.Custom(`Scaler "`+zod.Lookup(s, "name").Str+`" references unknown machinePool "`+ref.Str+
 				`". Define it under top-level machinePools[].`),
-				seg{key: "scalers", index: -1}, seg{index: i}, seg{key: "machinePool", index: -1})
+				zod.Key("scalers"), zod.Seg{Index: i}, zod.Key("machinePool"))
 		}
 	}
 	if pools == nil {
@@ -152,10 +153,10 @@ func checkPools(p *payload) {
 	}
 	seen := map[string]bool{}
 	for i, pool := range pools.Items {
-		name := lookup(pool, "name").Str
+		name := zod.Lookup(pool, "name").Str
 		if seen[name] {
-			p.addIssue(custom(`Duplicate machinePool name "`+name+`".`),
-				seg{key: "machinePools", index: -1}, seg{index: i}, seg{key: "name", index: -1})
+			p.AddIssue(zod.Custom(`Duplicate machinePool name "`+name+`".`),
+				zod.Key("machinePools"), zod.Seg{Index: i}, zod.Key("name"))
 		}
 		seen[name] = true
 	}
@@ -241,11 +242,11 @@ func firecrackerMessage(name string, i int, key string) string {
 
 // checkScaler is a scaler's refinement: the rules of its type, and every
 // label set's gate reachable.
-func checkScaler(p *payload, hostPatterns func() *patterns) {
-	s := p.value
-	name := lookup(s, "name").Str
-	sets := lookup(s, "labelSets").Items
-	typ := ScalerType(lookup(s, "type").Str)
+func checkScaler(p *zod.Payload, hostPatterns func() *patterns) {
+	s := p.Value
+	name := zod.Lookup(s, "name").Str
+	sets := zod.Lookup(s, "labelSets").Items
+	typ := ScalerType(zod.Lookup(s, "type").Str)
 	rules := typeRules()
 	if typ != TypeFirecracker {
 		requireKeys(p, rules[:], typ, name, nil)
@@ -261,17 +262,17 @@ func checkScaler(p *payload, hostPatterns func() *patterns) {
 
 // requireKeys adds an issue for each rule of the scaler type typ that does
 // not hold: the scaler's rules when sets is nil, else the label sets'.
-func requireKeys(p *payload, rules []typeRule, typ ScalerType, name string, sets []*yamljs.Node) {
+func requireKeys(p *zod.Payload, rules []typeRule, typ ScalerType, name string, sets []*yamljs.Node) {
 	for _, r := range rules {
 		if r.scalerType != typ || r.labelSet != (sets != nil) {
 			continue
 		}
-		if sets == nil && !r.holds(p.value) {
-			p.addIssue(custom(r.message(name, -1, r.keys[0])), seg{key: r.keys[0], index: -1})
+		if sets == nil && !r.holds(p.Value) {
+			p.AddIssue(zod.Custom(r.message(name, -1, r.keys[0])), zod.Key(r.keys[0]))
 		}
 		for i, ls := range sets {
 			if !r.holds(ls) {
-				p.addIssue(custom(r.message(name, i, r.keys[0])), seg{key: "labelSets", index: -1}, seg{index: i}, seg{key: r.keys[0], index: -1})
+				p.AddIssue(zod.Custom(r.message(name, i, r.keys[0])), zod.Key("labelSets"), zod.Seg{Index: i}, zod.Key(r.keys[0]))
 			}
 		}
 	}
@@ -281,7 +282,7 @@ func requireKeys(p *payload, rules []typeRule, typ ScalerType, name string, sets
 // set.
 func (r typeRule) holds(n *yamljs.Node) bool {
 	for _, k := range r.keys {
-		if k != "" && r.need.holds(lookup(n, k)) {
+		if k != "" && r.need.holds(zod.Lookup(n, k)) {
 			return true
 		}
 	}
@@ -291,13 +292,13 @@ func (r typeRule) holds(n *yamljs.Node) bool {
 // checkGates adds an issue for each label of a label set's gate (the
 // mandatory labels, the platform's taints and the taints its own labels
 // carry) that a job cannot request on that label set.
-func checkGates(p *payload, name string, sets []*yamljs.Node) {
+func checkGates(p *zod.Payload, name string, sets []*yamljs.Node) {
 	var structured []string
-	if pl := lookup(p.value, "platform"); pl != nil {
-		structured = Platform{OS: lookup(pl, "os").Str, Arch: lookup(pl, "arch").Str}.Taints(nil)
+	if pl := zod.Lookup(p.Value, "platform"); pl != nil {
+		structured = Platform{OS: zod.Lookup(pl, "os").Str, Arch: zod.Lookup(pl, "arch").Str}.Taints(nil)
 	}
 	var mandatory []string
-	for _, l := range lookup(p.value, "mandatoryLabels").Items {
+	for _, l := range zod.Lookup(p.Value, "mandatoryLabels").Items {
 		mandatory = append(mandatory, jsstr.ToLower(l.Str))
 	}
 	if len(mandatory) == 0 {
@@ -307,12 +308,12 @@ func checkGates(p *payload, name string, sets []*yamljs.Node) {
 		return
 	}
 	for i, ls := range sets {
-		gate, reach := gateOf(mandatory, structured, lookup(ls, "labels").Items)
+		gate, reach := gateOf(mandatory, structured, zod.Lookup(ls, "labels").Items)
 		for _, g := range gate {
 			if !reach[g] {
-				p.addIssue(custom(`Scaler "`+name+`" gate label "`+g+`" is missing from labelSets[`+strconv.Itoa(i)+
+				p.AddIssue(zod.Custom(`Scaler "`+name+`" gate label "`+g+`" is missing from labelSets[`+strconv.Itoa(i)+
 					`].labels — every label in a label set's gate must be requestable on that label set, otherwise no job can route to it`),
-					seg{key: "labelSets", index: -1}, seg{index: i}, seg{key: "labels", index: -1})
+					zod.Key("labelSets"), zod.Seg{Index: i}, zod.Key("labels"))
 			}
 		}
 	}
@@ -376,15 +377,15 @@ func (p Platform) Taints(dst []string) []string {
 
 // checkExtraHosts adds the issues of a firecracker scaler's extraHosts
 // entries.
-func checkExtraHosts(p *payload, name string, hostPatterns func() *patterns) {
-	hosts := lookup(p.value, "extraHosts")
+func checkExtraHosts(p *zod.Payload, name string, hostPatterns func() *patterns) {
+	hosts := zod.Lookup(p.Value, "extraHosts")
 	if hosts == nil {
 		return
 	}
 	for i, e := range hosts.Items {
 		if err := hostPatterns().checkExtraHost(e.Str); err != nil {
-			p.addIssue(custom(`Firecracker scaler "`+name+`" extraHosts[`+strconv.Itoa(i)+`]: `+err.Error()),
-				seg{key: "extraHosts", index: -1}, seg{index: i})
+			p.AddIssue(zod.Custom(`Firecracker scaler "`+name+`" extraHosts[`+strconv.Itoa(i)+`]: `+err.Error()),
+				zod.Key("extraHosts"), zod.Seg{Index: i})
 		}
 	}
 }

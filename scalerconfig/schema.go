@@ -6,12 +6,13 @@ import (
 
 	"github.com/kicikit/kicikit/hostconfig"
 	"github.com/kicikit/kicikit/internal/yamljs"
+	"github.com/kicikit/kicikit/internal/zod"
 )
 
 // The orchestrator's scaler config schema (scalerFileSchema of
 // packages/orchestrator/src/scaler/config.ts in kici-dev/kici-public, at
 // commit 0b46a9a5a27836be8b5af7a5e0c806592d3b5d6d), in the constructs of
-// zod.go: one table of keys for each object, in the schema's order. A key
+// internal/zod: one table of keys for each object, in the schema's order. A key
 // says, once, everything the package knows of it: its name in the file and
 // in the JSON, its schema, its default, and the Go field that holds its
 // value. Load validates with the tables (configSchema), decodes with them
@@ -21,16 +22,16 @@ import (
 
 // key is one key of an object of the config file.
 type key struct {
-	name   string         // the key, in the file and in the JSON
-	schema func() *schema // its value's schema
-	absent presence       // what the object holds when the file leaves it out
-	to     any            // a pointer to the Go field that holds its value
+	name   string             // the key, in the file and in the JSON
+	schema func() *zod.Schema // its value's schema
+	absent presence           // what the object holds when the file leaves it out
+	to     any                // a pointer to the Go field that holds its value
 }
 
 // keys is the table of an object's keys, in the schema's order: each
 // object's table fills the first entries, the rest are empty. A table is
 // an array, not a slice, so that making one allocates nothing.
-type keys [maxShape]key
+type keys [zod.MaxShape]key
 
 // list returns the table's keys.
 func (ks *keys) list() []key {
@@ -78,38 +79,38 @@ func (p presence) num() float64 { f, _ := strconv.ParseFloat(string(p), 64); ret
 // objectOf is the object schema of T's table: z.object(shape), or with
 // strict z.object(shape).strict(). Each key's schema is made optional or
 // given its default as its presence says.
-func objectOf[T any](strict bool, t table[T]) *schema {
+func objectOf[T any](strict bool, t table[T]) *zod.Schema {
 	ks := t(new(T))
 	list := ks.list()
-	shape := make([]field, 0, len(list))
+	shape := make([]zod.Field, 0, len(list))
 	for _, k := range list {
 		s := k.schema()
 		switch {
 		case k.absent == optionalKey:
-			s = optional(s)
+			s = zod.Optional(s)
 		case k.absent.defaulted():
-			s = withDefault(s, k.absent.node())
+			s = zod.WithDefault(s, k.absent.node())
 		}
-		shape = append(shape, field{k.name, s})
+		shape = append(shape, zod.Field{Key: k.name, Schema: s})
 	}
-	o := object(strict, shape...)
-	o.goType = reflect.TypeFor[T]()
+	o := zod.Object(strict, shape...)
+	o.GoType = reflect.TypeFor[T]()
 	return o
 }
 
 // configSchema builds the whole file's schema. It is built once per Load:
 // the schemas are small, and a package-level value would be a global.
-func configSchema() *schema {
-	return configSchemaWith(func(scaler scalerMaker) *schema { return array(scaler(scalerKeys)) })
+func configSchema() *zod.Schema {
+	return configSchemaWith(func(scaler scalerMaker) *zod.Schema { return zod.Array(scaler(scalerKeys)) })
 }
 
 // scalerMaker makes a scaler's schema of a table of its keys: scalerKeys,
 // or for the by-item reading one whose labelSets is read otherwise.
-type scalerMaker func(keys table[Scaler]) *schema
+type scalerMaker func(keys table[Scaler]) *zod.Schema
 
 // configSchemaWith is configSchema with list making the scalers list's
 // schema with the scalers' maker.
-func configSchemaWith(list func(scaler scalerMaker) *schema) *schema {
+func configSchemaWith(list func(scaler scalerMaker) *zod.Schema) *zod.Schema {
 	var pt *patterns // compiled when a firecracker scaler has extraHosts
 	hostPatterns := func() *patterns {
 		if pt == nil {
@@ -117,17 +118,17 @@ func configSchemaWith(list func(scaler scalerMaker) *schema) *schema {
 		}
 		return pt
 	}
-	scaler := func(keys table[Scaler]) *schema { return scalerSchema(keys, hostPatterns) }
-	scalers := func() *schema { return list(scaler) }
+	scaler := func(keys table[Scaler]) *zod.Schema { return scalerSchema(keys, hostPatterns) }
+	scalers := func() *zod.Schema { return list(scaler) }
 	top := func(c *Config) keys { return configKeys(c, scalers) }
-	return objectOf(false, top).with(check{rule: "pools", fn: checkPools})
+	return objectOf(false, top).With(zod.Check{Rule: "pools", Fn: checkPools})
 }
 
 // configKeys are the top level's keys; scalers makes the scalers list's
 // schema (nil where no schema is made: decoding, defaults).
-func configKeys(c *Config, scalers func() *schema) keys {
+func configKeys(c *Config, scalers func() *zod.Schema) keys {
 	return keys{
-		{"version", literal1, required, &c.Version},
+		{"version", zod.Literal1, required, &c.Version},
 		{"globalMaxAgents", posInt, "50", &c.GlobalMaxAgents},
 		{"defaults", defaultsSchema, optionalKey, &c.Defaults},
 		{"globalResourceCap", capSchema, optionalKey, &c.GlobalResourceCap},
@@ -137,7 +138,7 @@ func configKeys(c *Config, scalers func() *schema) keys {
 	}
 }
 
-func defaultsSchema() *schema { return objectOf(false, defaultsKeys) }
+func defaultsSchema() *zod.Schema { return objectOf(false, defaultsKeys) }
 
 func defaultsKeys(d *Defaults) keys {
 	return keys{
@@ -145,7 +146,7 @@ func defaultsKeys(d *Defaults) keys {
 	}
 }
 
-func poolsSchema() *schema { return array(objectOf(true, poolKeys)) }
+func poolsSchema() *zod.Schema { return zod.Array(objectOf(true, poolKeys)) }
 
 func poolKeys(p *MachinePool) keys {
 	return keys{
@@ -154,95 +155,97 @@ func poolKeys(p *MachinePool) keys {
 	}
 }
 
-func firecrackerSchema() *schema { return objectOf(false, firecrackerKeys) }
+func firecrackerSchema() *zod.Schema { return objectOf(false, firecrackerKeys) }
 
 func firecrackerKeys(f *FirecrackerNetwork) keys {
 	return keys{
-		{"cidr", str, `"10.0.0.0/24"`, &f.CIDR},
-		{"bridgeName", str, `"kici-br0"`, &f.BridgeName},
-		{"gateway", str, `"10.0.0.1"`, &f.Gateway},
-		{"netmask", str, `"255.255.255.0"`, &f.Netmask},
-		{"table", str, `"kici"`, &f.Table},
-		{"autoProvisionHost", boolean, "true", &f.AutoProvisionHost},
+		{"cidr", zod.Str, `"10.0.0.0/24"`, &f.CIDR},
+		{"bridgeName", zod.Str, `"kici-br0"`, &f.BridgeName},
+		{"gateway", zod.Str, `"10.0.0.1"`, &f.Gateway},
+		{"netmask", zod.Str, `"255.255.255.0"`, &f.Netmask},
+		{"table", zod.Str, `"kici"`, &f.Table},
+		{"autoProvisionHost", zod.Boolean, "true", &f.AutoProvisionHost},
 	}
 }
 
 // scalerSchema is a scaler's schema, of its keys (scalerKeys), with its
 // refinement: hostPatterns gives the patterns its extraHosts check reads.
-func scalerSchema(keys table[Scaler], hostPatterns func() *patterns) *schema {
-	return objectOf(true, keys).with(check{rule: "scaler", fn: func(p *payload) { checkScaler(p, hostPatterns) }})
+func scalerSchema(keys table[Scaler], hostPatterns func() *patterns) *zod.Schema {
+	return objectOf(true, keys).With(zod.Check{Rule: "scaler", Fn: func(p *zod.Payload) { checkScaler(p, hostPatterns) }})
 }
 
 func scalerKeys(s *Scaler) keys {
 	return keys{
-		{"name", str, required, &s.Name},
-		{"type", func() *schema { return enumOf(scalerTypes()) }, required, &s.Type},
+		{"name", zod.Str, required, &s.Name},
+		{"type", func() *zod.Schema { return zod.EnumOf(scalerTypes()) }, required, &s.Type},
 		{"maxAgents", posInt, required, &s.MaxAgents},
 		{"maxConcurrentSpawns", posInt, "8", &s.MaxConcurrentSpawns},
 		{"labelSets", labelSetsSchema, required, &s.LabelSets},
-		{"host", str, optionalKey, &s.Host},
-		{"socketPath", str, optionalKey, &s.SocketPath},
-		{"runtime", func() *schema { return enumOf(runtimes()) }, `"auto"`, &s.Runtime},
-		{"orchestratorUrl", str, optionalKey, &s.OrchestratorURL},
+		{"host", zod.Str, optionalKey, &s.Host},
+		{"socketPath", zod.Str, optionalKey, &s.SocketPath},
+		{"runtime", func() *zod.Schema { return zod.EnumOf(runtimes()) }, `"auto"`, &s.Runtime},
+		{"orchestratorUrl", zod.Str, optionalKey, &s.OrchestratorURL},
 		{"extraHosts", strList, optionalKey, &s.ExtraHosts},
-		{"networkIsolation", boolean, "true", &s.NetworkIsolation},
+		{"networkIsolation", zod.Boolean, "true", &s.NetworkIsolation},
 		{"warmPool", warmPoolSchema, optionalKey, &s.WarmPool},
 		{"mandatoryLabels", mandatoryLabelsSchema, "[]", &s.MandatoryLabels},
 		{"platform", platformSchema, optionalKey, &s.Platform},
 		{"roles", rolesSchema, optionalKey, &s.Roles},
 		{"resourceCap", capSchema, optionalKey, &s.ResourceCap},
-		{"machinePool", str, optionalKey, &s.MachinePool},
-		{"enforceCgroups", boolean, "false", &s.EnforceCgroups},
-		{"firecrackerPath", str, optionalKey, &s.FirecrackerPath},
-		{"jailerPath", str, optionalKey, &s.JailerPath},
-		{"kernelPath", str, optionalKey, &s.KernelPath},
-		{"chrootBaseDir", str, `"/srv/jailer"`, &s.ChrootBaseDir},
+		{"machinePool", zod.Str, optionalKey, &s.MachinePool},
+		{"enforceCgroups", zod.Boolean, "false", &s.EnforceCgroups},
+		{"firecrackerPath", zod.Str, optionalKey, &s.FirecrackerPath},
+		{"jailerPath", zod.Str, optionalKey, &s.JailerPath},
+		{"kernelPath", zod.Str, optionalKey, &s.KernelPath},
+		{"chrootBaseDir", zod.Str, `"/srv/jailer"`, &s.ChrootBaseDir},
 		{"uid", integer, optionalKey, &s.UID},
 		{"gid", integer, optionalKey, &s.GID},
 		{"vcpuCount", posInt, "2", &s.VcpuCount},
 		{"memSizeMib", posInt, "512", &s.MemSizeMib},
-		{"requireSudo", boolean, "false", &s.RequireSudo},
-		{"provisioningTargets", func() *schema { return array(nonEmptyStr()) }, optionalKey, &s.ProvisioningTargets},
+		{"requireSudo", zod.Boolean, "false", &s.RequireSudo},
+		{"provisioningTargets", func() *zod.Schema { return zod.Array(nonEmptyStr()) }, optionalKey, &s.ProvisioningTargets},
 		{"claimTtlSeconds", posInt, "300", &s.ClaimTTLSeconds},
 		{"agentTokenTtlSeconds", posInt, "600", &s.AgentTokenTTLSeconds},
 	}
 }
 
-func warmPoolSchema() *schema { return objectOf(false, warmPoolKeys) }
+func warmPoolSchema() *zod.Schema { return objectOf(false, warmPoolKeys) }
 
 func warmPoolKeys(w *WarmPool) keys {
 	return keys{
-		{"enabled", boolean, "false", &w.Enabled},
-		{"size", func() *schema { return num().with(isInt(), nonnegative()) }, "0", &w.Size},
-		{"idleTimeoutSeconds", num, "300", &w.IdleTimeoutSeconds},
+		{"enabled", zod.Boolean, "false", &w.Enabled},
+		{"size", func() *zod.Schema { return zod.Num().With(zod.IsInt(), zod.Nonnegative()) }, "0", &w.Size},
+		{"idleTimeoutSeconds", zod.Num, "300", &w.IdleTimeoutSeconds},
 	}
 }
 
-func platformSchema() *schema { return objectOf(true, platformKeys) }
+func platformSchema() *zod.Schema { return objectOf(true, platformKeys) }
 
 func platformKeys(p *Platform) keys {
 	return keys{
-		{"os", func() *schema { return enum("linux", "macos", "windows") }, required, &p.OS},
-		{"arch", func() *schema { return enum("x64", "arm64") }, required, &p.Arch},
+		{"os", func() *zod.Schema { return zod.Enum("linux", "macos", "windows") }, required, &p.OS},
+		{"arch", func() *zod.Schema { return zod.Enum("x64", "arm64") }, required, &p.Arch},
 	}
 }
 
-func labelSetsSchema() *schema { return array(objectOf(true, labelSetKeys)).with(nonEmpty()) }
+func labelSetsSchema() *zod.Schema {
+	return zod.Array(objectOf(true, labelSetKeys)).With(zod.NonEmpty())
+}
 
 func labelSetKeys(ls *LabelSet) keys {
 	return keys{
 		{"labels", labelsSchema, required, &ls.Labels},
-		{"image", str, optionalKey, imageOf{ls}},
-		{"imagePullPolicy", func() *schema { return enumOf(pullPolicies()) }, `"IfNotPresent"`, &ls.ImagePullPolicy},
-		{"binaryPath", str, optionalKey, &ls.BinaryPath},
+		{"image", zod.Str, optionalKey, imageOf{ls}},
+		{"imagePullPolicy", func() *zod.Schema { return zod.EnumOf(pullPolicies()) }, `"IfNotPresent"`, &ls.ImagePullPolicy},
+		{"binaryPath", zod.Str, optionalKey, &ls.BinaryPath},
 		{"resources", resourcesSchema, optionalKey, &ls.Resources},
 		{"volumes", strList, optionalKey, &ls.Volumes},
-		{"containerSocket", boolean, "false", &ls.ContainerSocket},
-		{"env", record, optionalKey, &ls.Env},
-		{"backpressureMode", func() *schema { return enum("pause", "drop") }, optionalKey, &ls.BackpressureMode},
+		{"containerSocket", zod.Boolean, "false", &ls.ContainerSocket},
+		{"env", zod.Record, optionalKey, &ls.Env},
+		{"backpressureMode", func() *zod.Schema { return zod.Enum("pause", "drop") }, optionalKey, &ls.BackpressureMode},
 		{"networkPolicy", networkPolicySchema, optionalKey, &ls.NetworkPolicy},
-		{"rootfsPath", str, optionalKey, &ls.RootfsPath},
-		{"kernelPath", str, optionalKey, &ls.KernelPath},
+		{"rootfsPath", zod.Str, optionalKey, &ls.RootfsPath},
+		{"kernelPath", zod.Str, optionalKey, &ls.KernelPath},
 		{"vcpuCount", posInt, optionalKey, &ls.VcpuCount},
 		{"memSizeMib", posInt, optionalKey, &ls.MemSizeMib},
 		{"overlayDriveSizeMib", posInt, optionalKey, &ls.OverlayDriveSizeMib},
@@ -253,21 +256,21 @@ func labelSetKeys(ls *LabelSet) keys {
 // of its value.
 type imageOf struct{ ls *LabelSet }
 
-func networkPolicySchema() *schema { return objectOf(false, networkPolicyKeys) }
+func networkPolicySchema() *zod.Schema { return objectOf(false, networkPolicyKeys) }
 
 func networkPolicyKeys(n *NetworkPolicy) keys {
 	return keys{
 		{"allowlist", strList, optionalKey, &n.Allowlist},
-		{"denyAll", boolean, "false", &n.DenyAll},
-		{"hostAccess", func() *schema { return strList().with(check{rule: "hostAccess", fn: checkHostAccessList}) }, optionalKey, &n.HostAccess},
+		{"denyAll", zod.Boolean, "false", &n.DenyAll},
+		{"hostAccess", func() *zod.Schema { return strList().With(zod.Check{Rule: "hostAccess", Fn: checkHostAccessList}) }, optionalKey, &n.HostAccess},
 	}
 }
 
 // resourcesSchema is a label set's or the defaults' resources: the nested
 // form {requests, limits} or the flat one {cpus, memory}, read as the
 // nested form.
-func resourcesSchema() *schema {
-	return pipe(union(objectOf(true, resourcesKeys), specSchema()), "flat", flatResources)
+func resourcesSchema() *zod.Schema {
+	return zod.Pipe(zod.Union(objectOf(true, resourcesKeys), specSchema()), "flat", flatResources)
 }
 
 func resourcesKeys(r *hostconfig.Resources) keys {
@@ -277,37 +280,39 @@ func resourcesKeys(r *hostconfig.Resources) keys {
 	}
 }
 
-func specSchema() *schema { return objectOf(true, specKeys) }
+func specSchema() *zod.Schema { return objectOf(true, specKeys) }
 
 func specKeys(s *hostconfig.ResourceSpec) keys {
 	return keys{
-		{"memory", str, optionalKey, &s.Memory},
-		{"cpus", func() *schema { return num().with(positive(), atMost(256)) }, optionalKey, &s.CPUs},
+		{"memory", zod.Str, optionalKey, &s.Memory},
+		{"cpus", func() *zod.Schema { return zod.Num().With(zod.Positive(), zod.AtMost(256)) }, optionalKey, &s.CPUs},
 	}
 }
 
 // capSchema is a resource cap's: maxMemory is read as bytes, which the
 // cap holds as maxMemoryBytes.
-func capSchema() *schema { return pipe(objectOf(true, capKeys), "memory", memoryCap) }
+func capSchema() *zod.Schema { return zod.Pipe(objectOf(true, capKeys), "memory", memoryCap) }
 
 func capKeys(c *ResourceCap) keys {
 	return keys{
-		{"maxCpu", func() *schema { return num().with(positive()) }, optionalKey, &c.MaxCPU},
-		{"maxMemory", str, optionalKey, &c.MaxMemoryBytes},
+		{"maxCpu", func() *zod.Schema { return zod.Num().With(zod.Positive()) }, optionalKey, &c.MaxCPU},
+		{"maxMemory", zod.Str, optionalKey, &c.MaxMemoryBytes},
 	}
 }
 
-func labelsSchema() *schema {
-	return pipe(array(str()).with(nonEmpty(), refine(noReserved,
-		"Labels with 'kici:' prefix are reserved and cannot be used in scaler labelSets").named("reserved")), "canonical", canonicalLabels)
+func labelsSchema() *zod.Schema {
+	return zod.Pipe(zod.Array(zod.Str()).With(zod.NonEmpty(), zod.Refine(noReserved,
+		"Labels with 'kici:' prefix are reserved and cannot be used in scaler labelSets").Named("reserved")), "canonical", canonicalLabels)
 }
 
-func mandatoryLabelsSchema() *schema {
-	return pipe(strList().with(refine(noReserved,
-		"Labels with 'kici:' prefix are reserved and cannot be used in mandatoryLabels").named("reserved")), "canonical", canonicalLabels)
+func mandatoryLabelsSchema() *zod.Schema {
+	return zod.Pipe(strList().With(zod.Refine(noReserved,
+		"Labels with 'kici:' prefix are reserved and cannot be used in mandatoryLabels").Named("reserved")), "canonical", canonicalLabels)
 }
 
-func rolesSchema() *schema { return pipe(array(enumOf(roles())), "roles", normalizeRoles) }
+func rolesSchema() *zod.Schema {
+	return zod.Pipe(zod.Array(zod.EnumOf(roles())), "roles", normalizeRoles)
+}
 
 // The enums whose values are Go constants, in the schema's order.
 
@@ -323,7 +328,7 @@ const roleAll Role = "all"
 
 // The schemas the tables name most.
 
-func posInt() *schema      { return num().with(isInt(), positive()) }
-func integer() *schema     { return num().with(isInt()) }
-func nonEmptyStr() *schema { return str().with(nonEmpty()) }
-func strList() *schema     { return array(str()) }
+func posInt() *zod.Schema      { return zod.Num().With(zod.IsInt(), zod.Positive()) }
+func integer() *zod.Schema     { return zod.Num().With(zod.IsInt()) }
+func nonEmptyStr() *zod.Schema { return zod.Str().With(zod.NonEmpty()) }
+func strList() *zod.Schema     { return zod.Array(zod.Str()) }

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kicikit/kicikit/hostconfig"
+	"github.com/kicikit/kicikit/internal/zod"
 )
 
 // goTable is one table of schema.go with its Go type, and a fresh value of
@@ -100,29 +101,29 @@ func TestTablesInTheSchema(t *testing.T) {
 		byType[tb.typ] = tb
 	}
 	seen := map[reflect.Type]bool{}
-	var walk func(s *schema, at string)
-	walk = func(s *schema, at string) {
+	var walk func(s *zod.Schema, at string)
+	walk = func(s *zod.Schema, at string) {
 		if s == nil {
 			return
 		}
-		if s.kind == "object" {
-			tb, ok := byType[s.goType]
+		if s.Kind == "object" {
+			tb, ok := byType[s.GoType]
 			require.True(t, ok, "%s: an object with no table", at)
-			seen[s.goType] = true
+			seen[s.GoType] = true
 			_, ks := tb.keys()
 			var names []string
 			for _, k := range ks.list() {
 				names = append(names, k.name)
 			}
 			var shape []string
-			for _, f := range s.shape {
-				shape = append(shape, f.key)
-				walk(f.s, at+"."+f.key)
+			for _, f := range s.Shape {
+				shape = append(shape, f.Key)
+				walk(f.Schema, at+"."+f.Key)
 			}
 			assert.Equal(t, names, shape, at)
 		}
-		walk(s.inner, at)
-		for _, o := range s.options {
+		walk(s.Inner, at)
+		for _, o := range s.Options {
 			walk(o, at)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kicikit/kicikit/internal/yamljs"
+	"github.com/kicikit/kicikit/internal/zod"
 )
 
 // "Did you mean": the key a misspelt key was meant to be. A problem of
@@ -25,22 +26,22 @@ type Suggestion struct {
 
 // suggestions are those of the problem of iss, at path, in the files as
 // the walk from the validation root finds them; root is the schema.
-func (m *merged) suggestions(root *schema, path []seg, iss *issue) []Suggestion {
-	switch iss.code {
+func (m *merged) suggestions(root *zod.Schema, path []zod.Seg, iss *zod.Issue) []Suggestion {
+	switch iss.Code {
 	case "unrecognized_keys":
-		return keySuggestions(nil, root, path, iss.keys)
+		return keySuggestions(nil, root, path, iss.Keys)
 	case "invalid_union":
 		return unionSuggestions(root, path, iss)
 	}
-	if len(path) == 0 || path[len(path)-1].index >= 0 {
+	if len(path) == 0 || path[len(path)-1].Index >= 0 {
 		return nil
 	}
-	leaf, parent := path[len(path)-1].key, path[:len(path)-1]
+	leaf, parent := path[len(path)-1].Key, path[:len(path)-1]
 	_, node, whole := m.walk(parent)
-	if !whole || node.Kind != yamljs.Map || lookup(node, leaf) != nil {
+	if !whole || node.Kind != yamljs.Map || zod.Lookup(node, leaf) != nil {
 		return nil // the key is not missing: the problem is about its value
 	}
-	obj := objectAt(root, parent, func(o *schema) bool { return !noneIn(o, []string{leaf}) })
+	obj := objectAt(root, parent, func(o *zod.Schema) bool { return !noneIn(o, []string{leaf}) })
 	if obj == nil {
 		return nil
 	}
@@ -55,8 +56,8 @@ func (m *merged) suggestions(root *schema, path []seg, iss *issue) []Suggestion 
 
 // keySuggestions appends to dst a suggestion for each of keys, unknown in
 // the object at path below s, that is close to a key the object allows.
-func keySuggestions(dst []Suggestion, s *schema, path []seg, keys []string) []Suggestion {
-	obj := objectAt(s, path, func(o *schema) bool { return noneIn(o, keys) })
+func keySuggestions(dst []Suggestion, s *zod.Schema, path []zod.Seg, keys []string) []Suggestion {
+	obj := objectAt(s, path, func(o *zod.Schema) bool { return noneIn(o, keys) })
 	if obj == nil {
 		return dst
 	}
@@ -72,16 +73,16 @@ func keySuggestions(dst []Suggestion, s *schema, path []seg, keys []string) []Su
 // of the union at path found, in the form that found them: cpu in a
 // resources block's limits (the nested form) or in the block itself (the
 // flat form) is close to cpus.
-func unionSuggestions(root *schema, path []seg, iss *issue) []Suggestion {
-	u := schemaAt(root, path, func(o *schema) bool { return o.kind == "union" })
+func unionSuggestions(root *zod.Schema, path []zod.Seg, iss *zod.Issue) []Suggestion {
+	u := schemaAt(root, path, func(o *zod.Schema) bool { return o.Kind == "union" })
 	if u == nil {
 		return nil
 	}
 	var out []Suggestion
-	for i, option := range iss.options[:min(len(iss.options), len(u.options))] {
+	for i, option := range iss.Options[:min(len(iss.Options), len(u.Options))] {
 		for _, o := range option {
-			if o.code == "unrecognized_keys" {
-				out = keySuggestions(out, u.options[i], forward(o.rpath), o.keys)
+			if o.Code == "unrecognized_keys" {
+				out = keySuggestions(out, u.Options[i], o.Path(), o.Keys)
 			}
 		}
 	}
@@ -90,25 +91,25 @@ func unionSuggestions(root *schema, path []seg, iss *issue) []Suggestion {
 
 // objectAt returns the object schema of the value at path below s (the
 // option of a union that fits), or nil.
-func objectAt(s *schema, path []seg, fits func(*schema) bool) *schema {
-	return schemaAt(s, path, func(o *schema) bool { return o.kind == "object" && fits(o) })
+func objectAt(s *zod.Schema, path []zod.Seg, fits func(*zod.Schema) bool) *zod.Schema {
+	return schemaAt(s, path, func(o *zod.Schema) bool { return o.Kind == "object" && fits(o) })
 }
 
 // schemaAt returns the schema of the value at path below s, past the
 // optionals, defaults and pipes around it, and, of a union, the union
 // itself when it fits, else the option whose value fits; nil when there is
 // none.
-func schemaAt(s *schema, path []seg, fits func(*schema) bool) *schema {
+func schemaAt(s *zod.Schema, path []zod.Seg, fits func(*zod.Schema) bool) *zod.Schema {
 	for s != nil {
-		switch s.kind {
+		switch s.Kind {
 		case "optional", "default", "pipe":
-			s = s.inner
+			s = s.Inner
 			continue
 		case "union":
 			if len(path) == 0 && fits(s) {
 				return s
 			}
-			for _, o := range s.options {
+			for _, o := range s.Options {
 				if r := schemaAt(o, path, fits); r != nil {
 					return r
 				}
@@ -129,14 +130,14 @@ func schemaAt(s *schema, path []seg, fits func(*schema) bool) *schema {
 
 // childSchema is the schema of the value at s below the array, object or
 // record s.
-func childSchema(s *schema, at seg) *schema {
+func childSchema(s *zod.Schema, at zod.Seg) *zod.Schema {
 	switch {
-	case s.kind == "array" && at.index >= 0, s.kind == "record" && at.index < 0:
-		return s.inner
-	case s.kind == "object" && at.index < 0:
-		for _, f := range s.shape {
-			if f.key == at.key {
-				return f.s
+	case s.Kind == "array" && at.Index >= 0, s.Kind == "record" && at.Index < 0:
+		return s.Inner
+	case s.Kind == "object" && at.Index < 0:
+		for _, f := range s.Shape {
+			if f.Key == at.Key {
+				return f.Schema
 			}
 		}
 	}
@@ -144,10 +145,10 @@ func childSchema(s *schema, at seg) *schema {
 }
 
 // noneIn reports whether none of keys is a key of the object o.
-func noneIn(o *schema, keys []string) bool {
+func noneIn(o *zod.Schema, keys []string) bool {
 	for _, k := range keys {
-		for _, f := range o.shape {
-			if f.key == k {
+		for _, f := range o.Shape {
+			if f.Key == k {
 				return false
 			}
 		}
@@ -164,17 +165,17 @@ func noneIn(o *schema, keys []string) bool {
 // each three runes of the meant key: "maxAgnets" is "maxAgents",
 // "imagee" "image", "cpu" "cpus", but "gpu" no key of a resource spec. A
 // tie goes to the first key in the schema's order.
-func closest(key string, o *schema) string {
+func closest(key string, o *zod.Schema) string {
 	best, bestD := "", 3
 	lower := strings.ToLower(key)
-	for _, f := range o.shape {
-		n := utf8.RuneCountInString(f.key)
+	for _, f := range o.Shape {
+		n := utf8.RuneCountInString(f.Key)
 		if len(lower) > 4*n+8 {
 			continue // far longer than any key it could be meant as
 		}
-		d := editDistance(lower, strings.ToLower(f.key))
+		d := editDistance(lower, strings.ToLower(f.Key))
 		if d < bestD && (d == 0 || 3*d <= n) {
-			best, bestD = f.key, d
+			best, bestD = f.Key, d
 		}
 	}
 	return best

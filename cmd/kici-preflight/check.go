@@ -76,7 +76,7 @@ func severity(code string) string {
 	return rules[ruleIndex(code)].Severity
 }
 
-// scan checks the config one scaler at a time, as scalerconfig.Scan reads
+// scan checks the config one scaler at a time, as scalerconfig.Location.Scan reads
 // it, so that the program never holds the whole config: the findings, or,
 // for a config the orchestrator would refuse, its problems.
 func (c *check) scan() ([]preflight.Finding, *scalerconfig.Error, error) {

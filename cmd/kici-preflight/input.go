@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/kicikit/kicikit/internal/noderead"
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
@@ -127,14 +128,14 @@ func (i memInfo) Sys() any           { return nil }
 // readWhole returns the bytes of the file at name or, when stdin is not
 // nil, of standard input: the env file and -config -. It is the one place
 // where the program reads either, each with the bounds of the node call
-// that reads it in KiCI (scalerconfig.ReadFile and ReadAll): an env file
+// that reads it in KiCI (internal/noderead's ReadFile and ReadAll): an env file
 // that is not a regular file, or too long for kici-admin to read, and a
 // config too long for the orchestrator, are refused.
 func readWhole(name string, stdin io.Reader) ([]byte, error) {
 	if stdin != nil {
-		b, err := scalerconfig.ReadAll(stdin, name, scalerconfig.ConfigLimit)
+		b, err := noderead.ReadAll(stdin, name, noderead.ConfigLimit)
 		if err != nil {
-			return nil, fmt.Errorf("reading standard input: %w", unwrapRead(err))
+			return nil, fmt.Errorf("reading standard input: %w", err)
 		}
 		return b, nil
 	}
@@ -147,27 +148,17 @@ func readWhole(name string, stdin io.Reader) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := scalerconfig.ReadFile(os.DirFS(volume+string(filepath.Separator)), file, scalerconfig.EnvFileLimit)
+	b, err := noderead.ReadFile(os.DirFS(volume+string(filepath.Separator)), file, noderead.EnvFileLimit)
 	var pe *fs.PathError
-	var fe *scalerconfig.FileError
+	var ne *noderead.Error
 	switch {
 	case errors.As(err, &pe):
 		return nil, fmt.Errorf("%s: %w", name, pe.Err) // as an unreadable config reads
-	case errors.As(err, &fe):
-		fe.Path = name
-		return nil, fe
+	case errors.As(err, &ne):
+		ne.Path = name
+		return nil, ne
 	}
 	return b, err
-}
-
-// unwrapRead is the *scalerconfig.FileError of a refused read, without the
-// call that refused it; any other error unchanged.
-func unwrapRead(err error) error {
-	var fe *scalerconfig.FileError
-	if errors.As(err, &fe) {
-		return fe
-	}
-	return err
 }
 
 // locate finds the config the options name: the env file's, or -config
@@ -283,7 +274,7 @@ const maxListed = 100_000
 // the orchestrator would refuse it for (the first maxListed of them), or
 // an error that the files cannot be read.
 func (in *input) scan(each func(int, *scalerconfig.Scaler)) (*scalerconfig.Config, error) {
-	cfg, err := in.loc.ScanWith(in.fsys, scalerconfig.ScanOptions{MaxProblems: maxListed}, each)
+	cfg, err := in.loc.Scan(in.fsys, scalerconfig.ScanOptions{MaxProblems: maxListed}, each)
 	var bad *scalerconfig.Error
 	var pe *fs.PathError
 	if !errors.As(err, &bad) && errors.As(err, &pe) {

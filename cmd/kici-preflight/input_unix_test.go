@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kicikit/kicikit/scalerconfig"
+	"github.com/kicikit/kicikit/internal/noderead"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,21 +18,23 @@ import (
 // TestReadWholeRefuses: the env file and standard input are read with the
 // bounds of the node calls that read them in KiCI: a named pipe or a
 // device as the env file is refused at once, without waiting for a writer
-// or reading forever (scalerconfig's tests hold ReadAll, which reads
-// standard input, to its limit).
+// or reading forever (noderead's tests hold ReadAll, which reads standard
+// input, to its limit).
 func TestReadWholeRefuses(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "orchestrator.env")
 	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
 	for _, name := range []string{fifo, "/dev/zero"} {
 		start := time.Now()
 		_, err := readWhole(name, nil)
-		assert.ErrorIs(t, err, scalerconfig.ErrNotRegular, name)
+		var ne *noderead.Error
+		require.ErrorAs(t, err, &ne, name)
+		assert.Equal(t, noderead.NotRegular, ne.Kind, name)
 		assert.Less(t, time.Since(start), 2*time.Second, name)
 		assert.True(t, strings.HasPrefix(err.Error(), `"`+name+`": `), err.Error())
 	}
 	_, err := readWhole(stdinName, failing{})
 	assert.ErrorIs(t, err, errRead)
-	assert.Equal(t, "reading standard input: "+`scalerconfig.ReadAll("<stdin>"): broken`, err.Error())
+	assert.Equal(t, "reading standard input: broken", err.Error())
 }
 
 var errRead = errors.New("broken")

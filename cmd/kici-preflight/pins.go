@@ -105,15 +105,14 @@ func (p *pins) file(name, shown string, src []byte, edits []scalerconfig.ImageEd
 	}
 }
 
-// edit is scalerconfig.EditImages, or when the pins need no new bytes
-// (only SARIF's fixes) PlanImages, which plans preflight.Fix's edits of
-// the bytes Load read without reading them again. out is then nil.
+// edit is scalerconfig.EditImages, keeping the new bytes only when the
+// pins need them (not for SARIF's fixes alone): out is then nil.
 func (p *pins) edit(src []byte, edits []scalerconfig.ImageEdit) (out []byte, reps []scalerconfig.Replacement, err error) {
-	if p.keepNew {
-		return scalerconfig.EditImages(src, edits)
+	out, reps, err = scalerconfig.EditImages(src, edits)
+	if !p.keepNew {
+		out = nil
 	}
-	reps, err = scalerconfig.PlanImages(src, edits)
-	return nil, reps, err
+	return out, reps, err
 }
 
 // replacement is the pin made for d's label set, or nil.

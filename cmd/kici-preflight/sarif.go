@@ -4,10 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/kicikit/kicikit/cmd/kici-preflight/internal/sarif"
+	"github.com/kicikit/kicikit/internal/jsstr"
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
@@ -186,11 +185,7 @@ func utf16Column(src []byte, p scalerconfig.Pos) int {
 	if src == nil || start < 0 || p.Offset > len(src) {
 		return p.Column
 	}
-	n := 1
-	for line := src[start:p.Offset]; len(line) > 0; {
-		r, size := utf8.DecodeRune(line)
-		n += utf16.RuneLen(r)
-		line = line[size:]
-	}
-	return n
+	var line jsstr.UTF16Counter
+	line.Add(src[start:p.Offset])
+	return 1 + int(line.End())
 }

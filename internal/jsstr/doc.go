@@ -8,7 +8,9 @@
 //   - String.prototype.toLowerCase: [ToLower];
 //   - Number() of a string: [ToNumber];
 //   - JSON.stringify of a string: [Stringify];
-//   - the default sort order of strings, by UTF-16 code units: [Compare].
+//   - the default sort order of strings, by UTF-16 code units: [Compare];
+//   - a string's length in UTF-16 code units: [UTF16Len], and
+//     [UTF16Counter] for the text node decodes from a file's bytes.
 //
 // The tests hold each to node's own answers, kept in testdata/ with the
 // node scripts that wrote them (testdata/gen/), so that go test never

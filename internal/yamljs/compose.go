@@ -3,6 +3,8 @@ package yamljs
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/kicikit/kicikit/internal/jsstr"
 )
 
 // The composer turns yaml's syntax tree into its document model (ynode):
@@ -268,7 +270,7 @@ func unitsBetween(text string, a, b int) int {
 	if a > b { // both in the middle of one character
 		return 0
 	}
-	return utf16Len(text[a:b]) + extra
+	return jsstr.UTF16Len(text[a:b]) + extra
 }
 
 // charLen is the length in bytes of the character at off, 1 past the end.
@@ -292,7 +294,7 @@ func (c *composer) errCst(n *cst, code, msg string) {
 		c.errAt(n.offset(), code, msg)
 	case tBlockScalar:
 		// yaml adds the length of the content to the header's offset.
-		c.err(n.offset(), advanceUnits(c.text, n.offset(), utf16Len(n.src(c.text))), code, msg)
+		c.err(n.offset(), advanceUnits(c.text, n.offset(), jsstr.UTF16Len(n.src(c.text))), code, msg)
 	default:
 		c.err(n.offset(), n.offset()+n.srcLen(), code, msg)
 	}
@@ -364,7 +366,7 @@ func (c *composer) parseError(tok *cst) {
 	}
 	// yaml's end is offset + source.length in code units: past the next
 	// character for a flow-error-end, whose "\x18" is not in the text.
-	e := problem{start: tok.offset(), end: advanceUnits(c.text, tok.offset(), utf16Len(src)), code: "UNEXPECTED_TOKEN", message: msg}
+	e := problem{start: tok.offset(), end: advanceUnits(c.text, tok.offset(), jsstr.UTF16Len(src)), code: "UNEXPECTED_TOKEN", message: msg}
 	if c.atDirectives || c.doc == nil {
 		c.errors = append(c.errors, e)
 	} else {
@@ -541,7 +543,7 @@ func (c *composer) emptyScalarPosition(offset int, before []token, pos int) int 
 			if offset == t.end() {
 				offset = t.offset()
 			} else {
-				offset = retreatUnits(c.text, offset, utf16Len(c.src(t)))
+				offset = retreatUnits(c.text, offset, jsstr.UTF16Len(c.src(t)))
 			}
 			continue
 		}

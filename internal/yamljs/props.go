@@ -1,6 +1,10 @@
 package yamljs
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/kicikit/kicikit/internal/jsstr"
+)
 
 // nextTok is what follows a run of properties: a token or a syntax tree
 // node, or nothing (ok false).
@@ -198,7 +202,7 @@ func (c *composer) after(offset int, tok token) int {
 	if tok.offset() == offset {
 		return offset + tok.size()
 	}
-	return advanceUnits(c.text, offset, utf16Len(c.src(tok)))
+	return advanceUnits(c.text, offset, jsstr.UTF16Len(c.src(tok)))
 }
 
 // commentText is a comment's text without its "#", or " " when empty.

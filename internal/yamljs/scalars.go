@@ -440,27 +440,6 @@ func unitsByteLen(u []uint16) int {
 	return len(fromUnits(u))
 }
 
-// utf16Len is the length of s in UTF-16 code units.
-func utf16Len(s string) int {
-	n := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c < 0x80:
-			i++
-		case c < 0xe0:
-			i += 2
-		case c < 0xf0:
-			i += 3
-		default:
-			i += 4
-			n++
-		}
-		n++
-	}
-	return n
-}
-
 // blockHeader is a block scalar's header.
 type blockHeader struct {
 	mode    byte // '|' or '>'

@@ -95,7 +95,7 @@ func (cv *converter) stringify(n *ynode, ctx *strCtx) (string, *jsError) {
 		if n.anchor != "" {
 			ctx.anchors[n.anchor] = true
 		}
-		ctx.indentAtStart += utf16Len(props) + 1
+		ctx.indentAtStart += jsstr.UTF16Len(props) + 1
 		ctx.hasIndentAtStart = true
 	}
 	var str string
@@ -267,7 +267,7 @@ func (cv *converter) flowCollection(n *ynode, ctx *strCtx, start, end string) (s
 	if !reqNewline {
 		length := 2
 		for _, l := range lines {
-			length += utf16Len(l) + 2
+			length += jsstr.UTF16Len(l) + 2
 		}
 		reqNewline = length > lineWidth
 	}
@@ -324,7 +324,7 @@ func (cv *converter) stringifyPair(p ypair, ctx *strCtx) (string, *jsError) {
 	vsb, vcb := value.is(spaceBefore), value.commentBefore
 	kctx.implicitKey = false
 	if !explicitKey && keyComment == "" && value.kind == yScalar {
-		kctx.indentAtStart = utf16Len(str) + 1
+		kctx.indentAtStart = jsstr.UTF16Len(str) + 1
 		kctx.hasIndentAtStart = true
 	}
 	valueStr, err := cv.stringify(value, &kctx)

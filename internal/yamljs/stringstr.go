@@ -3,6 +3,8 @@ package yamljs
 import (
 	"strings"
 	"unicode/utf16"
+
+	"github.com/kicikit/kicikit/internal/jsstr"
 )
 
 // The stringification of scalars, as yaml writes them inside a flow
@@ -65,7 +67,7 @@ func doubleQuotedString(value string, ctx *strCtx) string {
 	if indent == "" && containsDocumentMarker(value) {
 		indent = "  "
 	}
-	jsLen := utf16Len(js)
+	jsLen := jsstr.UTF16Len(js)
 	var b strings.Builder
 	start := 0
 	at := func(i int) byte {

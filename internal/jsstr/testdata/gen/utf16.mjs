@@ -1,6 +1,9 @@
-// Writes cases.json: byte strings, mostly invalid UTF-8, and the length in
-// UTF-16 code units of the string node makes of each, as fs/promises
-// readFile(path, "utf-8") makes it. Run with node 20: node gen.mjs
+// Writes ../utf16.json: byte strings, mostly invalid UTF-8, and the length
+// in UTF-16 code units of the string node makes of each, as fs/promises
+// readFile(path, "utf-8") makes it, for jsstr.UTF16Counter's tests.
+//
+//   node internal/jsstr/testdata/gen/utf16.mjs
+//
 // It needs no package. It checks, for every case, that a StringDecoder fed
 // one byte at a time (readFile decodes 512 KiB pieces with one) makes the
 // same string as Buffer.toString, so the length does not depend on where
@@ -44,6 +47,6 @@ const cases = inputs.map((bytes) => {
   if (piecewise !== whole) throw new Error(`pieces differ on ${buf.toString('hex')}`);
   return { hex: buf.toString('hex'), units: whole.length };
 });
-writeFileSync(new URL('cases.json', import.meta.url),
+writeFileSync(new URL('../utf16.json', import.meta.url),
   JSON.stringify({ node: process.version, cases }, null, 0).replace(/\},\{/g, '},\n{') + '\n');
 console.log(`${cases.length} cases, node ${process.version}`);

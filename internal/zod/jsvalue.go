@@ -1,4 +1,4 @@
-package scalerconfig
+package zod
 
 import (
 	"math"
@@ -12,8 +12,9 @@ import (
 // and the orchestrator's loader read it: its type's name, whether it is an
 // object, its own properties, its ToNumber.
 
-// typeName is the name zod's messages give a value's type.
-func typeName(n *yamljs.Node) string {
+// TypeName returns the name zod's messages give a value's type:
+// "undefined" for nil, "null", "array", "object", "NaN".
+func TypeName(n *yamljs.Node) string {
 	if n == nil {
 		return "undefined"
 	}
@@ -94,7 +95,7 @@ func toNumber(n *yamljs.Node) (float64, string) {
 	case yamljs.Symbol:
 		return 0, "Cannot convert a Symbol value to a number"
 	case yamljs.Map:
-		if lookup(n, "toString") != nil {
+		if Lookup(n, "toString") != nil {
 			return 0, "Cannot convert object to primitive value"
 		}
 	}
@@ -108,7 +109,7 @@ func seqToNumber(n *yamljs.Node) (float64, string) {
 		switch {
 		case it.Kind == yamljs.Symbol:
 			return 0, "Cannot convert a Symbol value to a string"
-		case it.Kind == yamljs.Map && lookup(it, "toString") != nil:
+		case it.Kind == yamljs.Map && Lookup(it, "toString") != nil:
 			return 0, "Cannot convert object to primitive value"
 		}
 	}
@@ -128,8 +129,8 @@ func seqToNumber(n *yamljs.Node) (float64, string) {
 	return toNumber(n.Items[0])
 }
 
-// lookup returns the value of m's own key, or nil.
-func lookup(m *yamljs.Node, key string) *yamljs.Node {
+// Lookup returns the value of the mapping m's own key, or nil.
+func Lookup(m *yamljs.Node, key string) *yamljs.Node {
 	for i := range m.Pairs {
 		if m.Pairs[i].Key == key {
 			return m.Pairs[i].Value

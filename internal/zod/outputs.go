@@ -1,21 +1,21 @@
-package scalerconfig
+package zod
 
 import "github.com/kicikit/kicikit/internal/yamljs"
 
-// outputs is where the schema makes the values of its output (objects,
-// arrays, labels made canonical) when a payload carries one: chunks that
-// the by-item reading (scalersByItem) clears and uses again from one
-// scaler to the next, since nothing of a scaler's output outlives its
-// decoding, which copies what it keeps. A nil *outputs makes each value on
-// its own, for an output that is kept (Load of a whole file).
-type outputs struct {
+// Outputs is where a schema makes the values of its output (objects,
+// arrays, labels made canonical) when a [Payload] carries one. It hands
+// them out of chunks it keeps, which Reset lets it use again. A caller
+// that copies what it keeps of one output before the next (scalerconfig's
+// read by groups) makes no garbage. A nil *Outputs makes each value on its
+// own, for an output that is kept.
+type Outputs struct {
 	nodes chunks[yamljs.Node]
 	pairs chunks[yamljs.Pair]
 	items chunks[*yamljs.Node]
 }
 
-// node returns a copy of v.
-func (o *outputs) node(v yamljs.Node) *yamljs.Node {
+// Node returns a copy of v.
+func (o *Outputs) Node(v yamljs.Node) *yamljs.Node {
 	var n *yamljs.Node
 	if o == nil {
 		n = new(yamljs.Node) // not &v, which would make every v escape
@@ -27,7 +27,7 @@ func (o *outputs) node(v yamljs.Node) *yamljs.Node {
 }
 
 // pairList returns a copy of pairs, nil for none.
-func (o *outputs) pairList(pairs []yamljs.Pair) []yamljs.Pair {
+func (o *Outputs) pairList(pairs []yamljs.Pair) []yamljs.Pair {
 	if o == nil || len(pairs) == 0 {
 		return append([]yamljs.Pair(nil), pairs...)
 	}
@@ -37,16 +37,16 @@ func (o *outputs) pairList(pairs []yamljs.Pair) []yamljs.Pair {
 }
 
 // itemList returns a list of n nil items.
-func (o *outputs) itemList(n int) []*yamljs.Node {
+func (o *Outputs) itemList(n int) []*yamljs.Node {
 	if o == nil {
 		return make([]*yamljs.Node, n)
 	}
 	return o.items.take(n)
 }
 
-// reset makes the chunks hand out their values again; what they handed
-// out must no longer be used.
-func (o *outputs) reset() {
+// Reset makes o hand out its values again. What it handed out must no
+// longer be used.
+func (o *Outputs) Reset() {
 	o.nodes.reset()
 	o.pairs.reset()
 	o.items.reset()
