@@ -212,10 +212,16 @@ func TestCapacity(t *testing.T) {
 
 	hold := e.faults.Hold(enginetest.On(http.MethodPost, "/containers/create"))
 	first := make(chan error, 1)
-	go func() { _, err := b.Spawn(context.Background(), Request{LabelSet: []string{"linux"}, AgentID: "s1", OrchestratorURL: "ws://x:4000"}); first <- err }()
+	go func() {
+		_, err := b.Spawn(context.Background(), Request{LabelSet: []string{"linux"}, AgentID: "s1", OrchestratorURL: "ws://x:4000"})
+		first <- err
+	}()
 	<-hold.Arrived()
 	second := make(chan error, 1)
-	go func() { _, err := b.Spawn(context.Background(), Request{LabelSet: []string{"linux"}, AgentID: "s2", OrchestratorURL: "ws://x:4000"}); second <- err }()
+	go func() {
+		_, err := b.Spawn(context.Background(), Request{LabelSet: []string{"linux"}, AgentID: "s2", OrchestratorURL: "ws://x:4000"})
+		second <- err
+	}()
 	waitFor(t, func() bool { return b.Active() == 2 })
 	requests := len(e.faults.Requests())
 
