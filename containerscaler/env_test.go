@@ -1,0 +1,182 @@
+package containerscaler
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kicikit/kicikit/agentspawn"
+	"github.com/kicikit/kicikit/internal/enginetest"
+	"github.com/kicikit/kicikit/scalerconfig"
+	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/client"
+	"github.com/stretchr/testify/require"
+)
+
+// env is one engine test's world: a client of the real Engine whose
+// requests go through faults, and a network namespace of its own for the
+// backend's nftables rules.
+type env struct {
+	t      *testing.T
+	c      *client.Client
+	faults *enginetest.Faults
+	ns     string
+	name   string // a name unique to the test: its scaler's, its images'
+	events *eventLog
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	e := &env{t: t, faults: &enginetest.Faults{}, events: &eventLog{}}
+	e.c = enginetest.EngineWith(t, e.faults.Wrap)
+	e.ns = enginetest.Netns(t)
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	e.name = "t" + hex.EncodeToString(b[:])
+	return e
+}
+
+// nftCommand runs nft in the test's namespace.
+func (e *env) nftCommand() []string { return []string{"ip", "netns", "exec", e.ns, "nft"} }
+
+// agentImage builds an agent image of the test's own, so that its id and
+// runtime volume are the test's too, and removes the volume at the end.
+func (e *env) agentImage(labels map[string]string) string {
+	ref := "kici-agent-" + e.name + ":0.20.0"
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels["kicikit.test"] = e.name
+	id := enginetest.AgentImage(e.t, e.c, ref, labels)
+	e.removeVolumeAtEnd(agentspawn.RuntimeVolumeName(id))
+	return ref
+}
+
+func (e *env) removeVolumeAtEnd(name string) {
+	e.t.Cleanup(func() {
+		_, _ = e.c.VolumeRemove(context.Background(), name, client.VolumeRemoveOptions{Force: true})
+	})
+}
+
+// config is a config of one container scaler, named for the test, with
+// these label sets.
+func (e *env) config(labelSets ...scalerconfig.LabelSet) *scalerconfig.Config {
+	return &scalerconfig.Config{Scalers: []scalerconfig.Scaler{{
+		Name: e.name, Type: scalerconfig.TypeContainer, MaxAgents: 8, LabelSets: labelSets,
+	}}}
+}
+
+// backend is New's backend for cfg, its rules in the test's namespace,
+// its events logged; everything it runs is shut down at the end.
+func (e *env) backend(cfg *scalerconfig.Config, with ...func(*Options)) *Backend {
+	e.t.Helper()
+	o := Options{Config: cfg, Scaler: e.name, Engine: e.c, NftCommand: e.nftCommand(), Events: e.events.add}
+	for _, f := range with {
+		f(&o)
+	}
+	b, err := New(context.Background(), o)
+	require.NoError(e.t, err)
+	e.t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		b.ShutdownAll(ctx)
+	})
+	return b
+}
+
+// spawn spawns an agent of the first label set, and fails the test when it
+// fails.
+func (e *env) spawn(b *Backend, id string, r Request) Agent {
+	e.t.Helper()
+	if r.AgentID == "" {
+		r.AgentID = id
+	}
+	if r.OrchestratorURL == "" {
+		r.OrchestratorURL = "ws://172.30.0.1:4000/ws"
+	}
+	a, err := b.Spawn(context.Background(), r)
+	require.NoError(e.t, err)
+	return a
+}
+
+// managed lists the Engine's kici-managed containers that carry every
+// label, "key=value", stopped ones included.
+func (e *env) managed(labels ...string) []container.Summary {
+	e.t.Helper()
+	list, err := e.c.ContainerList(context.Background(), client.ContainerListOptions{
+		All: true, Filters: make(client.Filters).Add("label", append([]string{"kici-managed=true"}, labels...)...),
+	})
+	require.NoError(e.t, err)
+	return list.Items
+}
+
+// containers lists the containers of agentID that this test's scaler made.
+func (e *env) containers(agentID string) []container.Summary {
+	e.t.Helper()
+	return e.managed("kici-scaler-name="+e.name, "kici-agent-id="+agentID)
+}
+
+// volumeExists reports whether the Engine has a volume of that name.
+func (e *env) volumeExists(name string) bool {
+	_, err := e.c.VolumeInspect(context.Background(), name, client.VolumeInspectOptions{})
+	return err == nil
+}
+
+// ruleset is `nft list table ip kici` in the test's namespace.
+func (e *env) ruleset() string {
+	e.t.Helper()
+	out, err := exec.Command("ip", "netns", "exec", e.ns, "nft", "list", "table", "ip", "kici").CombinedOutput()
+	require.NoError(e.t, err, "%s", out)
+	return string(out)
+}
+
+// nft runs an nft script in the test's namespace.
+func (e *env) nft(script string) {
+	e.t.Helper()
+	cmd := exec.Command("ip", "netns", "exec", e.ns, "nft", "-f", "-")
+	cmd.Stdin = strings.NewReader(script)
+	out, err := cmd.CombinedOutput()
+	require.NoError(e.t, err, "%s", out)
+}
+
+// settled waits until the backend counts no agent: every unwinding over.
+func settled(t *testing.T, b *Backend) {
+	t.Helper()
+	waitFor(t, func() bool { return b.Active() == 0 })
+}
+
+// eventLog records a backend's events.
+type eventLog struct {
+	mu   sync.Mutex
+	list []Event
+}
+
+func (l *eventLog) add(e Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.list = append(l.list, e)
+}
+
+// of returns the events of one agent, as "type: message".
+func (l *eventLog) of(agentID string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, e := range l.list {
+		if e.AgentID == agentID {
+			out = append(out, e.Type+": "+e.Message)
+		}
+	}
+	return out
+}
+
+// socketPath is the Engine's socket, as DOCKER_HOST names it.
+func socketPath() string {
+	return strings.TrimPrefix(os.Getenv("DOCKER_HOST"), "unix://")
+}
