@@ -19,12 +19,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// env is one engine test's world: a client of the real Engine whose
-// requests go through faults, and a network namespace of its own for the
-// backend's nftables rules.
+// env is one engine test's world: two clients of the real Engine, the
+// backend's, whose requests go through faults, and the test's own; and a
+// network namespace of its own for the backend's nftables rules.
 type env struct {
 	t      *testing.T
-	c      *client.Client
+	c      *client.Client // the test's
+	engine *client.Client // the backend's, through faults
 	faults *enginetest.Faults
 	ns     string
 	name   string // a name unique to the test: its scaler's, its images'
@@ -34,7 +35,8 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	e := &env{t: t, faults: &enginetest.Faults{}, events: &eventLog{}}
-	e.c = enginetest.EngineWith(t, e.faults.Wrap)
+	e.c = enginetest.Engine(t)
+	e.engine = enginetest.EngineWith(t, e.faults.Wrap)
 	e.ns = enginetest.Netns(t)
 	var b [4]byte
 	_, _ = rand.Read(b[:])
@@ -76,7 +78,7 @@ func (e *env) config(labelSets ...scalerconfig.LabelSet) *scalerconfig.Config {
 // its events logged; everything it runs is shut down at the end.
 func (e *env) backend(cfg *scalerconfig.Config, with ...func(*Options)) *Backend {
 	e.t.Helper()
-	o := Options{Config: cfg, Scaler: e.name, Engine: e.c, NftCommand: e.nftCommand(), Events: e.events.add}
+	o := Options{Config: cfg, Scaler: e.name, Engine: e.engine, NftCommand: e.nftCommand(), Events: e.events.add}
 	for _, f := range with {
 		f(&o)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -69,8 +70,9 @@ func TestFillsLastWaiterCancels(t *testing.T) {
 	assert.Equal(t, two, <-cause)
 }
 
-// TestFillsAfterAbandon: a spawn that arrives while an abandoned fill
-// unwinds waits for it, then fills afresh.
+// TestFillsAfterAbandon: the last spawn to leave a fill waits for it to
+// unwind; a spawn that arrives meanwhile waits for it too, then fills
+// afresh.
 func TestFillsAfterAbandon(t *testing.T) {
 	t.Parallel()
 	var f fills
@@ -91,12 +93,16 @@ func TestFillsAfterAbandon(t *testing.T) {
 	go func() { first <- f.await(ctx, "v", run) }()
 	waitFor(t, func() bool { f.mu.Lock(); defer f.mu.Unlock(); return f.m["v"] != nil })
 	cancel()
-	require.ErrorIs(t, <-first, context.Canceled)
 	<-unwinding
+	select {
+	case <-first:
+		t.Fatal("the last spawn to leave returned before the fill unwound")
+	case <-time.After(50 * time.Millisecond):
+	}
 	second := make(chan error, 1)
 	go func() { second <- f.await(context.Background(), "v", run) }()
-	waitFor(t, func() bool { f.mu.Lock(); defer f.mu.Unlock(); return f.m["v"] != nil && f.m["v"].abandoned })
 	close(finish)
+	require.ErrorIs(t, <-first, context.Canceled)
 	assert.NoError(t, <-second)
 	assert.Equal(t, int32(2), runs.Load())
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/netip"
 	"strings"
+	"time"
 
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/kicikit/kicikit/agentspawn"
@@ -28,11 +29,19 @@ func ensureNetwork(ctx context.Context, engine client.APIClient, scaler string) 
 	if !lostCreateRace(err) {
 		return "", err
 	}
-	id, err := findNetwork(ctx, engine)
-	if id == "" && err == nil {
-		err = &Error{Reason: ErrNetworkRace, Scaler: scaler}
+	// The winner's network shows in a listing a moment after its address
+	// pool is taken, which is what refuses the loser on an older Engine.
+	for wait := 10 * time.Millisecond; wait <= 2*time.Second; wait *= 2 {
+		if id, err := findNetwork(ctx, engine); id != "" || err != nil {
+			return id, err
+		}
+		select {
+		case <-ctx.Done():
+			return "", context.Cause(ctx)
+		case <-time.After(wait):
+		}
 	}
-	return id, err
+	return "", &Error{Reason: ErrNetworkRace, Scaler: scaler}
 }
 
 // findNetwork returns the id of the network named exactly

@@ -55,7 +55,9 @@ type fill struct {
 
 // await waits for the fill of name, starting it with run when none is under
 // way. When ctx ends it stops waiting; the fill goes on for the spawns
-// still waiting, and is cancelled when none is left.
+// still waiting, and is cancelled when none is left: the last spawn to
+// leave then waits for the fill to unwind, so that a spawn that ends has
+// left nothing behind.
 func (f *fills) await(ctx context.Context, name string, run func(context.Context) error) error {
 	for {
 		c := f.join(ctx, name, run)
@@ -66,7 +68,9 @@ func (f *fills) await(ctx context.Context, name string, run func(context.Context
 			}
 			return c.err
 		case <-ctx.Done():
-			f.leave(c, context.Cause(ctx))
+			if f.leave(c, context.Cause(ctx)) {
+				<-c.done
+			}
 			return context.Cause(ctx)
 		}
 	}
@@ -101,17 +105,20 @@ func (f *fills) join(ctx context.Context, name string, run func(context.Context)
 	return c
 }
 
-// leave stops counting one waiter, and cancels the fill when none is left.
-func (f *fills) leave(c *fill, cause error) {
+// leave stops counting one waiter, and cancels the fill when none is left;
+// it reports whether it did.
+func (f *fills) leave(c *fill, cause error) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if c.abandoned {
-		return
+		return false
 	}
-	if c.waiters--; c.waiters == 0 {
-		c.abandoned = true
-		c.cancel(cause)
+	if c.waiters--; c.waiters > 0 {
+		return false
 	}
+	c.abandoned = true
+	c.cancel(cause)
+	return true
 }
 
 // fill fills the runtime volume name from agentImage, unless a probe finds

@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -51,7 +52,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 
 	// Which label set serves the job: the scaler manager's choice.
-	cfg, err := scalerconfig.Load(os.DirFS("."), *config, "")
+	path, err := filepath.Abs(*config)
+	if err != nil {
+		return err
+	}
+	cfg, err := scalerconfig.Location{Path: path}.Load(os.DirFS("/"))
 	if err != nil {
 		return err
 	}
