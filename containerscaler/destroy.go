@@ -15,6 +15,9 @@ import (
 // gone. An unknown agent, or a container already gone, is no error; what
 // the Engine or nft refuses is. A Destroy during the agent's spawn makes
 // that spawn fail with [ErrTornDown] and remove its own container.
+//
+// The removal is not cut short when ctx ends: an agent's container goes
+// whatever the caller's deadline, as no later call could find it.
 func (b *Backend) Destroy(ctx context.Context, agentID string) error {
 	b.mu.Lock()
 	a := b.agents[agentID]
@@ -35,6 +38,8 @@ func (b *Backend) Destroy(ctx context.Context, agentID string) error {
 	if id == "" {
 		return errors.Join(errs...) // its spawn removes what its create returns
 	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
 	timeout := 10
 	_, _ = b.engine.ContainerStop(ctx, id, client.ContainerStopOptions{Timeout: &timeout})
 	if _, err := b.engine.ContainerRemove(ctx, id, client.ContainerRemoveOptions{Force: true}); err != nil && !cerrdefs.IsNotFound(err) {
@@ -43,8 +48,9 @@ func (b *Backend) Destroy(ctx context.Context, agentID string) error {
 	return errors.Join(errs...)
 }
 
-// ShutdownAll destroys every agent at once, and returns when all are gone:
-// spawns under way included, once they have unwound, or when ctx ends.
+// ShutdownAll destroys every agent at once, and returns when all are gone,
+// spawns under way included once they have unwound; or when ctx ends, the
+// destroys going on.
 func (b *Backend) ShutdownAll(ctx context.Context) {
 	b.mu.Lock()
 	ids := make([]string, 0, len(b.agents))
@@ -52,6 +58,7 @@ func (b *Backend) ShutdownAll(ctx context.Context) {
 		ids = append(ids, id)
 	}
 	b.mu.Unlock()
+	destroyed := make(chan struct{})
 	var wg sync.WaitGroup
 	for _, id := range ids {
 		wg.Add(1)
@@ -60,7 +67,12 @@ func (b *Backend) ShutdownAll(ctx context.Context) {
 			_ = b.Destroy(ctx, id)
 		}()
 	}
-	wg.Wait()
+	go func() { wg.Wait(); close(destroyed) }()
+	select {
+	case <-destroyed:
+	case <-ctx.Done():
+		return
+	}
 	b.mu.Lock()
 	var spawns []*agent
 	for a := range b.workers {
