@@ -174,7 +174,9 @@ func TestSpawnGivesUp(t *testing.T) {
 
 	// ShutdownAll gives up waiting when its context ends.
 	stall := e.faults.Stall(enginetest.On(http.MethodPost, "/containers/create"))
-	go func() { _, _ = b.Spawn(context.Background(), Request{LabelSet: []string{"linux"}, AgentID: "g4", OrchestratorURL: "ws://x:4000"}) }()
+	go func() {
+		_, _ = b.Spawn(context.Background(), Request{LabelSet: []string{"linux"}, AgentID: "g4", OrchestratorURL: "ws://x:4000"})
+	}()
 	<-stall.Arrived()
 	short, cancelShort := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancelShort()
