@@ -1,9 +1,11 @@
 // Package kicikit makes the decisions the KiCI CI orchestrator makes when an
-// operator upgrades it and when it spawns agent containers, as pure Go
-// functions that other tools can import. The behaviour is the orchestrator
-// 0.20.0's (its scaler config schema 0.12.0's, the newest public one),
-// message texts included; where kicikit goes further, each package says so,
-// and CHANGELOG.md lists every such difference.
+// operator upgrades it and when it spawns agent containers. It makes them as
+// pure Go functions that other tools can import. The behaviour is the
+// orchestrator 0.20.0's, message texts included. The scaler config schema
+// is 0.12.0's (kici-dev/kici-public at 0b46a9a); the public repository
+// also holds newer ones, up to 0.16.0 (84ac3cd). Where kicikit goes
+// further, each package says so, and CHANGELOG.md lists every such
+// difference.
 //
 // This package holds no code. The work is done by the packages below, from
 // the ground up (a package imports only those above it):
@@ -41,25 +43,30 @@
 //     command, HostConfig, network, the pull to make first), ready for the
 //     Docker Engine API's Go client or as the JSON body the orchestrator
 //     sends.
+//   - [github.com/kicikit/kicikit/containerscaler] runs agents in containers
+//     on a Docker Engine, as the orchestrator's container backend does. It
+//     carries out agentspawn's decisions, and is the one package that does
+//     I/O: the Engine's, and nft's.
 //
-// None of them reads the environment or the clock, or a file it was not
-// handed: every fact they need is an argument (scalerconfig reads through an
-// io/fs.FS the caller passes), so a tool can plan a Windows service's upgrade
-// from Linux and test every decision without a machine to run it on. The one
-// exception is documented where it is: npmtarget asks the local file system
-// whether npm-cli.js exists when the caller gives it no Exists function.
+// The packages before containerscaler do no I/O of their own. None reads
+// the environment or the clock, or a file it was not handed. Every fact they need is an argument; scalerconfig reads through
+// an io/fs.FS the caller passes. So a tool can plan a Windows service's
+// upgrade from Linux, and test every decision without a machine to run it
+// on. The one exception is documented where it is: npmtarget asks the local
+// file system whether npm-cli.js exists when the caller gives it no Exists
+// function.
 //
-// Results that can fail are (T, error) with a typed error whose text reads
-// package.Func("input"): reason; results with several outcomes are sealed
-// interfaces (npmtarget.Resolution, npmtarget.Plan, preflight.Finding,
-// preflight.ServiceCheck) taken apart with a type switch, each marked for
-// go-check-sumtype.
+// Results that can fail are (T, error), with a typed error whose text reads
+// package.Func("input"): reason. Results with several outcomes are sealed
+// interfaces, taken apart with a type switch and each marked for
+// go-check-sumtype: npmtarget.Resolution, npmtarget.Plan,
+// preflight.Finding, preflight.ServiceCheck and agentspawn.Pull.
 //
 // The operator's command is cmd/kici-preflight, a pre-upgrade linter for a
-// scaler config (text, JSON, SARIF and GitHub annotations; it can pin the
-// images itself), which the repository also ships as a GitHub Action
-// (action.yml) and a pre-commit hook. The programs under examples/ use only this public API:
-// examples/npmplan prints the npm command an upgrade would run, and
-// examples/spawnconfig prints the agent container the orchestrator would
-// create for a job.
+// scaler config. It writes text, JSON, SARIF and GitHub annotations, and it
+// can pin the images itself. The repository also ships it as a GitHub
+// Action (action.yml) and a pre-commit hook. The programs under examples/
+// use only this public API. examples/npmplan prints the npm command an
+// upgrade would run. examples/spawnconfig prints the agent container the
+// orchestrator would create for a job.
 package kicikit

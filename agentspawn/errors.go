@@ -7,30 +7,29 @@ import (
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
-// Reason is why [Plan] refuses a spawn. It is an error itself, so that
+// Reason is why [Plan] refuses a spawn. It is an error itself. So
 // errors.Is(err, agentspawn.ErrAtCapacity) tells one refusal from another
-// without unpacking the [*Error]; being a constant, it cannot be
-// reassigned.
+// without unpacking the [*Error]. Being a constant, it cannot be reassigned.
 type Reason uint8
 
 // The reasons [Plan] refuses a spawn, in the order it checks them.
 const (
 	// ErrNoConfig is a Request without a Config.
 	ErrNoConfig Reason = iota + 1
-	// ErrUnknownScaler is a Request.Scaler that no scaler of the config is
-	// named, "" included.
+	// ErrUnknownScaler is a Request.Scaler that names no scaler of the config,
+	// "" included.
 	ErrUnknownScaler
-	// ErrNotContainer is a scaler of another type than container: only the
+	// ErrNotContainer is a scaler of another type than container. Only the
 	// container backend spawns from a label set's image.
 	ErrNotContainer
 	// ErrLabelSetNotSupported is a Request.LabelSet whose key
-	// ([NormalizeLabelSet]) is that of none of the scaler's label sets; an
-	// empty one matches only a label set whose key is "" as well.
+	// ([NormalizeLabelSet]) is that of none of the scaler's label sets. An empty
+	// one matches only a label set whose key is "" as well.
 	ErrLabelSetNotSupported
 	// ErrAtCapacity is a scaler that already runs maxAgents agents or more.
 	ErrAtCapacity
-	// ErrNoImage is a matched label set without an image, which the
-	// orchestrator's config schema refuses but a Config literal may hold.
+	// ErrNoImage is a matched label set without an image. The orchestrator's
+	// config schema refuses it, but a Config literal may hold it.
 	ErrNoImage
 	// ErrEmptyJobImage is a Request.Job whose Image is "".
 	ErrEmptyJobImage
@@ -39,8 +38,8 @@ const (
 	// ErrNoOrchestratorURL is a Request without an OrchestratorURL.
 	ErrNoOrchestratorURL
 	// ErrLimits is a resources.limits that
-	// [github.com/kicikit/kicikit/hostconfig.ResolveSpawnLimits] refuses:
-	// the [*Error] wraps its [*hostconfig.LimitError].
+	// [github.com/kicikit/kicikit/hostconfig.ResolveSpawnLimits] refuses. The
+	// [*Error] wraps its [*hostconfig.LimitError].
 	ErrLimits
 )
 
@@ -73,9 +72,10 @@ func (r Reason) Error() string {
 }
 
 // Error is the error [Plan] returns when the container backend refuses a
-// spawn. Its text is the orchestrator's own message where the orchestrator
-// has one (a label set it does not serve, a scaler at capacity, a label set
-// without an image), and one in the same style otherwise.
+// spawn. Where the orchestrator has a message, its text is the
+// orchestrator's own: for a label set it does not serve, a scaler at
+// capacity, a label set without an image. Otherwise it is one in the same
+// style.
 type Error struct {
 	// Reason says why; errors.Is(err, r) matches it.
 	Reason Reason
@@ -88,17 +88,17 @@ type Error struct {
 	// MaxAgents is the scaler's maxAgents, for [ErrAtCapacity].
 	MaxAgents int64
 	// LabelSetIndex is the matched label set's index in the scaler, for
-	// [ErrNoImage] and [ErrLimits]; -1 before a label set matched.
+	// [ErrNoImage] and [ErrLimits]. It is -1 before a label set matched.
 	LabelSetIndex int
-	// Err is the error of hostconfig.ResolveSpawnLimits, for [ErrLimits];
+	// Err is the error of hostconfig.ResolveSpawnLimits, for [ErrLimits]. It is
 	// nil otherwise.
 	Err error
 }
 
-// Error returns the message the orchestrator's container backend throws
-// for the refusal, such as `Label set [windows, gpu] not supported by
-// container backend "linux"` or `Container backend "linux" at capacity
-// (4/4)`, which names maxAgents twice, as the orchestrator's does.
+// Error returns the message the orchestrator's container backend throws for
+// the refusal. Examples are `Label set [windows, gpu] not supported by
+// container backend "linux"` and `Container backend "linux" at capacity
+// (4/4)`. The latter names maxAgents twice, as the orchestrator's does.
 func (e *Error) Error() string {
 	name := strconv.Quote(e.Scaler)
 	switch e.Reason {
@@ -134,14 +134,14 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// Is reports whether target is e's Reason, so that errors.Is matches the
-// Reason of an Error anywhere in a chain.
+// Is reports whether target is e's Reason. So errors.Is matches the Reason
+// of an Error anywhere in a chain.
 func (e *Error) Is(target error) bool {
 	r, ok := target.(Reason)
 	return ok && r == e.Reason
 }
 
 // Unwrap returns e.Err: the *hostconfig.LimitError of [ErrLimits], which
-// errors.As finds and whose own Unwrap leads on to the memory string's
+// errors.As finds. Its own Unwrap leads on to the memory string's
 // *hostconfig.ParseError.
 func (e *Error) Unwrap() error { return e.Err }

@@ -8,6 +8,7 @@ import (
 )
 
 func TestReasonError(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		reason Reason
 		want   string
@@ -27,6 +28,7 @@ func TestReasonError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, tt.reason.Error())
 		})
 	}
@@ -35,6 +37,7 @@ func TestReasonError(t *testing.T) {
 // TestErrorOtherReason: an Error built by hand with a Reason Plan never
 // gives, or ErrLimits without a cause, still reads as a sentence.
 func TestErrorOtherReason(t *testing.T) {
+	t.Parallel()
 	e := &Error{Reason: 0, Scaler: "s"}
 	assert.Equal(t, `Container backend "s" refused the spawn: spawn refused`, e.Error())
 	assert.Nil(t, e.Unwrap())

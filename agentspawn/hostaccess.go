@@ -18,35 +18,28 @@ type HostAccessInput struct {
 	// Gateway is the host's address on the agent's network:
 	// [IsolatedNetworkGateway] for a container agent.
 	Gateway string
-	// HostServices are hostAccess entries for the services on this host
-	// the orchestrator itself sends agents to (its object store), folded
-	// into the default.
+	// HostServices are hostAccess entries for the services on this host the
+	// orchestrator itself sends agents to, such as its object store. They are
+	// folded into the default.
 	HostServices []string
 }
 
 // HostAccess returns the hostAccess entries that say what an agent may
-// reach on the orchestrator's own host, which the container backend turns
-// into the nftables input rules of the agent's container
-// (resolveAgentHostAccess in host-access.ts, at db60c39).
+// reach on the orchestrator's own host. The container backend turns them
+// into the nftables input rules of the agent's container. It is
+// resolveAgentHostAccess in host-access.ts, at db60c39.
 //
-// A label set's networkPolicy.hostAccess wins as written, an empty one
-// meaning nothing on the host. Without one the agent gets DNS on the
-// gateway (Gateway:53), the orchestrator's port on any host address
-// (*:port, the port of OrchestratorURL, or its scheme's: 80 for http and
-// ws, 443 for https and wss; none when the URL names neither or cannot be
-// parsed), then HostServices; each entry once, at its first place.
+// A label set's networkPolicy.hostAccess wins as written. An empty one means
+// nothing on the host. Without one the agent gets, each entry once, at its
+// first place:
 //
-// The URL is read as the WHATWG URL parser reads it for its port: a scheme,
-// then for http, https, ws, wss and ftp any slashes or backslashes, and for
-// other schemes "//", before the host; a port of digits only, at most
-// 65535, with leading zeros dropped and the scheme's default port read as
-// none; a URL with an empty host, a forbidden character in its host (white
-// space, "<", ">", "^", "|", a lone "%"...), an IPv6 address in brackets
-// that net/netip refuses or that has a zone, a special URL's host that
-// ends in a number but is no IPv4 address (10.0.0.256, foo.1), or a bad
-// port has no port. Internationalised host names are not checked.
-// testdata/urlport.json holds node 20's answers for 153 URLs, which this
-// reading matches.
+//	Gateway:53        DNS on the gateway
+//	*:port            the orchestrator's port on any host address
+//	HostServices
+//
+// The port is that of OrchestratorURL, or its scheme's: 80 for http and ws,
+// 443 for https and wss. There is none when the URL names neither, or
+// cannot be parsed. The package documentation says how the URL is read.
 func HostAccess(in HostAccessInput) []string {
 	if in.Policy != nil && in.Policy.HostAccess != nil {
 		return slices.Clone(in.Policy.HostAccess)

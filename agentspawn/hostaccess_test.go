@@ -3,6 +3,7 @@ package agentspawn
 import (
 	"encoding/json"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/kicikit/kicikit/scalerconfig"
@@ -13,6 +14,7 @@ import (
 // TestURLPortLikeNode reads testdata/urlport.json, the port node 20's URL
 // parser gives host-access.ts's portOf for each URL (testdata/gen/urlport.mjs).
 func TestURLPortLikeNode(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("testdata/urlport.json")
 	require.NoError(t, err)
 	var rows [][2]*string
@@ -21,6 +23,7 @@ func TestURLPortLikeNode(t *testing.T) {
 	for _, row := range rows {
 		url, want := *row[0], row[1]
 		t.Run(url, func(t *testing.T) {
+			t.Parallel()
 			port, ok := urlPort(url)
 			if want == nil {
 				assert.False(t, ok, "port %q", port)
@@ -36,6 +39,7 @@ func TestURLPortLikeNode(t *testing.T) {
 // (at 0b46a9a) and the three of container-backend.test.ts, each row naming
 // its test.
 func TestHostAccess(t *testing.T) {
+	t.Parallel()
 	base := HostAccessInput{OrchestratorURL: "http://192.168.1.40:10143", Gateway: "172.30.0.1"}
 	with := func(f func(*HostAccessInput)) HostAccessInput { in := base; f(&in); return in }
 	tests := []struct {
@@ -86,6 +90,7 @@ func TestHostAccess(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, HostAccess(tt.in))
 		})
 	}
@@ -95,8 +100,12 @@ func TestHostAccess(t *testing.T) {
 // number and so no address to refuse; the callers refuse an empty host
 // before they ask, and ipv4Refused must not fail on one either.
 func TestIPv4RefusedEmpty(t *testing.T) {
-	for _, host := range []string{"", ".", ".."} {
-		assert.False(t, ipv4Refused(host), "%q", host)
-	}
+	t.Parallel()
 	assert.True(t, ipv4Refused("1.18446744073709551617"), "a number past 2^64 does not wrap")
+	for _, host := range []string{"", ".", ".."} {
+		t.Run(strconv.Quote(host), func(t *testing.T) {
+			t.Parallel()
+			assert.False(t, ipv4Refused(host))
+		})
+	}
 }

@@ -10,20 +10,19 @@ import (
 )
 
 // Isolation is the network isolation of one agent container: the nftables
-// rules for packets from its address, as the container backend writes
-// them (applyIsolationRules in container-backend.ts, with
-// buildIsolationRuleOps and buildHostAccessRuleOps of nftables.ts, at
-// 221047e). Each rule is an nft rule statement that starts with
-// "ip saddr <Addr>".
+// rules for packets from its address. The container backend writes them in
+// applyIsolationRules (container-backend.ts), with buildIsolationRuleOps and
+// buildHostAccessRuleOps of nftables.ts, at 221047e. Each rule is an nft
+// rule statement that starts with "ip saddr <Addr>".
 type Isolation struct {
 	// Addr is the container's address on the isolated network.
 	Addr netip.Addr
-	// Forward is what the container reaches through the host, head to
-	// tail: the gateway, the allowlist, then drops of the private and
-	// metadata ranges, and a final drop under denyAll.
+	// Forward is what the container reaches through the host, head to tail:
+	// the gateway, the allowlist, then drops of the private and metadata ranges.
+	// A final drop follows under denyAll.
 	Forward []string
-	// Input is what it reaches on the host itself, head to tail: replies
-	// to the host's own connections, each hostAccess entry, then a drop.
+	// Input is what it reaches on the host itself, head to tail. These are
+	// replies to the host's own connections, each hostAccess entry, then a drop.
 	Input []string
 }
 
@@ -54,16 +53,14 @@ func (e *IsolationError) Error() string { return e.Err.Error() }
 // Unwrap returns e.Err.
 func (e *IsolationError) Unwrap() error { return e.Err }
 
-// PlanIsolation returns the rules of one agent container's address, or an
-// [*IsolationError] for an address that is not IPv4, an allowlist entry
-// that is not an IPv4 address or CIDR, or a hostAccess entry the
-// orchestrator refuses.
+// PlanIsolation returns the rules of one agent container's address. It
+// returns an [*IsolationError] for an address that is not IPv4, and for an
+// allowlist entry that is not an IPv4 address or CIDR. It does so too for a
+// hostAccess entry the orchestrator refuses.
 //
-// Every address is written in canonical form: nft reads an octet with a
-// leading zero as octal, so the orchestrator's "010.0.0.1" would open
-// 8.0.0.1; here it is 10.0.0.1, as the orchestrator's own check reads it.
-// The orchestrator also hands an allowlist entry to nft as written, which
-// resolves a host name once, when the rule is made; here one is refused.
+// Every address is written in canonical form. So the orchestrator's
+// "010.0.0.1", which nft would read as 8.0.0.1, is 10.0.0.1 here. An
+// allowlist host name is refused. The package documentation says why.
 func PlanIsolation(in IsolationInput) (Isolation, error) {
 	if !in.Addr.Is4() {
 		return Isolation{}, &IsolationError{Field: "addr", Entry: in.Addr.String(),

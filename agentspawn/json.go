@@ -11,23 +11,31 @@ import (
 )
 
 // MarshalJSON returns the body of the Engine API's POST /containers/create
-// for s, with exactly the keys the orchestrator's create call sends, in its
-// order, and no null, no empty string, no zero value the orchestrator
-// leaves out:
+// for s. It has exactly the keys the orchestrator's create call sends, in
+// its order:
 //
 //	{"Image":…, "Cmd":[…], "Env":[…], "Labels":{…},
 //	 "HostConfig":{"Memory":…, "NanoCpus":…, "Binds":[…], "ExtraHosts":[…],
 //	               "GroupAdd":[…], "AutoRemove":false, "PidsLimit":4096},
 //	 "NetworkingConfig":{"EndpointsConfig":{"kici-agent-net":{}}}}
 //
-// Image is written when set, Cmd, Env, Binds, ExtraHosts and GroupAdd when
-// they hold an entry, Labels when not nil (the backend's labels first, in
-// its order, then any other, sorted), Memory and NanoCpus when positive,
-// AutoRemove always, PidsLimit when set, and NetworkingConfig when
-// s.Networking is not nil, each of its endpoints with empty settings, as
-// the orchestrator sends them. The other fields of s.Config and
-// s.HostConfig, which Plan leaves zero, are not written: marshal them
-// yourself, or hand them to the Engine's Go client, to send more.
+// There is no null, no empty string, and no zero value the orchestrator
+// leaves out:
+//
+//	Image                              when set
+//	Cmd, Env, Binds, ExtraHosts,       when they hold an entry
+//	GroupAdd
+//	Labels                             when not nil: the backend's labels first,
+//	                                   in its order, then any other, sorted
+//	Memory, NanoCpus                   when positive
+//	AutoRemove                         always
+//	PidsLimit                          when set
+//	NetworkingConfig                   when s.Networking is not nil, each of its
+//	                                   endpoints with empty settings
+//
+// The other fields of s.Config and s.HostConfig, which Plan leaves zero, are
+// not written. To send more, marshal them yourself, or hand them to the
+// Engine's Go client.
 func (s Spawn) MarshalJSON() ([]byte, error) {
 	var w jsonWriter
 	w.b.WriteByte('{')

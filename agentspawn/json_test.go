@@ -13,6 +13,7 @@ import (
 // TestMarshalJSONExact: the create body's bytes, keys in the orchestrator's
 // order, for the spawn of a job's image.
 func TestMarshalJSONExact(t *testing.T) {
+	t.Parallel()
 	r := spawnReq(backendConfig(), linuxDocker, "agent-1")
 	r.Job = &JobImage{Image: "node:20", AgentImageID: "sha256:mock"}
 	r.BoundJobID = "job-<1>&"
@@ -35,6 +36,7 @@ func TestMarshalJSONExact(t *testing.T) {
 // TestMarshalJSONKeys: which keys a Spawn's values give, whatever a caller
 // changed in it.
 func TestMarshalJSONKeys(t *testing.T) {
+	t.Parallel()
 	pids := int64(7)
 	negative := container.HostConfig{Binds: []string{}, ExtraHosts: []string{}, GroupAdd: []string{}}
 	negative.Memory, negative.NanoCPUs = -1, -1
@@ -70,6 +72,7 @@ func TestMarshalJSONKeys(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			body, err := tt.sp.MarshalJSON()
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, string(body))
@@ -87,6 +90,7 @@ func TestMarshalJSONKeys(t *testing.T) {
 // TestMarshalJSONStrings: strings come out as encoding/json writes them,
 // less its HTML escaping.
 func TestMarshalJSONStrings(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, in, want string }{
 		{"empty", "", `""`},
 		{"plain", "plain", `"plain"`},
@@ -99,6 +103,7 @@ func TestMarshalJSONStrings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			var w jsonWriter
 			w.str(tt.in)
 			assert.Equal(t, tt.want, w.b.String())

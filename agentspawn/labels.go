@@ -19,24 +19,27 @@ const (
 	ScalerLabelPrefix = "kici:scaler:"
 	// RoleLabelPrefix starts a role label: kici:role:builder.
 	RoleLabelPrefix = "kici:role:"
-	// AgentFeatureLabel is the one agent-feature label the newest public
-	// agent reports, which the scaler manager adds to every label set it
-	// routes on (labels.ts and manager.ts at 0b46a9a).
+	// AgentFeatureLabel is the one agent-feature label the newest public agent
+	// reports. The scaler manager adds it to every label set it routes on. It
+	// comes from labels.ts and manager.ts, at 0b46a9a and 84ac3cd.
 	AgentFeatureLabel = "kici:agent-feature:global-eval-skips-result-aware"
 )
 
-// AgentLabels returns the labels a scaler gives an agent it spawns, what
-// the container backend writes into KICI_LABELS and binds the agent's
-// token to: the orchestrator's scalerAgentLabels. They are labelSet as
-// given, then kici:agent:<backend>, kici:scaler:<scaler>, the role labels
-// and the platform taints, each label once, at its first place (compared
-// exactly, case included).
+// AgentLabels returns the labels a scaler gives an agent it spawns: the
+// orchestrator's scalerAgentLabels. The container backend writes them into
+// KICI_LABELS and binds the agent's token to them. They are, each label
+// once, at its first place (compared exactly, case included):
 //
-// roles nil means every role (kici:role:builder, kici:role:init-runner),
-// as a config that leaves roles out; empty means none; a list holding
-// "all" means every role; otherwise each role's label in roles' order.
-// taints are the plain platform tokens the scaler manager passes, which
-// [PlatformTaints] computes.
+//	labelSet             as given
+//	kici:agent:<backend>
+//	kici:scaler:<scaler>
+//	the role labels
+//	taints               the plain platform tokens the scaler manager passes,
+//	                     which [PlatformTaints] computes
+//
+// roles nil means every role (kici:role:builder, kici:role:init-runner), as
+// for a config that leaves roles out. Empty means none. A list holding "all"
+// means every role. Otherwise each role's label follows, in roles' order.
 func AgentLabels(labelSet []string, backend scalerconfig.ScalerType, scaler string, roles []scalerconfig.Role, taints []string) []string {
 	var set orderedSet
 	set.add(labelSet...)
@@ -80,11 +83,12 @@ func roleLabels(roles []scalerconfig.Role) []string {
 	return out
 }
 
-// NormalizeLabelSet returns the key the orchestrator compares label sets
-// by (normalizeLabelSet): each label lower-cased as JavaScript does it (no
-// trimming), each once, sorted by UTF-16 code units, joined with ",".
-// ["Docker", "linux", "linux"] is "docker,linux"; an empty set is "".
-// The container backend writes it into the kici-labels Docker label.
+// NormalizeLabelSet returns the key the orchestrator compares label sets by
+// (normalizeLabelSet). Each label is lower-cased as JavaScript does it, with
+// no trimming, and kept once. The labels are sorted by UTF-16 code units and
+// joined with ",". So ["Docker", "linux", "linux"] is "docker,linux", and an
+// empty set is "". The container backend writes the key into the
+// kici-labels Docker label.
 func NormalizeLabelSet(labels []string) string {
 	return strings.Join(normalized(labels), ",")
 }

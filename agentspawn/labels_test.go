@@ -11,6 +11,7 @@ import (
 // resolveRoleLabels cases (at 0b46a9a5), each row naming its test, and
 // taint-reachability.test.ts's one that needs no agent registry.
 func TestAgentLabels(t *testing.T) {
+	t.Parallel()
 	role := func(r ...scalerconfig.Role) []scalerconfig.Role { return append([]scalerconfig.Role{}, r...) }
 	tests := []struct {
 		name     string
@@ -57,6 +58,7 @@ func TestAgentLabels(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, AgentLabels(tt.labelSet, tt.backend, tt.scaler, tt.roles, tt.taints))
 		})
 	}
@@ -65,6 +67,7 @@ func TestAgentLabels(t *testing.T) {
 // TestAgentLabelsLong: a label set of many labels, some repeated, keeps
 // the first of each in order.
 func TestAgentLabelsLong(t *testing.T) {
+	t.Parallel()
 	var in, want []string
 	for i := range 40 {
 		l := string(rune('a' + i%26))
@@ -79,6 +82,7 @@ func TestAgentLabelsLong(t *testing.T) {
 
 // TestLabelConstants holds labels.test.ts's constants that agentspawn uses.
 func TestLabelConstants(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, "kici:role:", RoleLabelPrefix, "role constants: ROLE_LABEL_PREFIX is kici:role:")
 	assert.Equal(t, "kici:agent:", AgentTypeLabelPrefix, "agentTypeLabel: prefixes with kici:agent:")
 	assert.Equal(t, "kici:scaler:", ScalerLabelPrefix, "scalerLabel: prefixes with kici:scaler:")
@@ -93,6 +97,7 @@ func TestLabelConstants(t *testing.T) {
 // mapping cases, through the scaler manager's resolution of a scaler's
 // platform (manager.ts's resolveScalerPlatform, at 0b46a9a5).
 func TestPlatformTaints(t *testing.T) {
+	t.Parallel()
 	declared := func(os, arch string) *scalerconfig.Scaler {
 		return &scalerconfig.Scaler{Type: scalerconfig.TypeContainer, Platform: &scalerconfig.Platform{OS: os, Arch: arch}}
 	}
@@ -119,6 +124,7 @@ func TestPlatformTaints(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, PlatformTaints(tt.scaler, tt.host))
 		})
 	}
@@ -137,6 +143,7 @@ func platformScaler(typ scalerconfig.ScalerType, platform *scalerconfig.Platform
 // scaler manager adds to a label set and the gate it applies: a runs-on
 // label matches only a label the label set has or gets.
 func TestRouteAddedLabels(t *testing.T) {
+	t.Parallel()
 	pl := func(os, arch string) *scalerconfig.Platform { return &scalerconfig.Platform{OS: os, Arch: arch} }
 	bm, ct := scalerconfig.TypeBareMetal, scalerconfig.TypeContainer
 	tests := []struct {
@@ -182,6 +189,7 @@ func TestRouteAddedLabels(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			var exclude []string
 			if tt.name == "an excluded added label vetoes every label set" {
 				exclude = []string{"KICI:AGENT:CONTAINER"}

@@ -12,12 +12,12 @@ type Overlap struct {
 	First, Second string
 }
 
-// Overlaps returns every label set that a scaler declares when an earlier
-// scaler of another name already declared it, in config order: the
-// orchestrator's detectLabelSetOverlaps (label-matcher.ts, at db60c390),
-// with which it refuses an ambiguous config at startup. Label sets compare
-// by [NormalizeLabelSet]; a scaler may repeat its own label sets. A nil
-// config has none.
+// Overlaps returns every label set a scaler declares when an earlier scaler
+// of another name already declared it, in config order. This is the
+// orchestrator's detectLabelSetOverlaps (label-matcher.ts, at db60c39). It
+// refuses an ambiguous config with it at startup. Label sets compare by
+// [NormalizeLabelSet]. A scaler may repeat its own label sets. A nil config
+// has none.
 func Overlaps(cfg *scalerconfig.Config) []Overlap {
 	if cfg == nil {
 		return nil

@@ -70,6 +70,7 @@ func jobContainer() *JobImage {
 // and I/O: tracking, abort signals, start, nftables calls, destroy,
 // orphans, reload's label sets, runtime detection and tool requirements.
 func TestPlanContainerBackend(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		req   Request
@@ -241,6 +242,7 @@ func TestPlanContainerBackend(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			sp, err := plan(t, tt.req)
 			require.NoError(t, err)
 			tt.check(t, sp)
@@ -256,13 +258,14 @@ func envValue(t *testing.T, sp Spawn, name string) string {
 			return v
 		}
 	}
-	t.Fatalf("no %s in %q", name, sp.Config.Env)
+	require.FailNow(t, "no such entry", "no %s in %q", name, sp.Config.Env)
 	return ""
 }
 
 // TestPlanRefusals holds the refusals of container-backend.test.ts, with
 // the orchestrator's messages, and the ones kicikit adds.
 func TestPlanRefusals(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		req    Request
@@ -317,6 +320,7 @@ func TestPlanRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			sp, err := plan(t, tt.req)
 			require.Error(t, err)
 			assert.Equal(t, Spawn{}, sp)
@@ -346,6 +350,7 @@ func TestPlanRefusals(t *testing.T) {
 // TestPlanLimitErrorUnwraps: a refused limit is the hostconfig error, which
 // errors.As and errors.Is find through the *Error.
 func TestPlanLimitErrorUnwraps(t *testing.T) {
+	t.Parallel()
 	_, err := plan(t, spawnReq(backendConfig(func(s *scalerconfig.Scaler, _ *scalerconfig.Config) {
 		s.LabelSets[0].Resources.Limits.Memory = "0.0001k"
 	}), linuxDocker, "a"))

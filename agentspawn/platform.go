@@ -6,15 +6,15 @@ import (
 )
 
 // PlatformTaints returns the plain platform tokens that taint a scaler's
-// agents (windows, macos, arm64), as the scaler manager's platformTaintsFor
-// derives them: from the scaler's declared platform, or, for a bare-metal
-// scaler that declares none, from host, the orchestrator's own OS and
-// architecture (manager.ts's resolveScalerPlatform, at 0b46a9a). A
-// container or firecracker scaler without a declared platform has none. It
-// is what [Request].PlatformTaints takes, and part of the gate [Route]
-// applies. A nil scaler has none.
+// agents: windows, macos, arm64. The scaler manager's platformTaintsFor
+// derives them from the scaler's declared platform. A bare-metal scaler
+// that declares none takes host, the orchestrator's own OS and
+// architecture. This is manager.ts's resolveScalerPlatform, at 0b46a9a and
+// 84ac3cd. A container or firecracker scaler without a declared platform
+// has none, and so has a nil scaler. The result is what
+// [Request].PlatformTaints takes, and part of the gate [Route] applies.
 //
-// host is in the config's words (linux, macos, windows; x64, arm64); Node's
+// host is in the config's words (linux, macos, windows; x64, arm64). Node's
 // darwin and win32 are read as macos and windows.
 func PlatformTaints(s *scalerconfig.Scaler, host scalerconfig.Platform) []string {
 	if s == nil {

@@ -14,11 +14,10 @@ type RouteInput struct {
 	RunsOn []string
 	// Exclude are the job's excluded labels, in any case.
 	Exclude []string
-	// Host is the orchestrator's own OS and architecture, in the config's
-	// words (linux, macos, windows; x64, arm64; Node's darwin and win32
-	// read as macos and windows, and other values are taken as Node's
-	// os.platform() and os.arch() strings). The zero Host adds no
-	// host-derived label.
+	// Host is the orchestrator's own OS and architecture, in the config's words:
+	// linux, macos, windows; x64, arm64. Node's darwin and win32 read as macos
+	// and windows. Other values are taken as Node's os.platform() and os.arch()
+	// strings. The zero Host adds no host-derived label.
 	Host scalerconfig.Platform
 }
 
@@ -32,30 +31,35 @@ type Match struct {
 }
 
 // Route returns the label set that serves a job, as the orchestrator's
-// scaler manager chooses it (requestScale: getEnrichedScalerEntries, then
-// findBackendForLabels), and false when none does.
+// scaler manager chooses it. That is requestScale: getEnrichedScalerEntries,
+// then findBackendForLabels. It reports false when none does.
 //
-// Each label set is matched with the labels the manager adds to it: the
-// kici:os: and kici:arch: labels of the scaler's platform (its declared
-// one; for a bare-metal scaler without one, Host's; for a container or
-// firecracker scaler without one, kici:os:linux and Host's architecture),
-// the platform's tokens (windows, macos, arm64), kici:agent:<type>,
-// kici:scaler:<name>, the role labels, and [AgentFeatureLabel]. Labels are
-// compared lower-cased, as JavaScript lower-cases them.
+// Each label set is matched with the labels the manager adds to it:
+//
+//	kici:os:, kici:arch:   of the scaler's platform: its declared one; for a
+//	                       bare-metal scaler without one, Host's; for a container
+//	                       or firecracker scaler without one, kici:os:linux and
+//	                       Host's architecture
+//	windows, macos, arm64  the platform's tokens
+//	kici:agent:<type>
+//	kici:scaler:<name>
+//	the role labels
+//	AgentFeatureLabel
+//
+// Labels are compared lower-cased, as JavaScript lower-cases them.
 //
 //   - A label set serves the job when every runs-on label is one of its
-//     labels, every label of its gate is in runs-on (the gate: the scaler's
-//     mandatoryLabels, the scaler's [PlatformTaints], and the platform
-//     taints among the label set's own labels, such as macos or arm64),
-//     and none of Exclude is one of its labels.
-//   - Of those, the one with the fewest labels (its own and the added ones,
-//     each counted once) wins; on a tie the first, scalers in config order
-//     and label sets in scaler order.
-//   - An empty runs-on takes the first label set whose gate is empty, and
+//     labels and every label of its gate is in runs-on. The gate is the
+//     scaler's mandatoryLabels and [PlatformTaints], and the platform taints
+//     among the label set's own labels, such as macos or arm64. None of
+//     Exclude may be one of its labels.
+//   - Of those, the one with the fewest labels wins, its own and the added
+//     ones each counted once. On a tie the first wins: scalers in config
+//     order, and label sets in scaler order.
+//   - An empty runs-on takes the first label set whose gate is empty.
 //     Exclude does not apply to it, as in the orchestrator.
 //
-// Route's time is linear in the size of the config and of the job's
-// labels.
+// Route's time is linear in the size of the config and of the job's labels.
 func Route(in RouteInput) (Match, bool) {
 	if in.Config == nil {
 		return Match{}, false

@@ -70,6 +70,7 @@ func runRouteCases(t *testing.T, tests []routeCase) {
 // label set carries (arm64 for the test's gpu), the one way a config gates
 // one label set of a scaler and not another.
 func TestRouteLabelMatcher(t *testing.T) {
+	t.Parallel()
 	scalers := matcherConfig(
 		matcherScaler{name: "docker-linux", labelSets: [][]string{{"linux", "docker"}, {"linux", "node20"}}},
 		matcherScaler{name: "bare-metal-gpu", labelSets: [][]string{{"linux", "gpu", "cuda"}}},
@@ -141,6 +142,7 @@ func TestRouteLabelMatcher(t *testing.T) {
 // TestNormalizeLabelSet holds label-matcher.test.ts's normalizeLabelSet
 // and labelSetsMatch cases.
 func TestNormalizeLabelSet(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		labels []string
@@ -158,11 +160,6 @@ func TestNormalizeLabelSet(t *testing.T) {
 		{"an empty label is a label", []string{"", "linux"}, ",linux"},
 		{"many labels", []string{"j", "i", "h", "g", "f", "e", "d", "c", "b", "a", "A"}, "a,b,c,d,e,f,g,h,i,j"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, NormalizeLabelSet(tt.labels))
-		})
-	}
 	match := []struct {
 		name string
 		a, b []string
@@ -175,8 +172,15 @@ func TestNormalizeLabelSet(t *testing.T) {
 		{"labelSetsMatch: returns false for superset (does NOT match)", []string{"linux", "docker", "gpu"}, []string{"linux", "docker"}, false},
 		{"labelSetsMatch: handles case-insensitive matching", []string{"Linux", "Docker"}, []string{"linux", "docker"}, true},
 	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.want, NormalizeLabelSet(tt.labels))
+		})
+	}
 	for _, tt := range match {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, NormalizeLabelSet(tt.a) == NormalizeLabelSet(tt.b))
 		})
 	}
@@ -184,6 +188,7 @@ func TestNormalizeLabelSet(t *testing.T) {
 
 // TestOverlaps holds label-matcher.test.ts's detectLabelSetOverlaps cases.
 func TestOverlaps(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		cfg  *scalerconfig.Config
@@ -213,6 +218,7 @@ func TestOverlaps(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, Overlaps(tt.cfg))
 		})
 	}
@@ -223,6 +229,7 @@ func TestOverlaps(t *testing.T) {
 // context of its prefix: a final sigma after "kici:scaler:" is ς, where Σ
 // alone lower-cases to σ.
 func TestRouteLowerCasesWholeLabels(t *testing.T) {
+	t.Parallel()
 	cfg := matcherConfig(matcherScaler{name: "Σ", labelSets: [][]string{{"x"}}}, matcherScaler{name: "Pool", labelSets: [][]string{{"x"}}})
 	for _, tt := range []struct {
 		runsOn string
@@ -235,6 +242,7 @@ func TestRouteLowerCasesWholeLabels(t *testing.T) {
 		{"KICI:SCALER:POOL", 1, true},
 	} {
 		t.Run(tt.runsOn, func(t *testing.T) {
+			t.Parallel()
 			m, ok := Route(RouteInput{Config: cfg, RunsOn: []string{tt.runsOn}})
 			assert.Equal(t, tt.ok, ok)
 			if ok {
@@ -248,33 +256,37 @@ func TestRouteLowerCasesWholeLabels(t *testing.T) {
 // order so that none comes sorted: every label of each is found, and
 // repeated labels count once.
 func TestRouteLongLabelSets(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{7, 8, 9, 12, 20} {
-		labels := make([]string, n)
-		for i := range labels {
-			labels[i] = fmt.Sprintf("L%02d", n-i)
-		}
-		cfg := matcherConfig(matcherScaler{name: "s", labelSets: [][]string{labels}})
-		for _, l := range labels {
-			_, ok := Route(RouteInput{Config: cfg, RunsOn: []string{strings.ToLower(l)}})
-			assert.True(t, ok, "n=%d %s", n, l)
-			_, ok = Route(RouteInput{Config: cfg, RunsOn: []string{"x"}, Exclude: []string{l}})
-			assert.False(t, ok, "n=%d excluding %s", n, l)
-		}
-		// The same labels twice over, in two cases, are the same label set:
-		// on a tie the first wins, so the repeated one must not count more.
-		twice := append(append([]string{}, labels...), labels...)
-		for i := range labels {
-			twice[i] = strings.ToLower(twice[i])
-		}
-		cfg = matcherConfig(matcherScaler{name: "s", labelSets: [][]string{twice, labels}})
-		m, ok := Route(RouteInput{Config: cfg, RunsOn: []string{strings.ToLower(labels[0])}})
-		assert.True(t, ok)
-		assert.Equal(t, 0, m.LabelSetIndex, "n=%d", n)
-		// One label more loses to the shorter.
-		more := append([]string{"extra"}, labels...)
-		cfg = matcherConfig(matcherScaler{name: "s", labelSets: [][]string{more, twice}})
-		m, ok = Route(RouteInput{Config: cfg, RunsOn: []string{strings.ToLower(labels[n-1])}})
-		assert.True(t, ok)
-		assert.Equal(t, 1, m.LabelSetIndex, "n=%d", n)
+		t.Run(fmt.Sprintf("%d labels", n), func(t *testing.T) {
+			t.Parallel()
+			labels := make([]string, n)
+			for i := range labels {
+				labels[i] = fmt.Sprintf("L%02d", n-i)
+			}
+			cfg := matcherConfig(matcherScaler{name: "s", labelSets: [][]string{labels}})
+			for _, l := range labels {
+				_, ok := Route(RouteInput{Config: cfg, RunsOn: []string{strings.ToLower(l)}})
+				assert.True(t, ok, "%s", l)
+				_, ok = Route(RouteInput{Config: cfg, RunsOn: []string{"x"}, Exclude: []string{l}})
+				assert.False(t, ok, "excluding %s", l)
+			}
+			// The same labels twice over, in two cases, are the same label set:
+			// on a tie the first wins, so the repeated one must not count more.
+			twice := append(append([]string{}, labels...), labels...)
+			for i := range labels {
+				twice[i] = strings.ToLower(twice[i])
+			}
+			cfg = matcherConfig(matcherScaler{name: "s", labelSets: [][]string{twice, labels}})
+			m, ok := Route(RouteInput{Config: cfg, RunsOn: []string{strings.ToLower(labels[0])}})
+			assert.True(t, ok)
+			assert.Equal(t, 0, m.LabelSetIndex)
+			// One label more loses to the shorter.
+			more := append([]string{"extra"}, labels...)
+			cfg = matcherConfig(matcherScaler{name: "s", labelSets: [][]string{more, twice}})
+			m, ok = Route(RouteInput{Config: cfg, RunsOn: []string{strings.ToLower(labels[n-1])}})
+			assert.True(t, ok)
+			assert.Equal(t, 1, m.LabelSetIndex)
+		})
 	}
 }

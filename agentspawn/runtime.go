@@ -8,7 +8,7 @@ import (
 )
 
 // The KiCI runtime a job's own image runs the agent from, as
-// packages/shared/src/container-runtime.ts (at 0b46a9a) lays it out.
+// packages/shared/src/container-runtime.ts (at 221047e) lays it out.
 const (
 	// RuntimeMount is where the runtime volume is mounted in a container
 	// started from a job's image, read-only.
@@ -24,20 +24,20 @@ const (
 	// IsolatedNetworkSubnet is the isolated network's subnet.
 	IsolatedNetworkSubnet = "172.30.0.0/16"
 	// IsolatedNetworkGateway is the isolated network's gateway, the host's
-	// address on it: where an agent's DNS goes, and what [HostAccess] takes
-	// as its gateway for a container agent.
+	// address on it. An agent's DNS goes there. [HostAccess] takes it as its
+	// gateway for a container agent.
 	IsolatedNetworkGateway = "172.30.0.1"
 )
 
 // RuntimeVolumeName returns the name of the volume that holds the KiCI
-// runtime copied out of an agent image, as the orchestrator's
-// runtimeVolumeName names it for the whole runtime tree: "kici-runtime-"
-// and the image's id without its "sha256:" prefix, every character but
-// ASCII letters, digits, "_", "." and "-" made "-", cut to 32 characters.
-// It is keyed by the image's content id, not its name, so that a moving
-// tag rebuilt in place gets a new volume.
+// runtime copied out of an agent image. It is the orchestrator's
+// runtimeVolumeName for the whole runtime tree. The name is "kici-runtime-"
+// and the image's id without its "sha256:" prefix. Every character but ASCII
+// letters, digits, "_", "." and "-" becomes "-", and the id is cut to 32
+// characters. It is keyed by the image's content id, not its name. So a
+// moving tag rebuilt in place gets a new volume.
 //
-// The cut counts UTF-16 code units, as JavaScript's slice does: a
+// The cut counts UTF-16 code units, as JavaScript's slice does. So a
 // character beyond U+FFFF is two of them and becomes "--". Invalid UTF-8
 // reads as one U+FFFD a byte.
 func RuntimeVolumeName(imageID string) string {
@@ -74,8 +74,8 @@ func volumeNameByte(c byte) bool {
 // The Docker labels of the containers and volumes the container backend
 // makes, which its orphan sweep selects by.
 const (
-	// LabelManaged is "true" on every container and volume the backend
-	// makes: agents, runtime volumes, and the containers that fill them.
+	// LabelManaged is "true" on every container and volume the backend makes:
+	// agents, runtime volumes, and the containers that fill them.
 	LabelManaged = "kici-managed"
 	// LabelScaler is an agent container's scaler name.
 	LabelScaler = "kici-scaler-name"
@@ -90,13 +90,13 @@ const (
 )
 
 // RuntimeInitLabel is the agent image label that names the init the
-// injected agent starts under (container-runtime.ts's RUNTIME_INIT_LABEL,
-// at 221047e).
+// injected agent starts under. It is container-runtime.ts's
+// RUNTIME_INIT_LABEL, at 221047e.
 const RuntimeInitLabel = "kici.runtime.init"
 
 // RuntimeInit returns the init command for an agent image's labels, which
-// [JobImage].Init takes: tini's, when the label is "tini"; nil for no
-// label or an init this release does not know.
+// [JobImage].Init takes. It is tini's when the label is "tini". It is nil
+// for no label, or for an init this release does not know.
 func RuntimeInit(labels map[string]string) []string {
 	if labels[RuntimeInitLabel] == "tini" {
 		// -s keeps tini a reaper when the runtime runs its own init as PID 1.
@@ -106,7 +106,7 @@ func RuntimeInit(labels map[string]string) []string {
 }
 
 // RuntimeContainer is a short-lived root container of an agent image on a
-// runtime volume, mounted at /kici-runtime-out.
+// runtime volume. The volume is mounted at /kici-runtime-out.
 type RuntimeContainer struct {
 	// Config holds the image, user 0:0, the command and the
 	// [LabelManaged] label.
@@ -123,9 +123,10 @@ const (
 )
 
 // RuntimePopulator returns the container that fills volume with the KiCI
-// runtime of agentImage (ensureRuntimeVolume in container-runtime.ts, at
-// 221047e). It copies /opt/kici, checks the copy holds the agent's node
-// and script, and writes a marker last; it exits non-zero on any failure.
+// runtime of agentImage: ensureRuntimeVolume in container-runtime.ts, at
+// 221047e. It copies /opt/kici and checks that the copy holds the agent's
+// node and script. It writes a marker last. It exits non-zero on any
+// failure.
 func RuntimePopulator(agentImage, volume string) RuntimeContainer {
 	return runtimeContainer(agentImage, volume, "set -e; cp -a "+RuntimeMount+"/. "+runtimeOut+"/; "+
 		"test -x "+runtimeOut+"/node/bin/node; "+
@@ -134,7 +135,7 @@ func RuntimePopulator(agentImage, volume string) RuntimeContainer {
 }
 
 // RuntimeProbe returns the container that exits 0 when volume holds a
-// complete runtime: one the populator finished.
+// complete runtime, one the populator finished.
 func RuntimeProbe(agentImage, volume string) RuntimeContainer {
 	return runtimeContainer(agentImage, volume, "test -f "+runtimeMarker)
 }

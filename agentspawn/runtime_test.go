@@ -11,6 +11,7 @@ import (
 // TestRuntimeVolumeName: what node 20 answers for container-runtime.ts's
 // runtimeVolumeName (at 0b46a9a5) on each id.
 func TestRuntimeVolumeName(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ id, want string }{
 		{"sha256:mock", "kici-runtime-mock"}, // container-backend.test.ts's inspected image
 		{"sha256:" + strings.Repeat("a", 64), "kici-runtime-" + strings.Repeat("a", 32)},
@@ -28,12 +29,14 @@ func TestRuntimeVolumeName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.id, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, RuntimeVolumeName(tt.id))
 		})
 	}
 }
 
 func TestRuntimeLayout(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, "/opt/kici", RuntimeMount)
 	assert.Equal(t, "/opt/kici/node/bin/node", AgentNode)
 	assert.Equal(t, "/opt/kici/app/packages/agent/dist/server.js", AgentScript)

@@ -10,80 +10,47 @@ import (
 	"github.com/moby/moby/api/types/registry"
 )
 
-// Spawn is the container backend's decision for one spawn: the label set
-// that matched, the request the Docker Engine API takes to create the
-// agent container, and the pull to make first. Its JSON ([Spawn.MarshalJSON])
-// is the body of POST /containers/create.
+// Spawn is the container backend's decision for one spawn. It holds the
+// label set that matched, and the request the Docker Engine API takes to
+// create the agent container. It holds the pull to make first, too. Its
+// JSON ([Spawn.MarshalJSON]) is the body of POST /containers/create.
 type Spawn struct {
 	// ScalerIndex and LabelSetIndex name the label set that matched:
 	// Config.Scalers[ScalerIndex].LabelSets[LabelSetIndex].
 	ScalerIndex, LabelSetIndex int
-	// Config holds Image, Env, Labels and, for a job's image, Cmd; its
-	// other fields are zero.
+	// Config holds Image, Env, Labels and, for a job's image, Cmd. Its other
+	// fields are zero.
 	Config container.Config
 	// HostConfig is hostconfig.Build's, for the spawn's limits, binds,
 	// extra hosts and groups.
 	HostConfig container.HostConfig
-	// Networking holds the isolated network's endpoint ([IsolatedNetwork],
-	// with empty settings) under network isolation, the default; nil
-	// without it.
+	// Networking holds the isolated network's endpoint ([IsolatedNetwork], with
+	// empty settings) under network isolation, the default. It is nil without
+	// it.
 	Networking *network.NetworkingConfig
 	// Pull is what to do about Config.Image before creating the container.
 	Pull Pull
 }
 
 // Plan returns the container the orchestrator's container backend creates
-// for r (ContainerScalerBackend.spawn of the orchestrator 0.20.0), or an
-// [*Error] when the backend refuses the spawn. It reads nothing but r and
-// never panics; the Spawn shares no slice or map with r.
+// for r: ContainerScalerBackend.spawn of the orchestrator 0.20.0. It
+// returns an [*Error] when the backend refuses the spawn. It reads nothing
+// but r and never panics. The Spawn shares no slice or map with r.
 //
-// It finds the scaler named r.Scaler (the first of that name), which must
-// be a container scaler, and the first of its label sets whose
-// [NormalizeLabelSet] is r.LabelSet's: the keys are compared, as the
-// backend compares them, so ["a,b"] serves [a, b], and a label set whose
-// key is "" ([""], or none) serves an empty r.LabelSet. It refuses, in
-// this order: a nil Config, an unknown scaler, one of another type, a
-// label set it does not serve, a scaler with r.Active >= maxAgents,
-// a label set without an image, an empty job image, an empty AgentID or
-// OrchestratorURL, and limits hostconfig.ResolveSpawnLimits refuses.
+// It finds the scaler named r.Scaler (the first of that name), which must be
+// a container scaler. Then it finds the first of its label sets whose
+// [NormalizeLabelSet] is r.LabelSet's. The keys are compared, as the backend
+// compares them. So ["a,b"] serves [a, b], and a label set whose key is ""
+// ([""], or none) serves an empty r.LabelSet.
 //
-// The container:
+// It refuses, in this order: a nil Config, an unknown scaler, one of another
+// type, and a label set it does not serve. Then come a scaler with r.Active
+// >= maxAgents, a label set without an image, and an empty job image,
+// AgentID or OrchestratorURL. Last come limits that
+// hostconfig.ResolveSpawnLimits refuses.
 //
-//   - Image is the job's image (r.Job), else the label set's.
-//   - Env is, in this order: KICI_ORCHESTRATOR_URL, KICI_AGENT_ID,
-//     KICI_LABELS ([AgentLabels] of r.LabelSet as given, joined with ","),
-//     KICI_SCALER_MANAGED=1, KICI_EXECUTION_MODE=bare-metal,
-//     KICI_RUNTIME_IMAGE (the label set's image, even for a job's image),
-//     KICI_AGENT_TOKEN when r.Token is set, KICI_BACKPRESSURE_MODE when
-//     the label set sets backpressureMode; then each KICI_AGENT_ENV_<NAME>=v
-//     of r.Environ with a non-empty NAME, as NAME=v, in r.Environ's order
-//     (an entry without "=" is skipped); then the label set's env, in the
-//     config's order; last KICI_JOB_IMAGE_AGENT=1 for a job's image, or
-//     [hostconfig.SingleJobEnv] for the label set's own. Nothing is
-//     de-duplicated: a later entry wins at the runtime, as with the
-//     orchestrator, so the label set's env overrides a forwarded one.
-//   - Labels are kici-managed "true", kici-scaler-name, kici-agent-id,
-//     kici-labels ([NormalizeLabelSet] of r.LabelSet), and
-//     kici-bound-job-id and kici-run-id when r sets them.
-//   - Cmd, for a job's image only: Job.Init, then [AgentNode] and
-//     [AgentScript]. The label set's image keeps its own command.
-//   - HostConfig is [hostconfig.Build] of: the limits
-//     [hostconfig.ResolveSpawnLimits] gives for r.Effective and the label
-//     set's resources, else the config's defaults.resources (the whole
-//     block, as the backend falls back); binds, the label set's volumes,
-//     then "<socket>:<socket>" when the label set sets containerSocket and
-//     r.SocketPath is not "", then for a job's image the runtime volume
-//     ([RuntimeVolumeName] of Job.AgentImageID) read-only at
-//     [RuntimeMount]; the scaler's extraHosts; and, for the label set's own
-//     image, the group [hostconfig.SudoGroupGID], by
-//     [hostconfig.SpawnAdditions].
-//   - Networking is the [IsolatedNetwork] endpoint unless the scaler sets
-//     networkIsolation: false.
-//   - Pull is, for a job's image, [PullIfMissing] with Job.Auth; for the
-//     label set's image, by its imagePullPolicy: Never [NoPull],
-//     IfNotPresent (the default) [PullIfMissing], Always [PullAlways], and
-//     any other value PullAlways, as the orchestrator's pull pulls for a
-//     policy it does not know.
+// The package documentation lists the container field by field: its Env in
+// order, Labels, Cmd, HostConfig, Networking and Pull.
 func Plan(r Request) (Spawn, error) {
 	si, s, err := containerScaler(r)
 	if err != nil {

@@ -60,6 +60,7 @@ func fullRequest() Request {
 // TestPlanPoolImage is every field of the container for the label set's
 // own image, in the backend's order, with the seed's single-job rule.
 func TestPlanPoolImage(t *testing.T) {
+	t.Parallel()
 	sp, err := plan(t, fullRequest())
 	require.NoError(t, err)
 	assert.Equal(t, 1, sp.ScalerIndex)
@@ -116,6 +117,7 @@ func TestPlanPoolImage(t *testing.T) {
 // TestPlanJobImage is the container for a job's own image: the runtime
 // injected, its command, no single-job rule (the seed).
 func TestPlanJobImage(t *testing.T) {
+	t.Parallel()
 	r := fullRequest()
 	auth := &registry.AuthConfig{Username: "bot", Password: "s3cr3t", ServerAddress: "reg.internal:5000"}
 	r.Job = &JobImage{Image: "node:20-bookworm", Auth: auth, AgentImageID: "sha256:mock", Init: []string{"/opt/kici/init", "--"}}
@@ -142,6 +144,7 @@ func TestPlanJobImage(t *testing.T) {
 // TestPlanSharesNothing: changing the request or the config after Plan
 // leaves the Spawn as it was.
 func TestPlanSharesNothing(t *testing.T) {
+	t.Parallel()
 	r := fullRequest()
 	r.Job = &JobImage{Image: "node:20", AgentImageID: "sha256:abc", Init: []string{"init"}}
 	sp, err := plan(t, r)
@@ -161,6 +164,7 @@ func TestPlanSharesNothing(t *testing.T) {
 // set's own image; one the orchestrator does not know pulls, as its
 // pullImageIfMissing pulls for any policy but Never and IfNotPresent.
 func TestPlanPullPolicies(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		policy scalerconfig.PullPolicy
 		want   Pull
@@ -173,6 +177,7 @@ func TestPlanPullPolicies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.policy), func(t *testing.T) {
+			t.Parallel()
 			cfg := backendConfig(func(s *scalerconfig.Scaler, _ *scalerconfig.Config) {
 				s.LabelSets[0].Image, s.LabelSets[0].ImagePullPolicy = "img:1", tt.policy
 			})
@@ -186,6 +191,7 @@ func TestPlanPullPolicies(t *testing.T) {
 // TestPlanMatch: the label set the backend matches, normalized as
 // normalizeLabelSet does, the first of equal ones.
 func TestPlanMatch(t *testing.T) {
+	t.Parallel()
 	cfg := &scalerconfig.Config{Scalers: []scalerconfig.Scaler{
 		{Name: "c", Type: scalerconfig.TypeContainer, MaxAgents: 9, LabelSets: []scalerconfig.LabelSet{
 			{Labels: []string{"linux"}, Image: "a"},
@@ -225,6 +231,7 @@ func TestPlanMatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(NormalizeLabelSet(tt.labels), func(t *testing.T) {
+			t.Parallel()
 			sp, err := plan(t, Request{Config: cfg, Scaler: "c", LabelSet: tt.labels, AgentID: "a", OrchestratorURL: "ws://o"})
 			if tt.want < 0 {
 				assert.ErrorIs(t, err, ErrLabelSetNotSupported)

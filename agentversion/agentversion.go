@@ -1,44 +1,3 @@
-// Package agentversion reads KiCI release versions and orders them, as the
-// KiCI orchestrator does when it checks whether an upgrade leaves agents
-// behind.
-//
-// A release version is MAJOR.MINOR.PATCH. [Parse] accepts
-//
-//	input   := ws* release [ "-" suffix ] ws*
-//	release := part "." part "." part
-//	part    := digit+         ; ASCII 0-9 only, leading zeros allowed,
-//	                          ; value at most 18446744073709551615
-//	suffix  := any text       ; ignored
-//	ws      := a white-space character that JavaScript's String.prototype.trim
-//	           removes: U+0009-U+000D, U+0020, U+00A0, U+1680, U+2000-U+200A,
-//	           U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF
-//
-// [Compare] accepts [ "v" ] input, where the optional "v" comes before any
-// white space: "v 1.2.3" is a version to Compare, " v1.2.3" is not.
-// [ParseTarget], which reads the release an upgrade installs, accepts
-// ws* [ "v" ] input: it trims first, so " v1.2.3" is a target.
-//
-// The suffix after the first "-" is dropped, not ordered: KiCI uses it as a
-// build counter ("0.5.0-9159"), so 0.5.0-9159 and 0.5.0 are the same release.
-// Strict semantic versioning would order the prerelease below 0.5.0 and read
-// every prerelease agent as too old for a feature it carries. So "1.2.3-rc.1"
-// is 1.2.3, while "1.2.3+build", "1.2", "1.2.3.4", "1..3" and "v1.2.3" (for
-// Parse) are not versions at all.
-//
-// The rules are those of the orchestrator's parseVersionBase and
-// compareReleases and of its reading of an upgrade's target version, as
-// the seed (the orchestrator's compiled code, 0.18.0 to 0.20.0) shows them
-// in kici-admin's upgrade check. The public source holds the same reading:
-// packages/orchestrator/src/agent/agent-version.ts of the repository
-// kici-dev/kici-public, at commit 0b46a9a5a27836be8b5af7a5e0c806592d3b5d6d
-// (the 0.12.0 line, the newest the index stores), whose parseVersionBase
-// trims, drops what follows the first "-", and reads three parts of ASCII
-// digits, and whose agentVersionAtLeast orders them part by part. The
-// index stores no other version of that file, so no older line differs
-// here. There is one deliberate difference: JavaScript reads every part
-// as a float64, so it accepts any number of digits and orders parts beyond
-// 2^53 approximately. Here a part beyond the range of uint64 is not a version,
-// and every part compares exactly.
 package agentversion
 
 import (
@@ -49,22 +8,22 @@ import (
 	"github.com/kicikit/kicikit/internal/jsstr"
 )
 
-// Version is a release version MAJOR.MINOR.PATCH. Versions compare with ==,
-// and the zero Version is 0.0.0, a valid version.
+// Version is a release version MAJOR.MINOR.PATCH. Versions compare with ==.
+// The zero Version is 0.0.0, a valid version.
 type Version struct {
 	Major uint64 // the first part: 0 in 0.20.0
 	Minor uint64 // the second part: 20 in 0.20.0
 	Patch uint64 // the third part: 0 in 0.20.0
 }
 
-// Parse parses s as a release version, as the orchestrator's parseVersionBase
-// does: it trims white space from both ends, drops everything from the first
-// "-", and reads exactly three dot-separated parts of ASCII digits. See the
-// package documentation for the grammar.
+// Parse parses s as a release version. It trims white space from both
+// ends and drops everything from the first "-". The rest must be three
+// dot-separated parts of ASCII digits. The package documentation gives the
+// grammar.
 //
-// A leading "v" is not accepted; [Compare] and [ParseTarget] strip one
-// before they parse. What Parse rejects it reports as a [*ParseError],
-// along with the zero Version.
+// A leading "v" is not accepted. [Compare] and [ParseTarget] strip one
+// before they parse. On failure Parse returns the zero Version and a
+// [*ParseError].
 func Parse(s string) (Version, error) {
 	v, r := parse(s, false)
 	if r != 0 {
@@ -73,8 +32,8 @@ func Parse(s string) (Version, error) {
 	return v, nil
 }
 
-// MustParse is like [Parse] but panics when s is not a version. It is intended
-// for use in tests with hard-coded strings.
+// MustParse is like [Parse] but panics when s is not a version. It is
+// intended for use in tests with hard-coded strings.
 func MustParse(s string) Version {
 	v, err := Parse(s)
 	if err != nil {
@@ -83,19 +42,19 @@ func MustParse(s string) Version {
 	return v
 }
 
-// ParseTarget reads s as the orchestrator reads the release an upgrade
-// installs (checkContainerAgentImages' targetVersion): it trims white space
-// from both ends, drops one leading "v", and reads the rest with [Parse].
+// ParseTarget reads s as the release an upgrade installs. It trims white
+// space from both ends, drops one leading "v", and reads the rest with
+// [Parse]. This is the orchestrator's targetVersion in
+// checkContainerAgentImages.
 //
-// It returns the version and the text the orchestrator keeps as the target
-// and prints in its messages: s trimmed and without the "v", with any
-// "-suffix" kept, so " v0.20.0-rc.1\n" is 0.20.0 with the text
-// "0.20.0-rc.1". The text is not trimmed again after the "v" goes, as in the
-// orchestrator: "v 0.20.0" is 0.20.0 with the text " 0.20.0".
+// The text it returns is the one the orchestrator prints in its messages.
+// That is s trimmed and without the "v", with any "-suffix" kept. So
+// " v0.20.0-rc.1\n" is 0.20.0 with the text "0.20.0-rc.1". The text is not
+// trimmed again after the "v" goes: "v 0.20.0" has the text " 0.20.0".
 //
-// Unlike [Compare], ParseTarget trims before it drops the "v", so " v1.2.3"
-// is a target. What it rejects it reports as a [*ParseError] naming
-// ParseTarget and the whole of s, along with the zero Version and "".
+// Unlike [Compare], ParseTarget trims before it drops the "v". So " v1.2.3"
+// is a target. On failure it returns the zero Version, "" and a
+// [*ParseError] naming ParseTarget and the whole of s.
 func ParseTarget(s string) (v Version, text string, err error) {
 	text = jsstr.Trim(s)
 	v, r := parseRelease(text)
@@ -105,14 +64,14 @@ func ParseTarget(s string) (v Version, text string, err error) {
 	return v, strings.TrimPrefix(text, "v"), nil
 }
 
-// Compare compares the release versions a and b, as the orchestrator's
-// compareReleases does: it returns -1 when a is an older release than b, 0
-// when they are the same release and +1 when a is newer.
+// Compare compares the release versions a and b. It returns -1 when a is
+// an older release than b, 0 when they are the same release, and +1 when a
+// is newer. It is the orchestrator's compareReleases.
 //
-// Each side first loses one leading "v", before any white space is trimmed,
-// and is then read by [Parse]: "v 1.2.3" is a version to Compare, " v1.2.3"
-// is not. When either side is not a version, Compare returns 0 and a
-// [*CompareError] that names the side or sides that failed.
+// Each side first loses one leading "v", then [Parse] reads it. The "v"
+// goes before any white space is trimmed. So "v 1.2.3" is a version to
+// Compare, and " v1.2.3" is not. When either side is not a version, Compare
+// returns 0 and a [*CompareError] naming the side or sides that failed.
 func Compare(a, b string) (int, error) {
 	va, ra := parseRelease(a)
 	vb, rb := parseRelease(b)
@@ -122,9 +81,9 @@ func Compare(a, b string) (int, error) {
 	return va.Compare(vb), nil
 }
 
-// Compare returns an integer comparing v and w: -1 when v is an older release
-// than w, 0 when they are equal and +1 when v is newer. Major, then minor, then
-// patch decide.
+// Compare returns an integer comparing v and w. The result is -1 when v is
+// an older release than w, 0 when they are equal, and +1 when v is newer.
+// Major, then minor, then patch decide.
 func (v Version) Compare(w Version) int {
 	if c := cmp.Compare(v.Major, w.Major); c != 0 {
 		return c
@@ -140,15 +99,15 @@ func (v Version) Less(w Version) bool {
 	return v.Compare(w) < 0
 }
 
-// String returns v as "MAJOR.MINOR.PATCH", in decimal without leading zeros:
-// the canonical form, which [Parse] reads back as v.
+// String returns v as "MAJOR.MINOR.PATCH", in decimal without leading
+// zeros. [Parse] reads this canonical form back as v.
 func (v Version) String() string {
 	var buf [3*20 + 2]byte
 	return string(v.appendTo(buf[:0]))
 }
 
-// Semver returns v in the canonical form of golang.org/x/mod/semver,
-// "vMAJOR.MINOR.PATCH", so that it can be passed to that package.
+// Semver returns v as "vMAJOR.MINOR.PATCH". This is the canonical form of
+// golang.org/x/mod/semver, so the result can be passed to that package.
 func (v Version) Semver() string {
 	var buf [1 + 3*20 + 2]byte
 	return string(v.appendTo(append(buf[:0], 'v')))

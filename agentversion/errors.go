@@ -6,8 +6,8 @@ import (
 	"github.com/kicikit/kicikit/internal/errtext"
 )
 
-// Reason is why a string is not a version. Each Reason is an error value, so
-// a caller can branch on it with errors.Is:
+// Reason is why a string is not a version. Each Reason is an error value.
+// A caller branches on it with errors.Is:
 //
 //	if errors.Is(err, agentversion.ErrRange) { … }
 //
@@ -21,8 +21,8 @@ const (
 	// ErrPartCount means the input, before its first "-", is not three
 	// dot-separated parts.
 	ErrPartCount
-	// ErrNotDigits means a part is empty or holds something other than ASCII
-	// digits: a "v", a "+build", a space.
+	// ErrNotDigits means a part is empty or holds something other than
+	// ASCII digits, such as a "v", a "+build" or a space.
 	ErrNotDigits
 	// ErrRange means a part is all digits but too large for uint64. A part
 	// that is also not all digits is reported as ErrNotDigits.
@@ -51,14 +51,13 @@ type ParseError struct {
 	Reason Reason // why it is not a version
 }
 
-// Error returns `agentversion.<Func>(<input>): <reason>`, with at most the
-// first 64 bytes of the input, quoted, and its length when it is longer.
+// Error returns `agentversion.<Func>(<input>): <reason>`. The input is
+// quoted, cut to its first 64 bytes, with its length when it is longer.
 func (e *ParseError) Error() string {
 	return "agentversion." + e.Func + "(" + errtext.Quote(e.Input) + "): " + e.Reason.Error()
 }
 
-// Unwrap returns e.Reason, so that errors.Is(err, ErrRange) and the like
-// work.
+// Unwrap returns e.Reason, so that errors.Is(err, ErrRange) works.
 func (e *ParseError) Unwrap() error {
 	return e.Reason
 }
@@ -84,9 +83,9 @@ func newCompareError(a, b string, ra, rb Reason) *CompareError {
 	return e
 }
 
-// Error returns `agentversion.Compare(<a>, <b>): <side>: <reason>`, naming
-// the failing side or sides, "a", "b" or both, with each input quoted as
-// [ParseError.Error] quotes it.
+// Error returns `agentversion.Compare(<a>, <b>): <side>: <reason>`. The
+// side is "a", "b" or both. Each input is quoted as [ParseError.Error]
+// quotes it.
 func (e *CompareError) Error() string {
 	s := "agentversion.Compare(" + errtext.Quote(e.A) + ", " + errtext.Quote(e.B) + "): "
 	switch {
@@ -100,8 +99,8 @@ func (e *CompareError) Error() string {
 	return s + "no side failed"
 }
 
-// Unwrap returns the [*ParseError] of each side that failed, a first, so
-// that errors.As finds a's when both failed.
+// Unwrap returns the [*ParseError] of each side that failed, a first. So
+// errors.As finds a's when both failed.
 func (e *CompareError) Unwrap() []error {
 	errs := make([]error, 0, 2)
 	if e.ErrA != nil {

@@ -1,14 +1,15 @@
 package agentversion
 
 import (
-	"errors"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/kicikit/kicikit/internal/jsstr"
+	"github.com/stretchr/testify/require"
 	"golang.org/x/mod/semver"
+
+	"github.com/kicikit/kicikit/internal/jsstr"
 )
 
 // The fuzz tests check Parse and Compare against seedParse, a direct and
@@ -65,29 +66,21 @@ func FuzzParse(f *testing.F) {
 		want, reason := seedParse(s)
 		if reason != 0 {
 			var pe *ParseError
-			if !errors.As(err, &pe) || *pe != (ParseError{Func: "Parse", Input: s, Reason: reason}) {
-				t.Fatalf("Parse(%q) = %v, %v; want a *ParseError with reason %v", s, v, err, reason)
-			}
-			if v != (Version{}) {
-				t.Fatalf("Parse(%q) returned %v with its error", s, v)
-			}
+			require.ErrorAs(t, err, &pe, "Parse(%q)", s)
+			require.Equal(t, ParseError{Func: "Parse", Input: s, Reason: reason}, *pe)
+			require.Equal(t, Version{}, v, "Parse(%q) with its error", s)
 			return
 		}
-		if err != nil || v != want {
-			t.Fatalf("Parse(%q) = %v, %v; want %v", s, v, err, want)
-		}
+		require.NoError(t, err, "Parse(%q)", s)
+		require.Equal(t, want, v, "Parse(%q)", s)
 		str := v.String()
-		if back, err := Parse(str); err != nil || back != v {
-			t.Fatalf("Parse(%q.String() = %q) = %v, %v", s, str, back, err)
-		}
+		back, err := Parse(str)
+		require.NoError(t, err, "Parse(%q.String() = %q)", s, str)
+		require.Equal(t, v, back, "Parse(%q.String() = %q)", s, str)
 		for _, part := range strings.Split(str, ".") {
-			if len(part) > 1 && part[0] == '0' {
-				t.Fatalf("%v.String() = %q has leading zeros", v, str)
-			}
+			require.False(t, len(part) > 1 && part[0] == '0', "%v.String() = %q has leading zeros", v, str)
 		}
-		if canon := semver.Canonical(v.Semver()); canon != "v"+str {
-			t.Fatalf("semver.Canonical(%q) = %q, want %q", v.Semver(), canon, "v"+str)
-		}
+		require.Equal(t, "v"+str, semver.Canonical(v.Semver()), "semver.Canonical(%q)", v.Semver())
 	})
 }
 
@@ -101,13 +94,12 @@ func FuzzCompare(f *testing.F) {
 	f.Fuzz(func(t *testing.T, a, b string) {
 		c, err := Compare(a, b)
 		back, errBack := Compare(b, a)
-		if c != -back || (err == nil) != (errBack == nil) {
-			t.Fatalf("Compare(%q, %q) = %d, %v but Compare(%q, %q) = %d, %v", a, b, c, err, b, a, back, errBack)
-		}
+		require.Equal(t, -back, c, "Compare(%q, %q) against Compare(%q, %q)", a, b, b, a)
+		require.Equal(t, err == nil, errBack == nil, "Compare(%q, %q) = %v but Compare(%q, %q) = %v", a, b, err, b, a, errBack)
 		va, ra := seedParse(strings.TrimPrefix(a, "v"))
 		vb, rb := seedParse(strings.TrimPrefix(b, "v"))
 		if ra != 0 || rb != 0 {
-			want := CompareError{A: a, B: b}
+			want := &CompareError{A: a, B: b}
 			if ra != 0 {
 				want.ErrA = &ParseError{Func: "Compare", Input: a, Reason: ra}
 			}
@@ -115,27 +107,18 @@ func FuzzCompare(f *testing.F) {
 				want.ErrB = &ParseError{Func: "Compare", Input: b, Reason: rb}
 			}
 			var ce *CompareError
-			if !errors.As(err, &ce) || ce.A != a || ce.B != b ||
-				!equalParseErr(ce.ErrA, want.ErrA) || !equalParseErr(ce.ErrB, want.ErrB) || c != 0 {
-				t.Fatalf("Compare(%q, %q) = %d, %v; want %+v", a, b, c, err, want)
-			}
+			require.ErrorAs(t, err, &ce, "Compare(%q, %q)", a, b)
+			require.Equal(t, want, ce, "Compare(%q, %q)", a, b)
+			require.Equal(t, 0, c, "Compare(%q, %q) with its error", a, b)
 			return
 		}
-		if err != nil {
-			t.Fatalf("Compare(%q, %q): %v", a, b, err)
-		}
-		if want := va.Compare(vb); c != want {
-			t.Fatalf("Compare(%q, %q) = %d, Version.Compare says %d", a, b, c, want)
-		}
-		if c < -1 || c > 1 {
-			t.Fatalf("Compare(%q, %q) = %d", a, b, c)
-		}
-		if want := semver.Compare(va.Semver(), vb.Semver()); c != want {
-			t.Fatalf("Compare(%q, %q) = %d, semver.Compare says %d", a, b, c, want)
-		}
-		if self, err := Compare(a, a); err != nil || self != 0 {
-			t.Fatalf("Compare(%q, %q) = %d, %v", a, a, self, err)
-		}
+		require.NoError(t, err, "Compare(%q, %q)", a, b)
+		require.Equal(t, va.Compare(vb), c, "Compare(%q, %q) against Version.Compare", a, b)
+		require.Contains(t, []int{-1, 0, 1}, c, "Compare(%q, %q)", a, b)
+		require.Equal(t, semver.Compare(va.Semver(), vb.Semver()), c, "Compare(%q, %q) against semver.Compare", a, b)
+		self, err := Compare(a, a)
+		require.NoError(t, err, "Compare(%q, %q)", a, a)
+		require.Equal(t, 0, self, "Compare(%q, %q)", a, a)
 	})
 }
 
@@ -153,23 +136,17 @@ func FuzzParseTarget(f *testing.F) {
 		want, reason := seedParse(bare)
 		if reason != 0 {
 			var pe *ParseError
-			if !errors.As(err, &pe) || *pe != (ParseError{Func: "ParseTarget", Input: s, Reason: reason}) || v != (Version{}) || text != "" {
-				t.Fatalf("ParseTarget(%q) = %v, %q, %v; want a *ParseError with reason %v", s, v, text, err, reason)
-			}
+			require.ErrorAs(t, err, &pe, "ParseTarget(%q)", s)
+			require.Equal(t, ParseError{Func: "ParseTarget", Input: s, Reason: reason}, *pe)
+			require.Equal(t, Version{}, v, "ParseTarget(%q) with its error", s)
+			require.Equal(t, "", text, "ParseTarget(%q) with its error", s)
 			return
 		}
-		if err != nil || v != want || text != bare {
-			t.Fatalf("ParseTarget(%q) = %v, %q, %v; want %v, %q", s, v, text, err, want, bare)
-		}
-		if c, err := Compare(text, v.String()); err != nil || c != 0 {
-			t.Fatalf("ParseTarget(%q) = %v, %q, but Compare(%q, %q) = %d, %v", s, v, text, text, v.String(), c, err)
-		}
+		require.NoError(t, err, "ParseTarget(%q)", s)
+		require.Equal(t, want, v, "ParseTarget(%q)", s)
+		require.Equal(t, bare, text, "ParseTarget(%q)", s)
+		c, err := Compare(text, v.String())
+		require.NoError(t, err, "ParseTarget(%q): Compare(%q, %q)", s, text, v.String())
+		require.Equal(t, 0, c, "ParseTarget(%q): Compare(%q, %q)", s, text, v.String())
 	})
-}
-
-func equalParseErr(a, b *ParseError) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/kicikit/kicikit/hostconfig"
 	"github.com/kicikit/kicikit/internal/jsstr"
 )
@@ -69,31 +71,23 @@ func FuzzParseMemory(f *testing.F) {
 
 		if err != nil {
 			var pe *hostconfig.ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("ParseMemory(%q): error %T %v, want *ParseError", s, err, err)
-			}
-			if pe.Input != s || got != 0 {
-				t.Fatalf("ParseMemory(%q) = %d, %#v: wrong input or non-zero result", s, got, pe)
-			}
+			require.ErrorAs(t, err, &pe, "ParseMemory(%q)", s)
+			require.Equal(t, s, pe.Input, "ParseMemory(%q)'s error", s)
+			require.Zero(t, got, "ParseMemory(%q) with its error", s)
 			if m == nil {
-				if errors.Is(err, hostconfig.ErrRange) {
-					t.Fatalf("ParseMemory(%q): ErrRange for a string outside the grammar", s)
-				}
+				require.NotErrorIs(t, err, hostconfig.ErrRange, "ParseMemory(%q): ErrRange for a string outside the grammar", s)
 				return
 			}
-			if want, _ := oracle(m); !errors.Is(err, hostconfig.ErrRange) || want.Cmp(maxInt64) <= 0 {
-				t.Fatalf("ParseMemory(%q): %v, but it matches the grammar with value %v", s, err, want)
-			}
+			want, _ := oracle(m)
+			require.ErrorIs(t, err, hostconfig.ErrRange, "ParseMemory(%q) matches the grammar with value %v", s, want)
+			require.Positive(t, want.Cmp(maxInt64), "ParseMemory(%q): %v, but the value %v fits", s, err, want)
 			return
 		}
 
-		if m == nil {
-			t.Fatalf("ParseMemory(%q) = %d, but the grammar does not match", s, got)
-		}
+		require.NotNil(t, m, "ParseMemory(%q) = %d, but the grammar does not match", s, got)
 		want, shift := oracle(m)
-		if !want.IsInt64() || want.Int64() != got {
-			t.Fatalf("ParseMemory(%q) = %d, exact value %v", s, got, want)
-		}
+		require.True(t, want.IsInt64(), "ParseMemory(%q) = %d, exact value %v", s, got, want)
+		require.Equal(t, want.Int64(), got, "ParseMemory(%q)", s)
 		checkFloat(t, s, got, m[1], m[2], shift)
 		checkNeighbours(t, s, got, m, shift)
 	})
@@ -114,15 +108,11 @@ func checkFloat(t *testing.T, s string, got int64, whole, frac string, shift uin
 		num += "." + frac
 	}
 	x, err := strconv.ParseFloat(num, 64)
-	if err != nil {
-		t.Fatalf("ParseFloat(%q): %v", num, err)
-	}
+	require.NoError(t, err, "ParseFloat(%q)", num)
 	fl := math.Floor(math.Ldexp(x, int(shift)))
 	exact := decimalRat(whole, frac)
 	if exact.Cmp(new(big.Rat).SetFloat64(x)) == 0 {
-		if fl != float64(got) {
-			t.Fatalf("ParseMemory(%q) = %d, float64 %v for an exactly representable number", s, got, fl)
-		}
+		require.Equal(t, float64(got), fl, "ParseMemory(%q) against float64 for an exactly representable number", s)
 		return
 	}
 	boundary := func(n int64) *big.Rat { // n / 2^shift
@@ -132,15 +122,13 @@ func checkFloat(t *testing.T, s string, got int64, whole, frac string, shift uin
 	switch fl {
 	case float64(got):
 	case float64(got + 1): // x rounded up across (got+1)/2^shift
-		if b := boundary(got + 1); !(exact.Cmp(b) < 0 && xr.Cmp(b) >= 0) {
-			t.Fatalf("ParseMemory(%q) = %d, float64 %v without a rounding crossing", s, got, fl)
-		}
+		b := boundary(got + 1)
+		require.True(t, exact.Cmp(b) < 0 && xr.Cmp(b) >= 0, "ParseMemory(%q) = %d, float64 %v without a rounding crossing", s, got, fl)
 	case float64(got - 1): // x rounded down across got/2^shift
-		if b := boundary(got); !(exact.Cmp(b) >= 0 && xr.Cmp(b) < 0) {
-			t.Fatalf("ParseMemory(%q) = %d, float64 %v without a rounding crossing", s, got, fl)
-		}
+		b := boundary(got)
+		require.True(t, exact.Cmp(b) >= 0 && xr.Cmp(b) < 0, "ParseMemory(%q) = %d, float64 %v without a rounding crossing", s, got, fl)
 	default:
-		t.Fatalf("ParseMemory(%q) = %d, float64 %v: more than one off", s, got, fl)
+		require.FailNow(t, "more than one off", "ParseMemory(%q) = %d, float64 %v", s, got, fl)
 	}
 }
 
@@ -154,9 +142,7 @@ func checkNeighbours(t *testing.T, s string, got int64, m []string, shift uint) 
 	parse := func(num, sp, u string) (int64, bool) {
 		n, err := hostconfig.ParseMemory(num + sp + u)
 		if err != nil {
-			if !errors.Is(err, hostconfig.ErrRange) {
-				t.Fatalf("ParseMemory(%q): %v for a neighbour of %q", num+sp+u, err, s)
-			}
+			require.ErrorIs(t, err, hostconfig.ErrRange, "ParseMemory(%q), a neighbour of %q", num+sp+u, s)
 			return 0, false
 		}
 		return n, true
@@ -173,28 +159,26 @@ func checkNeighbours(t *testing.T, s string, got int64, m []string, shift uint) 
 	if other == unit {
 		other = strings.ToLower(unit)
 	}
-	if n, _ := parse(withFrac(whole, frac), "", other); n != got {
-		t.Fatalf("ParseMemory(%q) = %d, but %d with unit %s and no space", s, got, n, other)
-	}
+	n, _ := parse(withFrac(whole, frac), "", other)
+	require.Equal(t, got, n, "ParseMemory(%q) against unit %s and no space", s, other)
 
 	// One more in the integer part: exactly one multiple more.
 	w, _ := new(big.Int).SetString(whole, 10)
-	if n, ok := parse(withFrac(w.Add(w, big.NewInt(1)).String(), frac), "", unit); ok && n != got+1<<shift {
-		t.Fatalf("ParseMemory(%q) = %d, but %d for one more %s", s, got, n, unit)
+	if n, ok := parse(withFrac(w.Add(w, big.NewInt(1)).String(), frac), "", unit); ok {
+		require.Equal(t, got+1<<shift, n, "ParseMemory(%q) against one more %s", s, unit)
 	}
 
 	// A digit more of fraction: not less.
 	for _, d := range []string{"0", "5", "9"} {
-		if n, ok := parse(whole+"."+frac+d, "", unit); ok && n < got {
-			t.Fatalf("ParseMemory(%q) = %d, but %d for %s.%s%s", s, got, n, whole, frac, d)
+		if n, ok := parse(whole+"."+frac+d, "", unit); ok {
+			require.GreaterOrEqual(t, n, got, "ParseMemory(%q) against %s.%s%s", s, whole, frac, d)
 		}
 	}
 
 	// A digit less of fraction: not more.
 	if frac != "" {
-		if n, _ := parse(withFrac(whole, frac[:len(frac)-1]), "", unit); n > got {
-			t.Fatalf("ParseMemory(%q) = %d, but %d with the last digit cut", s, got, n)
-		}
+		n, _ := parse(withFrac(whole, frac[:len(frac)-1]), "", unit)
+		require.LessOrEqual(t, n, got, "ParseMemory(%q) against the last digit cut", s)
 	}
 }
 
@@ -217,17 +201,11 @@ func FuzzParseMemoryMonotone(f *testing.F) {
 		ra, rb := decimalRat(ma[1], ma[2]), decimalRat(mb[1], mb[2])
 		switch ra.Cmp(rb) {
 		case -1:
-			if na > nb {
-				t.Fatalf("%s%s < %s%s but %d > %d", a, unit, b, unit, na, nb)
-			}
+			require.LessOrEqual(t, na, nb, "%s%s < %s%s", a, unit, b, unit)
 		case 0:
-			if na != nb {
-				t.Fatalf("%s%s = %s%s but %d != %d", a, unit, b, unit, na, nb)
-			}
+			require.Equal(t, na, nb, "%s%s = %s%s", a, unit, b, unit)
 		case 1:
-			if na < nb {
-				t.Fatalf("%s%s > %s%s but %d < %d", a, unit, b, unit, na, nb)
-			}
+			require.GreaterOrEqual(t, na, nb, "%s%s > %s%s", a, unit, b, unit)
 		}
 	})
 }
@@ -254,12 +232,10 @@ func FuzzBuild(f *testing.F) {
 		}
 		hc := hostconfig.Build(in)
 
-		if hc.PidsLimit == nil || *hc.PidsLimit != hostconfig.PidsLimit || hc.AutoRemove {
-			t.Fatalf("Build: PidsLimit %v, AutoRemove %v", hc.PidsLimit, hc.AutoRemove)
-		}
-		if want := max(mem, 0); hc.Memory != want {
-			t.Fatalf("Build: Memory %d for MemBytes %d", hc.Memory, mem)
-		}
+		require.NotNil(t, hc.PidsLimit, "Build: PidsLimit")
+		require.Equal(t, int64(hostconfig.PidsLimit), *hc.PidsLimit, "Build: PidsLimit")
+		require.False(t, hc.AutoRemove, "Build: AutoRemove")
+		require.Equal(t, max(mem, 0), hc.Memory, "Build: Memory for MemBytes %d", mem)
 		var want int64
 		switch x := cpus * 1e9; {
 		case !(cpus > 0):
@@ -268,14 +244,13 @@ func FuzzBuild(f *testing.F) {
 		default:
 			want = int64(math.Round(x))
 		}
-		if hc.NanoCPUs != want {
-			t.Fatalf("Build: NanoCPUs %d for CPUs %v, want %d", hc.NanoCPUs, cpus, want)
-		}
-		if (bind != "") != (len(hc.Binds) == 1) || (host != "") != (len(hc.ExtraHosts) == 1) {
-			t.Fatalf("Build: Binds %q, ExtraHosts %q", hc.Binds, hc.ExtraHosts)
-		}
-		if gid != 0 && (len(hc.GroupAdd) != 1 || hc.GroupAdd[0] != strconv.Itoa(gid)) || gid == 0 && hc.GroupAdd != nil {
-			t.Fatalf("Build: GroupAdd %q for gid %d", hc.GroupAdd, gid)
+		require.Equal(t, want, hc.NanoCPUs, "Build: NanoCPUs for CPUs %v", cpus)
+		require.Equal(t, bind != "", len(hc.Binds) == 1, "Build: Binds %q", hc.Binds)
+		require.Equal(t, host != "", len(hc.ExtraHosts) == 1, "Build: ExtraHosts %q", hc.ExtraHosts)
+		if gid != 0 {
+			require.Equal(t, []string{strconv.Itoa(gid)}, hc.GroupAdd, "Build: GroupAdd for gid %d", gid)
+		} else {
+			require.Nil(t, hc.GroupAdd, "Build: GroupAdd without a gid")
 		}
 	})
 }
@@ -299,32 +274,34 @@ func FuzzResolveSpawnLimits(f *testing.F) {
 
 		same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 		if (cpus != 0 && !math.IsNaN(cpus)) || mem != 0 {
-			if err != nil || !same(got.CPUs, cpus) || got.MemBytes != mem {
-				t.Fatalf("effective %+v not returned whole: %+v, %v", effective, got, err)
-			}
+			require.NoError(t, err, "effective %+v", effective)
+			require.True(t, same(got.CPUs, cpus), "effective %+v not returned whole: %+v", effective, got)
+			require.Equal(t, mem, got.MemBytes, "effective %+v not returned whole", effective)
 			return
 		}
 		if !withRes {
-			if err != nil || got != (hostconfig.Limits{}) {
-				t.Fatalf("no resources: got %+v, %v", got, err)
-			}
+			require.NoError(t, err, "no resources")
+			require.Equal(t, hostconfig.Limits{}, got, "no resources")
 			return
 		}
 		want, wantErr := resolveResources(rcpus, rmem)
 		if wantErr != nil {
 			var le *hostconfig.LimitError
-			if !errors.As(err, &le) || !errors.Is(err, wantErr) || got != (hostconfig.Limits{}) {
-				t.Fatalf("limits %v, %q: got %+v, %v; want a *LimitError for %v", rcpus, rmem, got, err, wantErr)
-			}
+			require.ErrorAs(t, err, &le, "limits %v, %q", rcpus, rmem)
+			require.ErrorIs(t, err, wantErr, "limits %v, %q", rcpus, rmem)
+			require.Equal(t, hostconfig.Limits{}, got, "limits %v, %q with an error", rcpus, rmem)
 			return
 		}
-		if err != nil || !same(got.CPUs, want.CPUs) || got.MemBytes != want.MemBytes {
-			t.Fatalf("got %+v, %v; want %+v", got, err, want)
-		}
+		require.NoError(t, err, "limits %v, %q", rcpus, rmem)
+		require.True(t, same(got.CPUs, want.CPUs), "got %+v; want %+v", got, want)
+		require.Equal(t, want.MemBytes, got.MemBytes, "limits %v, %q", rcpus, rmem)
 		// What ResolveSpawnLimits accepts from the resources, Build applies.
 		hc := hostconfig.Build(hostconfig.Input{Limits: got})
-		if rmem != "" && hc.Memory <= 0 || rcpus > 0 && hc.NanoCPUs <= 0 {
-			t.Fatalf("limits %v, %q resolved to %+v, which Build leaves unbounded: %d, %d", rcpus, rmem, got, hc.Memory, hc.NanoCPUs)
+		if rmem != "" {
+			require.Positive(t, hc.Memory, "limits %v, %q resolved to %+v, which Build leaves unbounded", rcpus, rmem, got)
+		}
+		if rcpus > 0 {
+			require.Positive(t, hc.NanoCPUs, "limits %v, %q resolved to %+v, which Build leaves unbounded", rcpus, rmem, got)
 		}
 	})
 }

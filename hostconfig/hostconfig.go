@@ -8,10 +8,10 @@ import (
 	"github.com/moby/moby/api/types/container"
 )
 
-// PidsLimit is the most processes an agent container may hold at once, the
-// orchestrator's AGENT_CONTAINER_PIDS_LIMIT: the agent and everything it
-// starts in its container share that many. It is a constant, not a setting,
-// as in the orchestrator, where nothing yet says the constant is wrong.
+// PidsLimit is the most processes an agent container may hold at once. It
+// is the orchestrator's AGENT_CONTAINER_PIDS_LIMIT. The agent and everything
+// it starts in its container share that many. As in the orchestrator, it is
+// a constant, not a setting.
 const PidsLimit = 4096
 
 // SudoGroupGID is the group id of kici-sudo in the KiCI agent image, the
@@ -40,34 +40,33 @@ type Input struct {
 	// Binds are volume bindings in the Engine API's "source:target[:mode]"
 	// form, copied as given.
 	Binds []string
-	// ExtraHosts are "host:ip" entries for the container's /etc/hosts, such
-	// as a private registry's alias, copied as given.
+	// ExtraHosts are "host:ip" entries for the container's /etc/hosts, copied
+	// as given. A private registry's alias is one.
 	ExtraHosts []string
-	// SupplementaryGroups are group ids the container's process also runs
-	// as; [Additions.Apply] adds the one the single-job rule gives. They
-	// are passed on unchecked.
+	// SupplementaryGroups are group ids the container's process also runs as.
+	// [Additions.Apply] adds the one the single-job rule gives. They are passed
+	// on unchecked.
 	SupplementaryGroups []int
 }
 
-// Build returns the HostConfig of an agent container, as the orchestrator's
-// buildAgentContainerHostConfig makes it:
+// Build returns the HostConfig of an agent container. It is the
+// orchestrator's buildAgentContainerHostConfig:
 //
 //   - Memory is in.Limits.MemBytes when that is positive, else 0 (none).
-//   - NanoCPUs is in.Limits.CPUs × 1e9 rounded as JavaScript's Math.round
-//     does (halves toward +∞) when CPUs is positive, else 0 (none). NaN is
-//     not positive. A product of 2^63 or more, +Inf included, becomes
-//     [math.MaxInt64]: more CPUs than any host has, which the Engine refuses.
-//     (The orchestrator sends such a number as JSON the Engine cannot read
-//     as an int64, and +Inf as null, which would mean no limit at all.)
-//   - Binds, ExtraHosts and GroupAdd (each group id in decimal) are set only
-//     when the input has at least one entry; otherwise they are nil and
-//     marshal as null, which the Engine reads as "none".
+//   - NanoCPUs is in.Limits.CPUs × 1e9 when CPUs is positive, else 0
+//     (none). It is rounded as JavaScript's Math.round rounds, halves
+//     toward +∞. NaN is not positive. A product of 2^63 or more, +Inf
+//     included, becomes [math.MaxInt64]. That is more CPUs than any host
+//     has, which the Engine refuses.
+//   - Binds, ExtraHosts and GroupAdd (each group id in decimal) are set
+//     only when the input has at least one entry. Otherwise they are nil
+//     and marshal as null, which the Engine reads as "none".
 //   - AutoRemove is false, set explicitly as the orchestrator does.
 //   - PidsLimit points to [PidsLimit].
 //
 // Every other field is its zero value, which the Engine reads as its
-// default. The result shares no slice or pointer with in or with another
-// call's result: a caller may change either afterwards.
+// default. The result shares no slice or pointer with in, or with another
+// call's result. A caller may change either afterwards.
 func Build(in Input) container.HostConfig {
 	pids := int64(PidsLimit)
 	hc := container.HostConfig{AutoRemove: false}

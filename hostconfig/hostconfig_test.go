@@ -17,6 +17,7 @@ import (
 func ptr[T any](v T) *T { return &v }
 
 func TestBuild(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   Input
@@ -94,6 +95,7 @@ func TestBuild(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got := Build(tt.in)
 			assert.Equal(t, tt.want, got)
 			assert.False(t, got.AutoRemove)
@@ -104,6 +106,7 @@ func TestBuild(t *testing.T) {
 // TestNanoCPUs pins Math.round(cpus * 1e9) as node 20 computes it; the
 // wanted values come from `node -e 'console.log(Math.round(x * 1e9))'`.
 func TestNanoCPUs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		cpus float64
@@ -129,6 +132,7 @@ func TestNanoCPUs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, nanoCPUs(tt.cpus))
 			assert.Equal(t, tt.want, Build(Input{Limits: Limits{CPUs: tt.cpus}}).NanoCPUs)
 		})
@@ -136,6 +140,7 @@ func TestNanoCPUs(t *testing.T) {
 }
 
 func TestBuildCopiesInput(t *testing.T) {
+	t.Parallel()
 	in := Input{
 		Limits:              Limits{CPUs: 2, MemBytes: 1 << 30},
 		Binds:               []string{"/a:/a"},
@@ -181,6 +186,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.json from what Build
 // of POST /containers/create, and checks that it decodes back, through the
 // Engine API's own type, into the same HostConfig.
 func TestBuildJSON(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		golden string
@@ -200,6 +206,7 @@ func TestBuildJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			golden := filepath.Join("testdata", tt.golden)
 			hc := Build(tt.in)
 			if *update {

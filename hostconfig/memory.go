@@ -5,17 +5,19 @@ import (
 	"github.com/kicikit/kicikit/internal/memstr"
 )
 
-// ParseMemory returns the number of bytes a memory string such as "512m" or
-// "1.5g" stands for, as the orchestrator reads a scaler config's memory
-// limit. The grammar is in the package documentation: a decimal number,
-// optional white space, and one unit k, m or g in either case, with binary
-// multiples (1024, 1024², 1024³). The result is the floor of the number
-// times the unit, computed exactly however many fractional digits there are,
-// so "0.0001k" is 0 and "1.9999999999999999999k" is 2047 (a float64
-// computation would round the number to 2 first and answer 2048).
+// ParseMemory returns the number of bytes a memory string stands for, such
+// as "512m" or "1.5g". It reads a scaler config's memory limit as the
+// orchestrator does. The package documentation gives the grammar: a decimal
+// number, optional white space, and one unit k, m or g in either case. The
+// units are binary multiples (1024, 1024², 1024³).
 //
-// Any other string, and a value of more than [math.MaxInt64] bytes, is a
-// *[ParseError] naming the input and its [Reason]; the result is then 0.
+// The result is the floor of the number times the unit. It is computed
+// exactly, however many fractional digits there are. So "0.0001k" is 0, and
+// "1.9999999999999999999k" is 2047, where float64 arithmetic would answer
+// 2048.
+//
+// Any other string is a *[ParseError] naming the input and its [Reason], as
+// is a value of more than [math.MaxInt64] bytes. The result is then 0.
 // ParseMemory does not allocate unless it fails.
 func ParseMemory(s string) (int64, error) {
 	m, fault := memstr.Split(s)
@@ -85,21 +87,21 @@ type ParseError struct {
 }
 
 // Error returns a one-line message naming the call, the input and the
-// reason, such as `hostconfig.ParseMemory("2x"): no unit k, m or g after
-// the number`.
+// reason. An example is `hostconfig.ParseMemory("2x"): no unit k, m or g
+// after the number`.
 func (e *ParseError) Error() string {
 	return "hostconfig.ParseMemory(" + errtext.Quote(e.Input) + "): " + e.Reason.Error()
 }
 
-// Unwrap returns the reason, so that errors.Is(err, [ErrRange]) and the like
-// report the reason of a ParseError anywhere in err's chain.
+// Unwrap returns the reason. So errors.Is(err, [ErrRange]) matches the
+// reason of a ParseError anywhere in err's chain.
 func (e *ParseError) Unwrap() error { return e.Reason }
 
-// Reason is what is wrong with a limit as written: why [ParseMemory] refuses
-// a memory string, or, [ErrZeroLimit], why [ResolveSpawnLimits] refuses a
-// limit. It is an error itself, so a caller can branch on
-// errors.Is(err, hostconfig.ErrRange) without unpacking the [ParseError],
-// and, being a constant, it cannot be reassigned.
+// Reason is what is wrong with a limit as written. It says why [ParseMemory]
+// refuses a memory string. [ErrZeroLimit] says why [ResolveSpawnLimits]
+// refuses a limit. A Reason is an error itself. So a caller can branch on
+// errors.Is(err, hostconfig.ErrRange) without unpacking the [ParseError].
+// Being a constant, it cannot be reassigned.
 type Reason uint8
 
 // The reasons [ParseMemory] refuses a string for, checked in this order
@@ -108,12 +110,12 @@ type Reason uint8
 const (
 	// ErrEmpty is an empty string.
 	ErrEmpty Reason = iota + 1
-	// ErrNumber is a string that does not start with a decimal number:
-	// something before the digits (a sign, white space, a unit), or a "."
-	// with no digit before or after it.
+	// ErrNumber is a string that does not start with a decimal number. Either
+	// something comes before the digits (a sign, white space, a unit), or a "."
+	// has no digit before or after it.
 	ErrNumber
-	// ErrUnit is a number followed by no unit, or by something other than
-	// white space and one of k, K, m, M, g, G.
+	// ErrUnit is a number followed by no unit. Or it is followed by something
+	// other than white space and one of k, K, m, M, g, G.
 	ErrUnit
 	// ErrTrailing is anything after the unit, white space included.
 	ErrTrailing
@@ -121,10 +123,10 @@ const (
 	ErrRange
 )
 
-// ErrZeroLimit is a limit written in a scaler config that comes out as
-// zero, which Docker reads as no limit at all: see [ResolveSpawnLimits].
-// ParseMemory never reports it; "0.0001k" is 0 bytes to ParseMemory, as to
-// the orchestrator.
+// ErrZeroLimit is a limit written in a scaler config that comes out as zero.
+// Docker reads zero as no limit at all: see [ResolveSpawnLimits]. ParseMemory
+// never reports it. "0.0001k" is 0 bytes to ParseMemory, as to the
+// orchestrator.
 const ErrZeroLimit Reason = ErrRange + 1
 
 // Error describes the reason in a few words. A Reason other than the Err

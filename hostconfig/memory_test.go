@@ -15,6 +15,7 @@ import (
 )
 
 func TestParseMemory(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -59,6 +60,7 @@ func TestParseMemory(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got, err := ParseMemory(tt.in)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, got)
@@ -67,6 +69,7 @@ func TestParseMemory(t *testing.T) {
 }
 
 func TestParseMemoryErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -112,6 +115,7 @@ func TestParseMemoryErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got, err := ParseMemory(tt.in)
 			assert.Equal(t, int64(0), got)
 			var pe *ParseError
@@ -126,6 +130,7 @@ func TestParseMemoryErrors(t *testing.T) {
 // unit: exactly JavaScript's white space is skipped (jsstr's tests prove
 // its set against Unicode's tables and node).
 func TestParseMemorySpace(t *testing.T) {
+	t.Parallel()
 	for r := rune(0); r <= utf8.MaxRune; r++ {
 		if !utf8.ValidRune(r) {
 			continue
@@ -144,6 +149,7 @@ func TestParseMemorySpace(t *testing.T) {
 }
 
 func TestParseErrorMessage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		err  error
@@ -162,12 +168,14 @@ func TestParseErrorMessage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, tt.err.Error())
 		})
 	}
 }
 
 func TestParseErrorUnwrap(t *testing.T) {
+	t.Parallel()
 	_, err := ParseMemory("1t")
 	wrapped := fmt.Errorf("config: %w", err)
 	assert.ErrorIs(t, wrapped, ErrUnit)

@@ -7,63 +7,64 @@ import (
 	"github.com/kicikit/kicikit/internal/errtext"
 )
 
-// ResourceSpec is one side of a scaler config's resources block: a number of
-// CPUs and a memory string in [ParseMemory]'s grammar. A zero field is "not
-// set". Its json and yaml tags are the scaler config's own names, so a
+// ResourceSpec is one side of a scaler config's resources block: a number
+// of CPUs and a memory string in [ParseMemory]'s grammar. A zero field is
+// "not set". Its json and yaml tags are the scaler config's own names. So a
 // config's resources block unmarshals into it.
 type ResourceSpec struct {
-	// CPUs is a number of CPUs, 1.5 for one and a half (above 0 and at
-	// most 256 in a config the orchestrator accepts); 0: not set. As a
-	// limit it becomes the container's NanoCPUs.
+	// CPUs is a number of CPUs, 1.5 for one and a half, and 0 when not set. A
+	// config the orchestrator accepts has it above 0 and at most 256. As a limit
+	// it becomes the container's NanoCPUs.
 	CPUs float64 `json:"cpus,omitempty" yaml:"cpus,omitempty"`
-	// Memory is a memory string such as "512m" or "1.5g", read by
-	// [ParseMemory] when the spawn needs it (the orchestrator does not
-	// check it when it loads the config); "": not set. As a limit it
-	// becomes the container's Memory.
+	// Memory is a memory string such as "512m" or "1.5g", and "" when not set.
+	// [ParseMemory] reads it when the spawn needs it. The orchestrator does not
+	// check it when it loads the config. As a limit it becomes the container's
+	// Memory.
 	Memory string `json:"memory,omitempty" yaml:"memory,omitempty"`
 }
 
-// Resources is a label set's (or a scaler's default) resources block.
-// Only Limits bounds a container; Requests is carried for completeness and
-// never read here, as in the orchestrator.
+// Resources is a label set's (or a scaler's default) resources block. Only
+// Limits bounds a container. Requests is carried for completeness and never
+// read here, as in the orchestrator.
 type Resources struct {
-	// Requests are what an agent is counted as using, against the
-	// resource caps of its scaler, its machine pool and the orchestrator
-	// (the scaler manager sums them; a spawn that would pass a cap waits).
-	// They bound nothing. nil: none.
+	// Requests are what an agent is counted as using. They count against the
+	// resource caps of its scaler, its machine pool and the orchestrator. The
+	// scaler manager sums them, and a spawn that would pass a cap waits. They
+	// bound nothing. nil: none.
 	Requests *ResourceSpec `json:"requests,omitempty" yaml:"requests,omitempty"`
-	// Limits are what an agent's container may use: [ResolveSpawnLimits]
-	// reads them, when the scaler manager's effective limits set none, into
-	// the container's Memory and NanoCPUs (and a bare-metal scaler with
-	// enforceCgroups into its systemd scope). nil: no limits.
+	// Limits are what an agent's container may use. [ResolveSpawnLimits] reads
+	// them when the scaler manager's effective limits set none. They become the
+	// container's Memory and NanoCPUs. (A bare-metal scaler with enforceCgroups
+	// puts them on its systemd scope.) nil: no limits.
 	Limits *ResourceSpec `json:"limits,omitempty" yaml:"limits,omitempty"`
 }
 
 // ResolveSpawnLimits returns the cpu and memory limits for one agent
-// container, as the orchestrator's resolveSpawnLimits chooses them.
+// container. It chooses them as the orchestrator's resolveSpawnLimits does.
 //
-// The effective limits (the scaler manager's, which already fold in a job's
-// overrides and the label set's and scaler's defaults) win whole when either
-// field is set: they are returned unchanged, even with the other field zero
-// and even when a field is negative, which [Build] then ignores. "Set"
-// follows JavaScript's truthiness, as the orchestrator tests
-// `effective.cpus || effective.memBytes`: any value but 0 and NaN, so -1 is
-// set and NaN is not.
+// The effective limits are the scaler manager's. They already fold in a
+// job's overrides and the label set's and scaler's defaults. They win whole
+// when either field is set. They are then returned unchanged, even with the
+// other field zero, and even when a field is negative ([Build] then ignores
+// it). "Set" follows JavaScript's truthiness, as the orchestrator tests
+// `effective.cpus || effective.memBytes`. Any value but 0 and NaN is set: -1
+// is set, and NaN is not.
 //
-// Otherwise res.Limits applies (res or res.Limits may be nil: no limits).
-// Its CPUs is copied when set in the same sense; its Memory, when not empty,
+// Otherwise res.Limits applies. res or res.Limits may be nil: no limits.
+// Its CPUs is copied when set in the same sense. Its Memory, when not empty,
 // is parsed with [ParseMemory].
 //
-// Where the orchestrator would start the container without the limit its
-// config writes, ResolveSpawnLimits returns a [*LimitError] and zero Limits
-// instead:
+// The orchestrator would sometimes start the container without the limit
+// its config writes. ResolveSpawnLimits then returns a [*LimitError] and
+// zero Limits instead:
 //
-//   - a Memory that ParseMemory refuses (the error wraps its [*ParseError]):
-//     a limit that cannot be read must not become "no limit";
-//   - a Memory that comes out as 0 bytes, such as "0k" or "0.0001k", and
-//     CPUs that round to 0 NanoCPUs, any between 0 and 0.5e-9 (both
-//     [ErrZeroLimit]): [Build] sets no limit for a zero, so the container
-//     would run unbounded while the config reads as bounded.
+//   - for a Memory that ParseMemory refuses. The error wraps its
+//     [*ParseError]. A limit that cannot be read must not become "no
+//     limit".
+//   - for a Memory that comes out as 0 bytes, such as "0k" or "0.0001k",
+//     and for CPUs that round to 0 NanoCPUs (any between 0 and 0.5e-9).
+//     Both are [ErrZeroLimit]. [Build] sets no limit for a zero, so the
+//     container would run unbounded while the config reads as bounded.
 func ResolveSpawnLimits(effective Limits, res *Resources) (Limits, error) {
 	if isSet(effective.CPUs) || effective.MemBytes != 0 {
 		return effective, nil
@@ -104,13 +105,13 @@ type LimitError struct {
 	Memory string
 	// CPUs is the number of CPUs as written, when Field is "cpus".
 	CPUs float64
-	// Err is why: a *[ParseError] for a memory string ParseMemory refuses,
+	// Err is why. It is a *[ParseError] for a memory string ParseMemory refuses,
 	// or [ErrZeroLimit].
 	Err error
 }
 
 // Error returns `hostconfig.ResolveSpawnLimits: limits.<field> <value>:
-// <reason>`, with a memory string quoted as [ParseError.Error] quotes it.
+// <reason>`. A memory string is quoted as [ParseError.Error] quotes it.
 func (e *LimitError) Error() string {
 	value := strconv.FormatFloat(e.CPUs, 'g', -1, 64)
 	if e.Field == "memory" {
@@ -123,8 +124,8 @@ func (e *LimitError) Error() string {
 	return "hostconfig.ResolveSpawnLimits: limits." + e.Field + " " + value + ": " + reason.Error()
 }
 
-// Unwrap returns e.Err, so that errors.As finds the *ParseError and
-// errors.Is matches its Reason or ErrZeroLimit.
+// Unwrap returns e.Err. So errors.As finds the *ParseError, and errors.Is
+// matches its Reason or ErrZeroLimit.
 func (e *LimitError) Unwrap() error { return e.Err }
 
 // SingleJobEnv is the environment entry that makes an agent run one job and
@@ -141,7 +142,7 @@ const (
 	// PoolImage is the label set's own image, the KiCI agent image.
 	PoolImage Origin = iota + 1
 	// JobImage is an image the job asked to run in (the orchestrator's
-	// spawnContext.container): the agent starts from it instead.
+	// spawnContext.container). The agent starts from it instead.
 	JobImage
 )
 
@@ -158,9 +159,9 @@ func (o Origin) String() string {
 }
 
 // Additions is what the container scaler adds to an agent container for its
-// [Origin]: the single-job rule. Its two halves, the [SingleJobEnv] entry
-// and the supplementary group [SudoGroupGID], are not fields: only
-// [Additions.Apply] gives them, both at once, so that no caller can give a
+// [Origin]: the single-job rule. It has two halves: the [SingleJobEnv] entry
+// and the supplementary group [SudoGroupGID]. They are not fields. Only
+// [Additions.Apply] gives them, both at once. So no caller can give a
 // container passwordless sudo without making it a single-job container.
 // The zero Additions adds nothing.
 type Additions struct {
@@ -171,22 +172,25 @@ type Additions struct {
 // container that starts from origin.
 //
 // A container from the pool's own image ([PoolImage]) gets [SingleJobEnv]
-// in its environment and the group [SudoGroupGID], the agent image's
-// kici-sudo group, which its sudoers file lets use sudo without a password.
-// The agent in it runs one job and exits, so the root that job could take
-// does not outlive it. A container from a job's image ([JobImage]) gets
-// neither: gid 1990 means kici-sudo only in the agent image, and in an
-// image the job chose it may name any group or none.
+// in its environment. It gets the group [SudoGroupGID] too: the agent
+// image's kici-sudo group, which its sudoers file lets use sudo without a
+// password. The agent in it runs one job and exits. So the root that job
+// could take does not outlive it.
+//
+// A container from a job's image ([JobImage]) gets neither. gid 1990 means
+// kici-sudo only in the agent image. In an image the job chose, it may name
+// any group or none.
 func SpawnAdditions(origin Origin) Additions {
 	return Additions{singleJob: origin == PoolImage}
 }
 
-// Apply returns env and in with the additions made: [SingleJobEnv]
-// appended to env, the container's environment as "KEY=value" entries (the
-// Engine API's Config.Env), and [SudoGroupGID] appended to
-// in.SupplementaryGroups; or both unchanged when a adds nothing. The
-// returned env and SupplementaryGroups are new slices: Apply never writes to
-// the caller's. The other fields of in are passed on as they are.
+// Apply returns env and in with the additions made. env is the container's
+// environment as "KEY=value" entries (the Engine API's Config.Env).
+// [SingleJobEnv] is appended to it. [SudoGroupGID] is appended to
+// in.SupplementaryGroups. Both come back unchanged when a adds nothing.
+//
+// The returned env and SupplementaryGroups are new slices. Apply never
+// writes to the caller's. The other fields of in are passed on as they are.
 //
 //	env, in := hostconfig.SpawnAdditions(hostconfig.PoolImage).Apply(env, in)
 //	hc := hostconfig.Build(in) // env goes in the container's Config.Env

@@ -14,6 +14,7 @@ import (
 )
 
 func TestResolveSpawnLimits(t *testing.T) {
+	t.Parallel()
 	nan := math.NaN()
 	tests := []struct {
 		name      string
@@ -43,6 +44,7 @@ func TestResolveSpawnLimits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got, err := ResolveSpawnLimits(tt.effective, tt.res)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, got)
@@ -51,6 +53,7 @@ func TestResolveSpawnLimits(t *testing.T) {
 }
 
 func TestResolveSpawnLimitsKeepsEffectiveNaN(t *testing.T) {
+	t.Parallel()
 	// NaN cpus beside a set memory is returned whole, as the orchestrator
 	// returns its effectiveLimits object; Build then sets no cpu limit.
 	got, err := ResolveSpawnLimits(Limits{CPUs: math.NaN(), MemBytes: 1024}, nil)
@@ -61,6 +64,7 @@ func TestResolveSpawnLimitsKeepsEffectiveNaN(t *testing.T) {
 }
 
 func TestResolveSpawnLimitsErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		limits ResourceSpec
@@ -93,6 +97,7 @@ func TestResolveSpawnLimitsErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			spec := tt.limits
 			got, err := ResolveSpawnLimits(Limits{}, &Resources{Limits: &spec})
 			assert.Equal(t, Limits{}, got)
@@ -121,6 +126,7 @@ func TestResolveSpawnLimitsErrors(t *testing.T) {
 // a zero limit is ResolveSpawnLimits' alone: ParseMemory still reads the
 // orchestrator's value, 0.
 func TestResolveSpawnLimitsZeroStaysWithParseMemory(t *testing.T) {
+	t.Parallel()
 	n, err := ParseMemory("0.0001k")
 	require.NoError(t, err)
 	assert.Equal(t, int64(0), n)
@@ -138,6 +144,7 @@ func TestLimitErrorLongInput(t *testing.T) {
 }
 
 func TestSpawnAdditions(t *testing.T) {
+	t.Parallel()
 	base := Input{Limits: Limits{CPUs: 1}, Binds: []string{"/a:/a"}, SupplementaryGroups: []int{5}}
 	tests := []struct {
 		name       string
@@ -154,6 +161,7 @@ func TestSpawnAdditions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			env, in := SpawnAdditions(tt.origin).Apply(tt.env, base)
 			assert.Equal(t, tt.wantEnv, env)
 			assert.Equal(t, tt.wantGroups, in.SupplementaryGroups)
@@ -169,12 +177,14 @@ func TestSpawnAdditions(t *testing.T) {
 // passes on. (A caller of the old SpawnAdditions(bool) could take its
 // SupplementaryGroups field alone, as the README's snippet did.)
 func TestSingleJobRuleIsWhole(t *testing.T) {
+	t.Parallel()
 	typ := reflect.TypeOf(Additions{})
 	for i := range typ.NumField() {
 		assert.False(t, typ.Field(i).IsExported(), "Additions.%s hands out a half of the rule", typ.Field(i).Name)
 	}
 	for _, origin := range []Origin{0, PoolImage, JobImage, 3} {
 		t.Run(origin.String(), func(t *testing.T) {
+			t.Parallel()
 			env, in := SpawnAdditions(origin).Apply([]string{"PATH=/bin"}, Input{})
 			hc := Build(in)
 			hasEnv := slices.Contains(env, SingleJobEnv)
@@ -188,6 +198,7 @@ func TestSingleJobRuleIsWhole(t *testing.T) {
 // arrays, even when the caller's slices have room to spare, and that two
 // results share nothing.
 func TestApplyWritesNothingOfTheCaller(t *testing.T) {
+	t.Parallel()
 	env := make([]string, 1, 8)
 	env[0] = "A=1"
 	groups := make([]int, 1, 8)
@@ -209,6 +220,7 @@ func TestApplyWritesNothingOfTheCaller(t *testing.T) {
 }
 
 func TestOriginString(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, "pool image", PoolImage.String())
 	assert.Equal(t, "job image", JobImage.String())
 	assert.Equal(t, "Origin(0)", Origin(0).String())
@@ -218,6 +230,7 @@ func TestOriginString(t *testing.T) {
 // JSON, reads into Resources by its own field names and resolves. (A YAML
 // config is read by package scalerconfig, whose tests cover the block.)
 func TestResourcesUnmarshal(t *testing.T) {
+	t.Parallel()
 	const jsonBlock = `{"requests":{"cpus":0.5,"memory":"256m"},"limits":{"cpus":2,"memory":"1.5g"}}`
 	want := Resources{
 		Requests: &ResourceSpec{CPUs: 0.5, Memory: "256m"},

@@ -12,13 +12,13 @@ import (
 )
 
 // Reason is why a string is not a valid image reference. Each Reason is an
-// error value, so a caller can branch on it with errors.Is:
+// error value. A caller branches on it with errors.Is:
 //
 //	if errors.Is(err, imageref.ErrNameUppercase) { … }
 //
-// The reference package reports some of these conditions only as plain
-// strings (an upper-case familiar name) or not at all (a bad tag is an
-// "invalid reference format"), so [Parse] works the reason out itself. The
+// [Parse] works the reason out itself. The reference package reports some
+// of these only as plain text, such as an upper-case familiar name. Some it
+// does not report at all: a bad tag is an "invalid reference format". The
 // zero Reason is not one of them and is never reported.
 type Reason uint8
 
@@ -26,24 +26,25 @@ type Reason uint8
 // are wrong, the first in reading order is reported: the repository, then
 // the tag, then the digest.
 const (
-	// ErrNameEmpty means the repository is empty: the input is "", or starts
-	// with ":" or "@".
+	// ErrNameEmpty means the repository is empty. The input is "", or
+	// starts with ":" or "@".
 	ErrNameEmpty Reason = iota + 1
 	// ErrNameUppercase means the repository's path has upper-case letters
 	// but would be a valid name in lower case. A registry host may have
 	// them.
 	ErrNameUppercase
 	// ErrTagInvalid means the tag is not 1 to 128 ASCII letters, digits,
-	// "_", "." or "-" starting with a letter, digit or "_". An empty tag
-	// ("kici-agent:") is invalid too.
+	// "_", "." or "-". It must start with a letter, digit or "_". An empty
+	// tag ("kici-agent:") is invalid too.
 	ErrTagInvalid
 	// ErrDigestInvalid means the digest is malformed, of the wrong length
-	// for its algorithm, or of an unsupported algorithm (sha256, sha384 and
-	// sha512 are supported).
+	// for its algorithm, or of an unsupported algorithm. The supported ones
+	// are sha256, sha384 and sha512.
 	ErrDigestInvalid
-	// ErrReferenceInvalid means the reference is invalid for another reason:
-	// a malformed repository name, one longer than 255 characters, a bare
-	// 64-hex identifier, or parts that do not fit together.
+	// ErrReferenceInvalid means the reference is invalid for another
+	// reason. The repository name may be malformed or longer than 255
+	// characters. The input may be a bare 64-hex identifier. Or its parts
+	// may not fit together.
 	ErrReferenceInvalid
 )
 
@@ -68,26 +69,26 @@ func (r Reason) Error() string {
 type ParseError struct {
 	Input  string // the string as given to Parse
 	Reason Reason // why it is invalid, for callers to branch on
-	// Err is the error github.com/distribution/reference's
-	// ParseNormalizedNamed returns for Input: one of its sentinels or
-	// go-digest's, which errors.Is matches, or an error of its own text.
-	// For an input with a part longer than any valid reference's, Parse
-	// works it out without the reference package, with the same result.
+	// Err is the error reference.ParseNormalizedNamed returns for Input.
+	// It is one of that package's or go-digest's sentinels, which
+	// errors.Is matches, or an error with the same text. When a part of
+	// Input is longer than any valid reference's, Parse works Err out
+	// without the reference package, with the same result.
 	Err error
 }
 
-// Error returns "imageref.Parse(<input>): <reason>", quoting at most the
-// first 64 bytes of the input, with its length when it is longer. For
-// [ErrReferenceInvalid] it adds what made the repository invalid when that
-// is known: a path too long, or a bare 64-hex image ID.
+// Error returns "imageref.Parse(<input>): <reason>". The input is quoted,
+// cut to its first 64 bytes, with its length when it is longer. For
+// [ErrReferenceInvalid] it adds what made the repository invalid, when
+// known: a path too long, or a bare 64-hex image ID.
 func (e *ParseError) Error() string {
 	return "imageref.Parse(" + errtext.Quote(e.Input) + "): " + e.Detail()
 }
 
 // Detail returns why the input is invalid, as [ParseError.Error] writes it
-// after the input: "invalid tag", or "invalid reference format: repository
-// name must not be more than 255 characters". It never quotes the input, so
-// a caller can put it beside an input it shows in its own way.
+// after the input. Examples are "invalid tag" and "invalid reference
+// format: repository name must not be more than 255 characters". It never
+// quotes the input. So a caller can show the input in its own way.
 func (e *ParseError) Detail() string {
 	d := e.Reason.Error()
 	if e.Reason != ErrReferenceInvalid {
@@ -104,7 +105,7 @@ func (e *ParseError) Detail() string {
 	return d
 }
 
-// Unwrap returns the Reason and the reference package's error, so that both
+// Unwrap returns the Reason and the reference package's error. So both
 // errors.Is(err, imageref.ErrTagInvalid) and
 // errors.Is(err, reference.ErrReferenceInvalidFormat) hold.
 func (e *ParseError) Unwrap() []error {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/distribution/reference"
 	"github.com/opencontainers/go-digest"
+	"github.com/stretchr/testify/require"
 )
 
 func addRefSeeds(add func(string)) {
@@ -56,27 +57,18 @@ func checkParse(t *testing.T, s string) {
 	t.Helper()
 	got, err := Parse(s)
 	named, refErr := reference.ParseNormalizedNamed(s)
-	if (err == nil) != (refErr == nil) || valid(s) != (refErr == nil) {
-		t.Fatalf("Parse(%q) = %v, %v; valid says %v; the reference package says %v", s, got, err, valid(s), refErr)
-	}
-	if byHand := normalizedNamedError(s); !sameError(byHand, refErr) {
-		t.Fatalf("normalizedNamedError(%q) = %v; the reference package says %v", s, byHand, refErr)
-	}
+	require.Equal(t, refErr == nil, err == nil, "Parse(%q) = %v, %v; the reference package says %v", s, got, err, refErr)
+	require.Equal(t, refErr == nil, valid(s), "valid(%q); the reference package says %v", s, refErr)
+	byHand := normalizedNamedError(s)
+	require.True(t, sameError(byHand, refErr), "normalizedNamedError(%q) = %v; the reference package says %v", s, byHand, refErr)
 	if err != nil {
 		checkParseError(t, s, got, err, refErr)
 		return
 	}
-	if got.String() != s {
-		t.Fatalf("Parse(%q).String() = %q", s, got.String())
-	}
-	if back := MustParse(got.String()); back != got {
-		t.Fatalf("Parse(%q) = %+v, but its String parses to %+v", s, got, back)
-	}
-	l := Split(s)
-	if l.Repository != got.Repository || l.Tag != got.Tag || l.Digest != got.Digest ||
-		l.HasTag != (got.Tag != "") || l.HasDigest != (got.Digest != "") {
-		t.Fatalf("Parse(%q) = %+v; the orchestrator's split is %+v", s, got, l)
-	}
+	require.Equal(t, s, got.String(), "Parse(%q).String()", s)
+	require.Equal(t, got, MustParse(got.String()), "Parse(%q): its String parsed again", s)
+	want := Parts{Repository: got.Repository, Tag: got.Tag, Digest: got.Digest, HasTag: got.Tag != "", HasDigest: got.Digest != ""}
+	require.Equal(t, want, Split(s), "Parse(%q) against the orchestrator's split", s)
 	tagged, _ := named.(reference.Tagged)
 	digested, _ := named.(reference.Digested)
 	var tag, dgst string
@@ -94,9 +86,7 @@ func checkParse(t *testing.T, s string) {
 		{"Tag", got.Tag, tag},
 		{"Digest", got.Digest, dgst},
 	} {
-		if c.got != c.want {
-			t.Fatalf("Parse(%q): %s is %q, the reference package says %q", s, c.what, c.got, c.want)
-		}
+		require.Equal(t, c.want, c.got, "Parse(%q): %s against the reference package", s, c.what)
 	}
 }
 
@@ -107,33 +97,26 @@ func checkParse(t *testing.T, s string) {
 func checkParseError(t *testing.T, s string, got Ref, err, refErr error) {
 	t.Helper()
 	var pe *ParseError
-	if !errors.As(err, &pe) || pe.Input != s || !sameError(pe.Err, refErr) || got != (Ref{}) {
-		t.Fatalf("Parse(%q) = %+v, %#v; the reference package says %v", s, got, err, refErr)
-	}
-	if want := classify(Split(s), accepts); pe.Reason != want {
-		t.Fatalf("Parse(%q): %v; with the reference package deciding, %v", s, pe.Reason, want)
-	}
+	require.ErrorAs(t, err, &pe, "Parse(%q)", s)
+	require.Equal(t, Ref{}, got, "Parse(%q) with its error", s)
+	require.Equal(t, s, pe.Input, "Parse(%q)", s)
+	require.True(t, sameError(pe.Err, refErr), "Parse(%q) wraps %#v; the reference package says %v", s, pe.Err, refErr)
+	require.Equal(t, classify(Split(s), accepts), pe.Reason, "Parse(%q) against the reason the reference package's verdicts give", s)
 	// At most 64 bytes of the input, each quoted as at most 4, the prefix,
 	// the length and the longest reason.
-	if len(err.Error()) > 4*64+150 {
-		t.Fatalf("Parse(%q): the error is %d bytes long", s, len(err.Error()))
-	}
-	if !errors.Is(err, pe.Reason) {
-		t.Fatalf("Parse(%q): errors.Is(err, %v) is false", s, pe.Reason)
-	}
+	require.LessOrEqual(t, len(err.Error()), 4*64+150, "Parse(%q): the error's length", s)
+	require.ErrorIs(t, err, pe.Reason, "Parse(%q)", s)
 	l := Split(s)
 	switch pe.Reason {
 	case ErrNameEmpty:
-		if l.Repository != "" {
-			t.Fatalf("Parse(%q): %v, but the repository is %q", s, pe.Reason, l.Repository)
-		}
+		require.Equal(t, "", l.Repository, "Parse(%q): %v", s, pe.Reason)
 		return
 	case ErrNameUppercase:
 		// A valid name, that is, followed by a tag: a bare 64-hex string is
 		// a valid name but not a valid reference.
-		if lower := strings.ToLower(l.Repository); lower == l.Repository || !accepts(lower+":x") {
-			t.Fatalf("Parse(%q): %v, but %q in lower case is not a valid name", s, pe.Reason, l.Repository)
-		}
+		lower := strings.ToLower(l.Repository)
+		require.NotEqual(t, l.Repository, lower, "Parse(%q): %v of a lower-case repository", s, pe.Reason)
+		require.True(t, accepts(lower+":x"), "Parse(%q): %v, but %q in lower case is not a valid name", s, pe.Reason, l.Repository)
 		return
 	case ErrReferenceInvalid:
 		return
@@ -143,24 +126,19 @@ func checkParseError(t *testing.T, s string, got Ref, err, refErr error) {
 	fixed := l.Repository
 	switch pe.Reason {
 	case ErrTagInvalid:
-		if !l.HasTag {
-			t.Fatalf("Parse(%q): %v without a tag", s, pe.Reason)
-		}
+		require.True(t, l.HasTag, "Parse(%q): %v without a tag", s, pe.Reason)
 		fixed += ":x"
 	case ErrDigestInvalid:
-		if !l.HasDigest {
-			t.Fatalf("Parse(%q): %v without a digest", s, pe.Reason)
-		}
+		require.True(t, l.HasDigest, "Parse(%q): %v without a digest", s, pe.Reason)
 		if l.HasTag {
 			fixed += ":" + l.Tag
 		}
 		fixed += "@" + sha256
 	default:
-		t.Fatalf("Parse(%q): unknown reason %d", s, pe.Reason)
+		require.FailNow(t, "unknown reason", "Parse(%q): %d", s, pe.Reason)
 	}
-	if _, err := reference.ParseNormalizedNamed(fixed); err != nil {
-		t.Fatalf("Parse(%q): %v, but %q does not parse either: %v", s, pe.Reason, fixed, err)
-	}
+	_, err = reference.ParseNormalizedNamed(fixed)
+	require.NoError(t, err, "Parse(%q): %v, but %q does not parse either", s, pe.Reason, fixed)
 }
 
 // accepts reports whether the reference package accepts s: the oracle the

@@ -83,13 +83,10 @@ func checkGrammar(t *testing.T, s string) {
 		{"go-digest's DigestRegexp", whole(goDigestLen(s)), godigest.DigestRegexpAnchored.MatchString(s)},
 		{"changesInLowerCase", changesInLowerCase(s), strings.ToLower(s) != s},
 	} {
-		if c.got != c.want {
-			t.Fatalf("%q: %s is %v, want %v", s, c.what, c.got, c.want)
-		}
+		require.Equal(t, c.want, c.got, "%q: %s", s, c.what)
 	}
-	if got, want := validateDigest(s), godigest.Digest(s).Validate(); !sameError(got, want) {
-		t.Fatalf("validateDigest(%q) = %v, go-digest says %v", s, got, want)
-	}
+	got, want := validateDigest(s), godigest.Digest(s).Validate()
+	require.True(t, sameError(got, want), "validateDigest(%q) = %v, go-digest says %v", s, got, want)
 	checkMatch(t, s)
 }
 
@@ -116,13 +113,14 @@ func checkMatch(t *testing.T, s string) {
 		m, ok = matchTail(s)
 	}
 	sub := reference.ReferenceRegexp.FindStringSubmatch(s)
-	if ok != (sub != nil) || ok && (m.tag != sub[2] || m.digest != sub[3]) {
-		t.Fatalf("%q: match %+v, %v; ReferenceRegexp %q", s, m, ok, sub)
+	require.Equal(t, sub != nil, ok, "%q: match %+v; ReferenceRegexp %q", s, m, sub)
+	if ok {
+		require.Equal(t, []string{sub[2], sub[3]}, []string{m.tag, m.digest}, "%q: the tag and digest of match %+v; ReferenceRegexp's", s, m)
 	}
 	if ref, err := reference.Parse(s); err == nil {
-		if named, isNamed := ref.(reference.Named); !isNamed || len(reference.Path(named)) != m.pathLen {
-			t.Fatalf("%q: match %+v; reference.Parse reads %#v", s, m, ref)
-		}
+		named, isNamed := ref.(reference.Named)
+		require.True(t, isNamed, "%q: reference.Parse reads %#v", s, ref)
+		require.Equal(t, len(reference.Path(named)), m.pathLen, "%q: match %+v; reference.Parse reads %#v", s, m, ref)
 	}
 }
 
@@ -236,6 +234,7 @@ func (g *gen) digest() string {
 }
 
 func TestValid(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -281,6 +280,7 @@ func TestValid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			require.Equal(t, tt.want, accepts(tt.in), "the reference package")
 			assert.Equal(t, tt.want, valid(tt.in))
 		})
@@ -288,6 +288,7 @@ func TestValid(t *testing.T) {
 }
 
 func TestNormalizedNamedError(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -306,6 +307,7 @@ func TestNormalizedNamedError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			_, want := reference.ParseNormalizedNamed(tt.in)
 			if tt.want != nil {
 				require.Equal(t, tt.want, want, "the reference package")
@@ -319,8 +321,10 @@ func TestNormalizedNamedError(t *testing.T) {
 // TestEncodedSize checks the algorithms valid accepts against go-digest:
 // those available with the hashes linked in, and their sizes.
 func TestEncodedSize(t *testing.T) {
+	t.Parallel()
 	for _, algorithm := range []string{"sha256", "sha384", "sha512", "SHA256", "sha1", "md5", "sha512_256", "blake3", ""} {
 		t.Run(algorithm, func(t *testing.T) {
+			t.Parallel()
 			want := 0
 			if a := godigest.Algorithm(algorithm); a.Available() {
 				want = 2 * a.Size()
@@ -331,6 +335,7 @@ func TestEncodedSize(t *testing.T) {
 }
 
 func TestChangesInLowerCase(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -347,6 +352,7 @@ func TestChangesInLowerCase(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			require.Equal(t, tt.want, strings.ToLower(tt.in) != tt.in, "strings.ToLower")
 			assert.Equal(t, tt.want, changesInLowerCase(tt.in))
 		})

@@ -7,7 +7,8 @@ import (
 )
 
 // AgentImageName is the last path element of the KiCI agent image's
-// repository, under any registry or mirror: quay.io/kici/kici-agent.
+// repository, quay.io/kici/kici-agent. It is the same under any registry or
+// mirror.
 const AgentImageName = "kici-agent"
 
 // LatestTag is the moving tag that a reference without a tag resolves to.
@@ -22,18 +23,11 @@ type Ref struct {
 }
 
 // Parse parses s as an image reference. It accepts what
-// reference.ParseNormalizedNamed accepts, and splits s as the package
+// reference.ParseNormalizedNamed accepts. It splits s as the package
 // documentation describes, keeping the repository as written.
 //
-// What it rejects it reports as a [*ParseError], along with the zero Ref.
-//
-// Parse checks s against the reference package's grammar written out by
-// hand, which accepts exactly what the reference package accepts, so that a
-// valid reference costs a few passes over its bytes and no allocation. For
-// what it rejects, it asks the reference package for its error, except when
-// a path, tag or digest is longer than any valid reference's: it then works
-// that error out by hand as well, so that no regular expression reads a long
-// input.
+// On failure Parse returns the zero Ref and a [*ParseError]. A valid
+// reference costs no allocation. No regular expression reads a long input.
 func Parse(s string) (Ref, error) {
 	r, err := parse(s)
 	if err != nil {
@@ -58,8 +52,8 @@ func parse(s string) (Ref, *ParseError) {
 	return Ref{}, &ParseError{Input: s, Reason: classify(l, valid), Err: err}
 }
 
-// MustParse is like [Parse] but panics when s is not a valid reference. It is
-// intended for use in tests with hard-coded strings.
+// MustParse is like [Parse] but panics when s is not a valid reference. It
+// is intended for use in tests with hard-coded strings.
 func MustParse(s string) Ref {
 	r, err := Parse(s)
 	if err != nil {
@@ -68,9 +62,9 @@ func MustParse(s string) Ref {
 	return r
 }
 
-// String returns the reference as written: the Repository, then ":" and the
-// Tag when there is one, then "@" and the Digest when there is one. For a Ref
-// that [Parse] returned, that is Parse's input.
+// String returns the reference as written. That is the Repository, then
+// ":" and the Tag when there is one, then "@" and the Digest when there is
+// one. For a Ref that [Parse] returned, it is Parse's input.
 func (r Ref) String() string {
 	s := r.Repository
 	if r.Tag != "" {
@@ -82,32 +76,34 @@ func (r Ref) String() string {
 	return s
 }
 
-// Domain returns the registry the repository names, as Docker normalises it:
-// "docker.io" for a Docker Hub name such as "kici-agent" or
-// "index.docker.io/kici/kici-agent", else the first path element
-// ("quay.io", "localhost:5000"). It is "" when that element looks like a
-// registry but the reference grammar does not read it as one ("a_b.c" in
-// "a_b.c/kici-agent"): the reference package then keeps the whole name as
-// the path, with no registry.
+// Domain returns the registry the repository names, as Docker normalises
+// it. It is "docker.io" for a Docker Hub name, such as "kici-agent" or
+// "index.docker.io/kici/kici-agent". Otherwise it is the first path
+// element, such as "quay.io" or "localhost:5000".
+//
+// Domain is "" when that element looks like a registry but the grammar does
+// not read it as one: "a_b.c" in "a_b.c/kici-agent". The reference package
+// then keeps the whole name as the path, with no registry.
 func (r Ref) Domain() string {
 	domain, _ := splitDockerDomain(r.Repository)
 	return domain
 }
 
-// Path returns the repository without its registry, as Docker normalises it:
-// an official Docker Hub image gets its "library/" namespace
-// ("library/kici-agent").
+// Path returns the repository without its registry, as Docker normalises
+// it. An official Docker Hub image gets its "library/" namespace:
+// "library/kici-agent".
 func (r Ref) Path() string {
 	_, path := splitDockerDomain(r.Repository)
 	return path
 }
 
-// Name returns the fully qualified repository name, [Ref.Domain] and
-// [Ref.Path] joined by "/" (the Path alone when the Domain is ""):
-// "docker.io/library/kici-agent" for "kici-agent:latest". It is the Name of
-// the reference.Named that reference.ParseNormalizedNamed returns; for a Ref
-// that Parse did not return, Name applies the same rules to Repository
-// without checking it.
+// Name returns the fully qualified repository name: [Ref.Domain] and
+// [Ref.Path] joined by "/". When the Domain is "", it is the Path alone.
+// For "kici-agent:latest" it is "docker.io/library/kici-agent".
+//
+// Name equals the Name of what reference.ParseNormalizedNamed returns. For
+// a Ref that Parse did not return, Name applies the same rules to
+// Repository without checking it.
 func (r Ref) Name() string {
 	domain, path := splitDockerDomain(r.Repository)
 	if domain == "" {
@@ -116,11 +112,11 @@ func (r Ref) Name() string {
 	return domain + "/" + path
 }
 
-// FamiliarName returns the repository name as the Docker command line shows
-// it, without "docker.io/" and, for an official image, without "library/":
-// "kici-agent" for "docker.io/library/kici-agent", "kici/kici-agent" for
-// "index.docker.io/kici/kici-agent". It equals reference.FamiliarName of the
-// parsed reference.
+// FamiliarName returns the repository name as the Docker command line
+// shows it. It drops "docker.io/", and "library/" for an official image.
+// So "docker.io/library/kici-agent" is "kici-agent", and
+// "index.docker.io/kici/kici-agent" is "kici/kici-agent". It equals
+// reference.FamiliarName of the parsed reference.
 func (r Ref) FamiliarName() string {
 	domain, path := splitDockerDomain(r.Repository)
 	switch domain {
@@ -142,15 +138,15 @@ func (r Ref) IsAgent() bool {
 }
 
 // IsAgentImage reports whether repository is the KiCI agent image, from
-// quay.io or any mirror: whether its last path element is [AgentImageName].
-// It does not check that repository is a valid name.
+// quay.io or any mirror. That is, whether its last path element is
+// [AgentImageName]. It does not check that repository is a valid name.
 func IsAgentImage(repository string) bool {
 	return repository[strings.LastIndexByte(repository, '/')+1:] == AgentImageName
 }
 
 // Parts is an image string split as the orchestrator splits it, valid or
-// not ([Split]). A tag or a digest can be present and empty: "kici-agent:"
-// has the tag "", and HasTag set.
+// not ([Split]). A tag or a digest can be present and empty. So
+// "kici-agent:" has the tag "", and HasTag set.
 type Parts struct {
 	Repository string // everything before the tag and the digest
 	Tag        string // after the ":" that starts the tag; "" when none
@@ -160,10 +156,11 @@ type Parts struct {
 }
 
 // Split splits image as the orchestrator's parseImageRef does, without
-// validating it: the digest is everything after the first "@", and the tag
-// everything after the last ":" of what precedes it, unless a "/" follows
-// that ":" (a registry port, as in "host:5000/kici-agent"). For a reference
-// that [Parse] accepts, its Repository, Tag and Digest are Parse's. It never
+// validating it. The digest is everything after the first "@". The tag is
+// everything after the last ":" before it, unless a "/" follows that ":".
+// Such a ":" is a registry port, as in "host:5000/kici-agent".
+//
+// For a reference that [Parse] accepts, the parts are Parse's. Split never
 // fails and does not allocate.
 func Split(image string) Parts {
 	var l Parts

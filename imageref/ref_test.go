@@ -22,6 +22,7 @@ const (
 )
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		in       string
@@ -58,6 +59,7 @@ func TestParse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got, err := Parse(tt.in)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, got)
@@ -97,6 +99,7 @@ func assertAgreesWithReference(t testing.TB, named reference.Named, got Ref) {
 }
 
 func TestParseError(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		in     string
@@ -164,6 +167,7 @@ func TestParseError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got, err := Parse(tt.in)
 			assert.Equal(t, Ref{}, got)
 			var pe *ParseError
@@ -186,12 +190,14 @@ func TestParseError(t *testing.T) {
 }
 
 func TestParseErrorWithoutErr(t *testing.T) {
+	t.Parallel()
 	e := &ParseError{Input: "x y", Reason: ErrReferenceInvalid}
 	assert.Equal(t, `imageref.Parse("x y"): invalid reference format`, e.Error())
 	assert.Equal(t, []error{ErrReferenceInvalid}, e.Unwrap())
 }
 
 func TestReasonError(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		r    Reason
 		want string
@@ -206,12 +212,14 @@ func TestReasonError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, tt.r.Error())
 		})
 	}
 }
 
 func TestMustParse(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, Ref{"quay.io/kici/kici-agent", "0.20.0", ""}, MustParse("quay.io/kici/kici-agent:0.20.0"))
 	assert.PanicsWithError(t, `imageref.Parse("kici-agent:"): invalid tag`, func() {
 		MustParse("kici-agent:")
@@ -221,6 +229,7 @@ func TestMustParse(t *testing.T) {
 // TestSplitLenient covers each branch of the orchestrator's parseImageRef,
 // on strings that need not be valid.
 func TestSplitLenient(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -241,12 +250,14 @@ func TestSplitLenient(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, Split(tt.in))
 		})
 	}
 }
 
 func TestIsAgentImage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		repository string
 		want       bool
@@ -261,16 +272,18 @@ func TestIsAgentImage(t *testing.T) {
 		{"KICI-AGENT", false},
 		{"", false},
 	}
+	assert.True(t, MustParse("quay.io/kici/kici-agent:0.20.0").IsAgent())
+	assert.False(t, MustParse("ubuntu").IsAgent())
 	for _, tt := range tests {
 		t.Run(tt.repository, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, IsAgentImage(tt.repository))
 		})
 	}
-	assert.True(t, MustParse("quay.io/kici/kici-agent:0.20.0").IsAgent())
-	assert.False(t, MustParse("ubuntu").IsAgent())
 }
 
 func TestRefString(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		ref  Ref
@@ -284,6 +297,7 @@ func TestRefString(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, tt.ref.String())
 		})
 	}
@@ -292,6 +306,7 @@ func TestRefString(t *testing.T) {
 // TestNameOfUnparsedRef checks that the name methods never fail, even on a
 // Ref that Parse would not return.
 func TestNameOfUnparsedRef(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name             string
 		ref              Ref
@@ -307,6 +322,7 @@ func TestNameOfUnparsedRef(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.domain, tt.ref.Domain())
 			assert.Equal(t, tt.path, tt.ref.Path())
 			assert.Equal(t, tt.fullName, tt.ref.Name())
@@ -320,6 +336,7 @@ func TestNameOfUnparsedRef(t *testing.T) {
 // the longest path, tag and digest are accepted, one byte more never is,
 // and the reason is the one the reference package's verdict gives.
 func TestParseLengthLimits(t *testing.T) {
+	t.Parallel()
 	path := "kici/" + strings.Repeat("a", 250) // 255 bytes
 	tag := "_" + strings.Repeat("a", 127)      // 128 bytes
 	digest := "sha512:" + hex64 + hex64        // 135 bytes
@@ -364,6 +381,7 @@ func TestParseLengthLimits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			_, refErr := reference.ParseNormalizedNamed(tt.in)
 			got, err := Parse(tt.in)
 			if tt.reason == 0 {
@@ -394,6 +412,7 @@ func TestParseLengthLimits(t *testing.T) {
 // shortens is too long in lower case as well, and so no longer an upper-case
 // one.
 func TestParseOverlongErr(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name                string
 		before, unit, after string // the input: before, n copies of unit, after
@@ -426,6 +445,7 @@ func TestParseOverlongErr(t *testing.T) {
 		input := func(n int) string { return tt.before + strings.Repeat(tt.unit, n) + tt.after }
 		for _, n := range []int{tt.over, 4096 / len(tt.unit)} {
 			t.Run(fmt.Sprintf("%s/%d", tt.name, n), func(t *testing.T) {
+				t.Parallel()
 				in := input(n)
 				require.False(t, tooLong(Split(input(tt.over-1))), "one fewer is over-long too")
 				require.True(t, tooLong(Split(in)), "Parse asks the reference package")

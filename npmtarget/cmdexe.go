@@ -5,29 +5,26 @@ import (
 	"unicode/utf8"
 )
 
-// CmdExe is [Command.Path] on the npm.cmd fallback: the cmd.exe in the
+// CmdExe is [Command.Path] on the npm.cmd fallback. It is the cmd.exe in the
 // Windows system folder, written with the variable that names that folder.
-// [Command.ExecCmd] expands SystemRoot from the environment it is given; the
+// [Command.ExecCmd] expands SystemRoot from the environment it is given. The
 // path is never searched for on PATH or in the working directory.
 const CmdExe = `%SystemRoot%\System32\cmd.exe`
 
-// WindowsShellCommand returns the command line cmd.exe runs for a batch file
-// with arguments, as the orchestrator's windowsShellCommand does: cmd in
+// WindowsShellCommand returns the command line cmd.exe runs for a batch
+// file with arguments. It is the orchestrator's windowsShellCommand: cmd in
 // double quotes, then each argument, separated by single spaces. It returns
 // "" and an error instead when
 //
 //   - cmd holds a byte cmd.exe reads as syntax even inside double quotes
-//     (a double quote, "%" or "!") or a control byte (CR, LF, NUL and the
-//     rest of U+0000-U+001F), or is not valid UTF-8: a *[UnsafeCommandError]
-//     with [ErrCmdSyntax] (the orchestrator checks only the arguments);
-//   - an argument is empty or holds a byte outside A-Z a-z 0-9 @ / . _ + -:
-//     an *[UnsafeArgError] naming the first such argument.
+//     (a double quote, "%" or "!"), or a control byte (U+0000-U+001F), or is
+//     not valid UTF-8. The error is a *[UnsafeCommandError] with
+//     [ErrCmdSyntax]. (The orchestrator checks only the arguments.)
+//   - an argument is empty or holds a byte outside A-Z a-z 0-9 @ / . _ + -.
+//     The error is an *[UnsafeArgError] naming the first such argument.
 //
-// The allow-list is stricter than quoting can be made safe: cmd.exe expands
-// %VAR% and !VAR! inside quotes, ends the line at CR, LF or NUL, and splits
-// arguments at ",", ";" and "=" as well as spaces, so no escaping rule covers
-// every argument (BatBadBut: Rust's CVE-2024-24576 and CVE-2024-43402, Go's
-// golang/go#27199). Every accepted line is therefore the quoted cmd followed
+// No quoting makes every argument safe for cmd.exe; the package
+// documentation says why. So every accepted line is the quoted cmd followed
 // by nothing but allow-listed bytes and spaces. [Target.Command] wraps the
 // line as cmd.exe /d /s /c "<line>".
 func WindowsShellCommand(cmd string, args []string) (string, error) {

@@ -61,6 +61,7 @@ var batBadBut = []string{
 var acceptedArgs = []string{"install", "-g", "@kici-dev/orchestrator@0.20.0", "A-Za-z0-9@/._+-", "--json", "@s/p@1.2.3-rc.1+b"}
 
 func TestWindowsShellCommand(t *testing.T) {
+	t.Parallel()
 	const npm = `C:\Program Files\nodejs\npm.cmd`
 	tests := []struct {
 		name string
@@ -73,6 +74,7 @@ func TestWindowsShellCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			line, err := WindowsShellCommand(npm, tt.args)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, line)
@@ -81,18 +83,22 @@ func TestWindowsShellCommand(t *testing.T) {
 }
 
 func TestBatBadBut(t *testing.T) {
+	t.Parallel()
 	const npm = `C:\Program Files\nodejs\npm.cmd`
 	for _, bad := range batBadBut {
 		t.Run(strconv.Quote(bad), func(t *testing.T) {
+			t.Parallel()
 			for _, args := range [][]string{{bad}, {"install", bad}, {"install", bad, "-g", "&other"}} {
-				line, err := WindowsShellCommand(npm, args)
-				var argErr *UnsafeArgError
-				require.ErrorAs(t, err, &argErr)
-				assert.Equal(t, bad, argErr.Arg, "the error names the first refused argument")
-				assert.Contains(t, err.Error(), errtext.Quote(bad))
-				assert.ErrorIs(t, err, ErrArgSyntax)
-				assert.NotContains(t, err.Error(), "\n")
-				assert.Empty(t, line)
+				t.Run(strconv.Itoa(len(args))+" arguments", func(t *testing.T) {
+					line, err := WindowsShellCommand(npm, args)
+					var argErr *UnsafeArgError
+					require.ErrorAs(t, err, &argErr)
+					assert.Equal(t, bad, argErr.Arg, "the error names the first refused argument")
+					assert.Contains(t, err.Error(), errtext.Quote(bad))
+					assert.ErrorIs(t, err, ErrArgSyntax)
+					assert.NotContains(t, err.Error(), "\n")
+					assert.Empty(t, line)
+				})
 			}
 			// Through Target.Command on the npm.cmd fallback: no command at all.
 			cmd, err := winCmd.Command("install", "-g", bad)
@@ -105,6 +111,7 @@ func TestBatBadBut(t *testing.T) {
 }
 
 func TestWindowsShellCommandRefusesCmdPath(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, cmd string }{
 		{"double quote", `C:\a"b\npm.cmd`},
 		{"a variable", `C:\%TEMP%\npm.cmd`},
@@ -119,6 +126,7 @@ func TestWindowsShellCommandRefusesCmdPath(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			line, err := WindowsShellCommand(tt.cmd, []string{"install"})
 			assert.Equal(t, &UnsafeCommandError{Func: "WindowsShellCommand", Cmd: tt.cmd, Reason: ErrCmdSyntax}, err)
 			assert.ErrorIs(t, err, ErrCmdSyntax)
@@ -126,6 +134,7 @@ func TestWindowsShellCommandRefusesCmdPath(t *testing.T) {
 		})
 	}
 	t.Run("the path is checked before the arguments", func(t *testing.T) {
+		t.Parallel()
 		_, err := WindowsShellCommand(`C:\%x%\npm.cmd`, []string{"&whoami"})
 		var cmdErr *UnsafeCommandError
 		assert.ErrorAs(t, err, &cmdErr)
@@ -135,6 +144,7 @@ func TestWindowsShellCommandRefusesCmdPath(t *testing.T) {
 // TestWindowsShellCommandTakesCmdPath lists paths that cmd.exe reads
 // literally inside quotes.
 func TestWindowsShellCommandTakesCmdPath(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, cmd string }{
 		{"ampersand", `C:\a&b\npm.cmd`},
 		{"caret", `C:\a^b\npm.cmd`},
@@ -146,6 +156,7 @@ func TestWindowsShellCommandTakesCmdPath(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			line, err := WindowsShellCommand(tt.cmd, []string{"install"})
 			require.NoError(t, err)
 			assert.Equal(t, `"`+tt.cmd+`" install`, line)
@@ -154,6 +165,7 @@ func TestWindowsShellCommandTakesCmdPath(t *testing.T) {
 }
 
 func TestSystemCmdExe(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		environ []string
@@ -167,6 +179,7 @@ func TestSystemCmdExe(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got, err := systemCmdExe(tt.environ)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, got)
@@ -175,6 +188,7 @@ func TestSystemCmdExe(t *testing.T) {
 }
 
 func TestSystemCmdExeRefuses(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		environ []string
@@ -197,6 +211,7 @@ func TestSystemCmdExeRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got, err := systemCmdExe(tt.environ)
 			assert.ErrorIs(t, err, ErrNoSystemRoot)
 			assert.EqualError(t, err, "npmtarget.Command.ExecCmd: the environment names no usable SystemRoot, so cmd.exe cannot be found")
@@ -206,6 +221,7 @@ func TestSystemCmdExeRefuses(t *testing.T) {
 }
 
 func TestErrorMessages(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		err  error
@@ -234,10 +250,12 @@ func TestErrorMessages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, tt.err.Error())
 		})
 	}
 	t.Run("errors.As and errors.Is find an error in a wrapped chain", func(t *testing.T) {
+		t.Parallel()
 		wrapped := errors.Join(errors.New("upgrade"), &UnsafeArgError{Arg: "x y"})
 		var argErr *UnsafeArgError
 		require.ErrorAs(t, wrapped, &argErr)
@@ -250,6 +268,7 @@ func TestErrorMessages(t *testing.T) {
 // TestReasons checks that every Reason has a description of its own that
 // says what it is about.
 func TestReasons(t *testing.T) {
+	t.Parallel()
 	seen := map[string]Reason{}
 	for r := ErrCmdSyntax; r <= ErrUnsafeTarget; r++ {
 		t.Run(strconv.Itoa(int(r)), func(t *testing.T) {

@@ -7,87 +7,72 @@ import (
 )
 
 // Reason is why npmtarget refuses a value, a command or an upgrade. Each
-// Reason is an error value, so a caller can branch on it with errors.Is:
+// Reason is an error value. A caller branches on it with errors.Is:
 //
 //	if errors.Is(err, npmtarget.ErrRelativePath) { … }
 //
-// The zero Reason is not one of them and is never reported.
+// The zero Reason is not one of them and is never reported. The package
+// documentation says what each refusal guards against.
 type Reason uint8
 
 // The reasons npmtarget refuses.
 const (
-	// ErrCmdSyntax means a program path holds a byte cmd.exe reads as
-	// syntax even inside double quotes (a double quote, "%" or "!"), a
-	// control byte (CR, LF, NUL and the rest of U+0000-U+001F, none of which
-	// a Windows file name holds), or is not valid UTF-8 (Windows names are
-	// UTF-16, so it names no file).
+	// ErrCmdSyntax means a program path holds a byte cmd.exe reads as syntax
+	// even inside double quotes: a double quote, "%" or "!". A control byte
+	// (U+0000-U+001F) counts too, as does text that is not valid UTF-8.
 	ErrCmdSyntax Reason = iota + 1
-	// ErrRelativePath means a path is not absolute on the target
-	// platform, so what it names would depend on the working directory
-	// (cmd.exe looks there first).
+	// ErrRelativePath means a path is not absolute on the target platform.
+	// What it names would depend on the working directory.
 	ErrRelativePath
-	// ErrNotExecutable means a Windows program path ends neither in ".exe"
-	// or ".com" nor in a batch file's ".cmd" or ".bat". os/exec would try
-	// every extension in PATHEXT, .bat and .cmd among them, and run a batch
-	// file without cmd.exe's quoting rules.
+	// ErrNotExecutable means a Windows program path ends in none of ".exe",
+	// ".com", ".cmd" and ".bat".
 	ErrNotExecutable
 	// ErrArgSyntax means an argument for cmd.exe is empty or holds a byte
 	// outside A-Z a-z 0-9 @ / . _ + -.
 	ErrArgSyntax
-	// ErrOtherPlatform means a command was to start on a platform other
-	// than its target's: a Windows target's command runs only on Windows, a
-	// posix target's nowhere else.
+	// ErrOtherPlatform means a command was to start on a platform other than
+	// its target's. A Windows target's command runs only on Windows. A posix
+	// target's runs nowhere else.
 	ErrOtherPlatform
-	// ErrNoSystemRoot means the environment names no SystemRoot that
-	// gives an absolute cmd.exe path cmd.exe can take.
+	// ErrNoSystemRoot means the environment names no SystemRoot that gives an
+	// absolute cmd.exe path cmd.exe can take.
 	ErrNoSystemRoot
-	// ErrRelativeNode means the service's node is not an absolute path of
-	// the target platform. Its folder goes first on PATH, so a relative one
-	// puts the working directory there, and a drive-relative one ("C:node.exe")
-	// makes npm.cmd's path C:\npm.cmd. The refused value's message says to
-	// give the absolute path.
+	// ErrRelativeNode means the service's node is not an absolute path of the
+	// target platform. The refused value's message says to give the absolute
+	// path.
 	ErrRelativeNode
-	// ErrListSeparator means the service's node folder holds the target's
-	// PATH list separator (":" on posix, ";" on Windows), so that putting it
-	// first on PATH would split it into other folders, or an empty element
-	// that stands for the working directory.
+	// ErrListSeparator means the service's node folder holds the target's PATH
+	// list separator: ":" on posix, ";" on Windows.
 	ErrListSeparator
-	// ErrBatchPath means a path that npm.cmd expands into its own command
-	// lines, on the cmd.exe route, holds what cmd.exe would misread there: a
-	// double quote (it ends the quotes around the global prefix in
-	// IF EXIST "%NPM_PREFIX_NPM_CLI_JS%", and what follows runs as a
-	// command), "%" or "!" (expanded again), "^" (doubled by npm.cmd's CALL,
-	// which then finds no node and falls back to an inherited npm-cli.js), a
-	// control character, or a character Windows forbids in a file name
-	// (< > | ? * and a ":" that is not a drive's), which no real folder holds.
+	// ErrBatchPath means a path holds what cmd.exe would misread on the
+	// cmd.exe route. npm.cmd expands the path into its own command lines there.
+	// The bytes refused are a double quote, "%", "!", "^", a control character,
+	// and a character Windows forbids in a file name.
 	ErrBatchPath
-	// ErrPackageName means the package that owns the entry script is not
-	// a name npm takes (validate-npm-package-name's rules), or one that npm
-	// would read, followed by "@<version>", as something else: "C:" and
-	// "x.tgz" name a folder and a tarball to npm, "-x" reads as an option.
+	// ErrPackageName means the package that owns the entry script is not a name
+	// npm takes (validate-npm-package-name's rules). It is refused too when npm
+	// would read it as something else once "@<version>" follows it, such as
+	// "C:", "x.tgz" or "-x".
 	ErrPackageName
-	// ErrVersion means the version to install is neither a semantic
-	// version nor a dist-tag in a form npm reads as nothing else: npm reads
-	// "npm:left-pad@1.3.0" as an alias for another package, "/opt/evil" and
-	// "../x" as folders whose install scripts it runs, and "^1.2.3" as a
-	// range.
+	// ErrVersion means the version to install is neither a semantic version nor
+	// a dist-tag in a form npm reads as nothing else. Examples are an alias
+	// ("npm:left-pad@1.3.0"), a folder ("../x") and a range ("^1.2.3").
 	ErrVersion
 	// ErrAltered means a [Command] given to [Command.ExecCmd] is not what
-	// [Target.Command] makes of its Target and npm arguments: a field was
+	// [Target.Command] makes of its Target and npm arguments. A field was
 	// changed after the fact, or the Command was built by hand.
 	ErrAltered
 
 	// ErrNoVersion means [PlanUpgrade] was given no version to install.
 	ErrNoVersion
-	// ErrNotGlobal means the entry script is in a node_modules folder that
-	// is not a global install ([NotGlobal]).
+	// ErrNotGlobal means the entry script is in a node_modules folder that is
+	// not a global install ([NotGlobal]).
 	ErrNotGlobal
-	// ErrNoGlobalPackage means the launch command is unknown, names no
-	// entry script, or names one outside any node_modules folder
-	// ([NoEntry]).
+	// ErrNoGlobalPackage means the launch command is unknown or names no entry
+	// script in a node_modules folder ([NoEntry]).
 	ErrNoGlobalPackage
 	// ErrUnsafeTarget means [Resolve] refused the global install it found
-	// ([Unsafe]), where the orchestrator would go on.
+	// ([Unsafe]). The orchestrator would go on.
 	ErrUnsafeTarget
 )
 
@@ -132,17 +117,17 @@ func (r Reason) Error() string {
 	return "reason " + strconv.Itoa(int(r))
 }
 
-// UnsafeArgError reports an argument that cannot be handed to cmd.exe: one
-// that is empty or holds a byte outside the orchestrator's allow-list
+// UnsafeArgError reports an argument that cannot be handed to cmd.exe. It
+// is empty or holds a byte outside the orchestrator's allow-list
 // A-Z a-z 0-9 @ / . _ + -.
 type UnsafeArgError struct {
 	Func string // the call that refused it: "WindowsShellCommand" or "Target.Command"
 	Arg  string // the argument as given
 }
 
-// Error returns the orchestrator's message after the call's name, with the
-// argument quoted by Go's rules and cut to a bounded length, so that
-// control bytes stay visible and the message stays one short line.
+// Error returns the orchestrator's message after the call's name. The
+// argument is quoted by Go's rules and cut to a bounded length. So control
+// bytes stay visible, and the message stays one short line.
 func (e *UnsafeArgError) Error() string {
 	return "npmtarget." + e.Func + ": cannot pass " + errtext.Quote(e.Arg) + " to npm: " + ErrArgSyntax.Error()
 }
@@ -158,14 +143,13 @@ type UnsafeCommandError struct {
 	Reason Reason // why it is refused
 }
 
-// Error returns a one-line message naming the call and the path, quoted by
-// Go's rules and cut to a bounded length.
+// Error returns a one-line message naming the call and the path. The path
+// is quoted by Go's rules and cut to a bounded length.
 func (e *UnsafeCommandError) Error() string {
 	return "npmtarget." + e.Func + "(" + errtext.Quote(e.Cmd) + "): cannot run the program: " + e.Reason.Error()
 }
 
-// Unwrap returns e.Reason, so that errors.Is(err, ErrRelativePath) and
-// the like work.
+// Unwrap returns e.Reason, so that errors.Is(err, ErrRelativePath) works.
 func (e *UnsafeCommandError) Unwrap() error { return e.Reason }
 
 // execError is what [Command.ExecCmd] leaves in exec.Cmd.Err, for Start to

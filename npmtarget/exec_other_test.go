@@ -12,6 +12,7 @@ import (
 )
 
 func TestExecCmd(t *testing.T) {
+	t.Parallel()
 	c, err := posixCli.Command("install", "-g", "x@1")
 	require.NoError(t, err)
 	cmd := c.ExecCmd([]string{"PATH=/bin", "A=1"})
@@ -25,6 +26,7 @@ func TestExecCmd(t *testing.T) {
 // TestExecCmdWindowsElsewhere checks that a Windows command does not start
 // here, and says why.
 func TestExecCmdWindowsElsewhere(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		target Target
@@ -34,6 +36,7 @@ func TestExecCmdWindowsElsewhere(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			c, err := tt.target.Command("install")
 			require.NoError(t, err)
 			cmd := c.ExecCmd(nil)
@@ -48,6 +51,7 @@ func TestExecCmdWindowsElsewhere(t *testing.T) {
 // for node, printing its PATH and arguments, so that the environment and
 // argv that reach the child are the ones described.
 func TestExecCmdRuns(t *testing.T) {
+	t.Parallel()
 	const sh = "/bin/sh"
 	if _, err := os.Stat(sh); err != nil {
 		t.Skip("no /bin/sh")
@@ -72,6 +76,7 @@ func TestExecCmdRuns(t *testing.T) {
 // TestCommandStringIsAShellCommand feeds String() of a posix command to a
 // shell and checks that the shell reads the same arguments back.
 func TestCommandStringIsAShellCommand(t *testing.T) {
+	t.Parallel()
 	const sh = "/bin/sh"
 	if _, err := os.Stat(sh); err != nil {
 		t.Skip("no /bin/sh")

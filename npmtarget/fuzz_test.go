@@ -2,12 +2,13 @@ package npmtarget
 
 import (
 	"errors"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/stretchr/testify/require"
 )
 
 // segmentsOf splits like JavaScript's split(/[/\\]/), written independently
@@ -54,33 +55,26 @@ func FuzzResolve(f *testing.F) {
 		}
 		switch r := got.(type) {
 		case NoEntry:
-			if len(asked) != 0 {
-				t.Fatalf("NoEntry after asking Exists %q", asked)
-			}
+			require.Empty(t, asked, "NoEntry after asking Exists")
 			if found {
-				if _, ok := FirstGlobalPackage(entry); ok {
-					t.Fatalf("NoEntry, but %q is an entry with a package", entry)
-				}
+				_, ok := FirstGlobalPackage(entry)
+				require.False(t, ok, "NoEntry, but %q is an entry with a package", entry)
 			}
 		case NotGlobal:
-			if len(asked) != 0 {
-				t.Fatalf("NotGlobal after asking Exists %q", asked)
+			require.Empty(t, asked, "NotGlobal after asking Exists")
+			if _, ok := entryPattern(component); ok {
+				require.Equal(t, entry, r.Entry, "NotGlobal's entry against the first match")
 			}
-			if _, ok := entryPattern(component); ok && r.Entry != entry {
-				t.Fatalf("NotGlobal entry %q, the first match is %q", r.Entry, entry)
-			}
-			if _, ok := FirstGlobalPackage(r.Entry); !ok {
-				t.Fatalf("NotGlobal without a package: %q", r.Entry)
-			}
-			if _, ok := GlobalPrefix(r.Entry, windows); ok {
-				t.Fatalf("NotGlobal but %q has a global prefix", r.Entry)
-			}
+			_, ok := FirstGlobalPackage(r.Entry)
+			require.True(t, ok, "NotGlobal without a package: %q", r.Entry)
+			_, ok = GlobalPrefix(r.Entry, windows)
+			require.False(t, ok, "NotGlobal but %q has a global prefix", r.Entry)
 		case Resolved:
 			checkResolved(t, r.Target, spec, component, entry, found, windows, exists, asked)
 		case Unsafe:
 			checkUnsafe(t, r, spec, windows, exists, asked)
 		default:
-			t.Fatalf("Resolve returned %T", got)
+			require.FailNow(t, "Resolve returned another type", "%T", got)
 		}
 	})
 }
@@ -90,25 +84,20 @@ func FuzzResolve(f *testing.F) {
 func checkUnsafe(t *testing.T, r Unsafe, spec LaunchSpec, windows, exists bool, asked []string) {
 	t.Helper()
 	var fe *FieldError
-	if !errors.As(r.Err, &fe) || fe.Func != "Resolve" || len(asked) > 1 {
-		t.Fatalf("Unsafe %#v after asking Exists %q", r, asked)
-	}
+	require.ErrorAs(t, r.Err, &fe, "Unsafe %#v", r)
+	require.Equal(t, "Resolve", fe.Func, "Unsafe %#v", r)
+	require.LessOrEqual(t, len(asked), 1, "Unsafe after asking Exists %q", asked)
 	pkg, ok := FirstGlobalPackage(r.Entry)
-	if !ok {
-		t.Fatalf("Unsafe without a package: %q", r.Entry)
-	}
+	require.True(t, ok, "Unsafe without a package: %q", r.Entry)
 	prefix, ok := GlobalPrefix(r.Entry, windows)
-	if !ok {
-		t.Fatalf("Unsafe without a global prefix: %q", r.Entry)
-	}
+	require.True(t, ok, "Unsafe without a global prefix: %q", r.Entry)
 	npm, cli := npmPaths(spec.ExecPath, windows)
 	tg := Target{NodeExecPath: spec.ExecPath, NpmPath: npm, OwningPackage: pkg, GlobalPrefix: prefix, Invocation: Invocation{Cmd: npm}, Windows: windows}
 	if exists {
 		tg.Invocation = Invocation{Cmd: spec.ExecPath, PreArgs: []string{cli}}
 	}
-	if field, value, reason := refusedBeyond(tg); fe.Reason != reason || fe.Value != value || fe.Field != field {
-		t.Fatalf("refused %#v, want %v of %s %q", fe, reason, field, value)
-	}
+	field, value, reason := refusedBeyond(tg)
+	require.Equal(t, &FieldError{Func: "Resolve", Field: field, Value: value, Reason: reason}, fe)
 }
 
 // endsInFile reports whether p names the file name (a relative path) in some
@@ -130,65 +119,46 @@ func endsInFile(p, name string, windows bool) bool {
 
 func checkResolved(t *testing.T, tg Target, spec LaunchSpec, component, entry string, found, windows, exists bool, asked []string) {
 	t.Helper()
-	if len(asked) != 1 {
-		t.Fatalf("Resolved after asking Exists %d times: %q", len(asked), asked)
-	}
+	require.Len(t, asked, 1, "Resolved after asking Exists")
 	if _, ok := entryPattern(component); ok {
-		if !found {
-			t.Fatalf("Resolved %+v, but no argument matches the pattern", tg)
-		}
-		if pkg, _ := FirstGlobalPackage(entry); pkg != tg.OwningPackage {
-			t.Fatalf("package %q, want %q of %q", tg.OwningPackage, pkg, entry)
-		}
-		if prefix, _ := GlobalPrefix(entry, windows); prefix != tg.GlobalPrefix {
-			t.Fatalf("prefix %q, want %q of %q", tg.GlobalPrefix, prefix, entry)
-		}
+		require.True(t, found, "Resolved %+v, but no argument matches the pattern", tg)
+		pkg, _ := FirstGlobalPackage(entry)
+		require.Equal(t, pkg, tg.OwningPackage, "the package of %q", entry)
+		prefix, _ := GlobalPrefix(entry, windows)
+		require.Equal(t, prefix, tg.GlobalPrefix, "the prefix of %q", entry)
 	}
-	if tg.NodeExecPath != spec.ExecPath || tg.Windows != windows || tg.OwningPackage == "" || tg.GlobalPrefix == "" {
-		t.Fatalf("bad target %+v", tg)
-	}
-	if _, _, reason := refusedBeyond(tg); reason != 0 {
-		t.Fatalf("Resolved %+v, which fails %v", tg, reason)
-	}
+	require.Equal(t, spec.ExecPath, tg.NodeExecPath, "bad target %+v", tg)
+	require.Equal(t, windows, tg.Windows, "bad target %+v", tg)
+	require.NotEmpty(t, tg.OwningPackage, "bad target %+v", tg)
+	require.NotEmpty(t, tg.GlobalPrefix, "bad target %+v", tg)
+	_, _, reason := refusedBeyond(tg)
+	require.Zero(t, reason, "Resolved %+v, which fails %v", tg, reason)
 	npm, cli := "npm", "lib/node_modules/npm/bin/npm-cli.js"
 	if windows {
 		npm, cli = `npm.cmd`, `node_modules\npm\bin\npm-cli.js`
 	}
-	if !endsInFile(tg.NpmPath, npm, windows) {
-		t.Fatalf("npm path %q", tg.NpmPath)
-	}
-	if !endsInFile(asked[0], cli, windows) {
-		t.Fatalf("probed %q", asked[0])
-	}
+	require.True(t, endsInFile(tg.NpmPath, npm, windows), "npm path %q", tg.NpmPath)
+	require.True(t, endsInFile(asked[0], cli, windows), "probed %q", asked[0])
 	wantInv := Invocation{Cmd: tg.NpmPath}
 	if exists {
 		wantInv = Invocation{Cmd: spec.ExecPath, PreArgs: []string{asked[0]}}
 	}
-	if !slices.Equal(wantInv.PreArgs, tg.Invocation.PreArgs) || wantInv.Cmd != tg.Invocation.Cmd {
-		t.Fatalf("invocation %+v, want %+v", tg.Invocation, wantInv)
-	}
+	require.Equal(t, wantInv.Cmd, tg.Invocation.Cmd, "the invocation's program")
+	require.True(t, slices.Equal(wantInv.PreArgs, tg.Invocation.PreArgs), "invocation %+v, want %+v", tg.Invocation, wantInv)
 
 	// The prefix travels in the environment exactly on the npm.cmd fallback,
 	// and then never as an argument.
 	viaEnv := tg.PrefixViaEnv()
-	if viaEnv != (windows && !exists) {
-		t.Fatalf("PrefixViaEnv %v for windows=%v exists=%v", viaEnv, windows, exists)
-	}
+	require.Equal(t, windows && !exists, viaEnv, "PrefixViaEnv for windows=%v exists=%v", windows, exists)
 	args := tg.Args("install", "-g", "p@1")
 	hasPrefixArg := args[len(args)-1] == "--prefix="+tg.GlobalPrefix
-	if hasPrefixArg == viaEnv {
-		t.Fatalf("Args %q with PrefixViaEnv %v", args, viaEnv)
-	}
+	require.NotEqual(t, viaEnv, hasPrefixArg, "Args %q with PrefixViaEnv %v", args, viaEnv)
 	env := tg.Env([]string{"PATH=/x", "npm_config_prefix=/y", "NPM_PREFIX_NPM_CLI_JS=/z"})
-	if slices.Contains(env, "npm_config_prefix="+tg.GlobalPrefix) != viaEnv || slices.Contains(env, "npm_config_prefix=/y") == viaEnv {
-		t.Fatalf("Env %q with PrefixViaEnv %v", env, viaEnv)
-	}
-	if slices.Contains(env, "NoDefaultCurrentDirectoryInExePath=1") != viaEnv || slices.Contains(env, "NPM_PREFIX_NPM_CLI_JS=/z") == viaEnv {
-		t.Fatalf("Env %q on the cmd.exe route %v", env, viaEnv)
-	}
-	if !strings.HasPrefix(env[0], "PATH="+dirname(windows, spec.ExecPath)+listSeparator(windows)) {
-		t.Fatalf("Env %q does not put the node folder first", env)
-	}
+	require.Equal(t, viaEnv, slices.Contains(env, "npm_config_prefix="+tg.GlobalPrefix), "Env %q with PrefixViaEnv %v", env, viaEnv)
+	require.NotEqual(t, viaEnv, slices.Contains(env, "npm_config_prefix=/y"), "Env %q with PrefixViaEnv %v", env, viaEnv)
+	require.Equal(t, viaEnv, slices.Contains(env, "NoDefaultCurrentDirectoryInExePath=1"), "Env %q on the cmd.exe route %v", env, viaEnv)
+	require.NotEqual(t, viaEnv, slices.Contains(env, "NPM_PREFIX_NPM_CLI_JS=/z"), "Env %q on the cmd.exe route %v", env, viaEnv)
+	require.True(t, strings.HasPrefix(env[0], "PATH="+dirname(windows, spec.ExecPath)+listSeparator(windows)), "Env %q does not put the node folder first", env)
 
 	// Command refuses with a typed error or describes a process whose
 	// cmd.exe line, if any, is exactly the documented one.
@@ -197,23 +167,18 @@ func checkResolved(t *testing.T, tg Target, spec LaunchSpec, component, entry st
 	var cmdErr *UnsafeCommandError
 	switch {
 	case errors.As(err, &cmdErr):
-		if cmdErr.Cmd != tg.Invocation.Cmd {
-			t.Fatalf("the error names %q, not the program %q", cmdErr.Cmd, tg.Invocation.Cmd)
-		}
+		require.Equal(t, tg.Invocation.Cmd, cmdErr.Cmd, "the program the error names")
 	case errors.As(err, &argErr):
-		if !slices.Contains(args, argErr.Arg) {
-			t.Fatalf("the error names %q, not one of %q", argErr.Arg, args)
-		}
+		require.Contains(t, args, argErr.Arg, "the argument the error names")
 	case err != nil:
-		t.Fatalf("untyped error %v", err)
+		require.FailNow(t, "untyped error", "%v", err)
 	case viaEnv:
-		if c.CmdLine != `cmd.exe /d /s /c ""`+tg.Invocation.Cmd+`" install -g p@1"` || c.Path != CmdExe {
-			t.Fatalf("cmd.exe command %+v", c)
-		}
+		require.Equal(t, `cmd.exe /d /s /c ""`+tg.Invocation.Cmd+`" install -g p@1"`, c.CmdLine, "cmd.exe command %+v", c)
+		require.Equal(t, CmdExe, c.Path, "cmd.exe command %+v", c)
 	default:
-		if c.CmdLine != "" || c.Path != tg.Invocation.Cmd || !slices.Equal(c.Args[1:], args) {
-			t.Fatalf("command %+v for args %q", c, args)
-		}
+		require.Equal(t, "", c.CmdLine, "command %+v", c)
+		require.Equal(t, tg.Invocation.Cmd, c.Path, "command %+v", c)
+		require.Equal(t, args, c.Args[1:], "command %+v", c)
 	}
 }
 
@@ -230,14 +195,10 @@ func FuzzGlobalPrefix(f *testing.F) {
 		segs := segmentsOf(entry)
 		i := slices.Index(segs, "node_modules")
 		if !ok {
-			if prefix != "" {
-				t.Fatalf("refusal with prefix %q", prefix)
-			}
+			require.Equal(t, "", prefix, "a refusal's prefix")
 			emptyWin := windows && i >= 1 && strings.Join(segs[:i], "") == "" && i == 1
 			badPosix := !windows && (i < 2 || segs[i-1] != "lib")
-			if i >= 1 && !emptyWin && !badPosix {
-				t.Fatalf("no prefix for %q (windows=%v)", entry, windows)
-			}
+			require.False(t, i >= 1 && !emptyWin && !badPosix, "no prefix for %q (windows=%v)", entry, windows)
 			return
 		}
 		sep := "/"
@@ -247,9 +208,7 @@ func FuzzGlobalPrefix(f *testing.F) {
 		// The prefix is a leading part of the entry, separators read alike,
 		// and what follows it is the layout of a global install.
 		norm := strings.NewReplacer("/", sep, `\`, sep).Replace(entry)
-		if !strings.HasPrefix(norm, prefix) {
-			t.Fatalf("prefix %q does not lead %q", prefix, entry)
-		}
+		require.True(t, strings.HasPrefix(norm, prefix), "prefix %q does not lead %q", prefix, entry)
 		// A separator follows, except where the prefix is a root that ends
 		// in one: the posix "/" written for an empty prefix
 		// ("/lib/node_modules"), a Windows drive's "C:\\".
@@ -258,30 +217,20 @@ func FuzzGlobalPrefix(f *testing.F) {
 		if !cut && root {
 			rest, cut = norm[len(prefix):], true
 		}
-		if !cut {
-			t.Fatalf("prefix %q of %q ends inside a segment", prefix, entry)
-		}
-		if windows && hasDrive(prefix) && len(prefix) == 2 {
-			t.Fatalf("prefix %q of %q is a drive's current folder", prefix, entry)
-		}
+		require.True(t, cut, "prefix %q of %q ends inside a segment", prefix, entry)
+		require.False(t, windows && hasDrive(prefix) && len(prefix) == 2, "prefix %q of %q is a drive's current folder", prefix, entry)
 		layout := "node_modules"
 		if !windows {
 			layout = "lib" + sep + "node_modules"
 		}
-		if rest != layout && !strings.HasPrefix(rest, layout+sep) {
-			t.Fatalf("after prefix %q of %q comes %q", prefix, entry, rest)
-		}
-		if slices.Contains(segmentsOf(prefix), "node_modules") {
-			t.Fatalf("prefix %q holds node_modules: not the first one", prefix)
-		}
-		if strings.Contains(prefix, map[bool]string{true: "/", false: `\`}[windows]) {
-			t.Fatalf("prefix %q holds the other separator", prefix)
-		}
+		require.True(t, rest == layout || strings.HasPrefix(rest, layout+sep), "after prefix %q of %q comes %q", prefix, entry, rest)
+		require.NotContains(t, segmentsOf(prefix), "node_modules", "prefix %q holds node_modules: not the first one", prefix)
+		require.NotContains(t, prefix, map[bool]string{true: "/", false: `\`}[windows], "prefix %q holds the other separator", prefix)
 		// Separator-blind, and the prefix gives itself back.
 		for _, again := range []string{strings.ReplaceAll(entry, `\`, "/"), strings.ReplaceAll(entry, "/", `\`), prefix + sep + layout + sep + "p"} {
-			if p, ok := GlobalPrefix(again, windows); !ok || p != prefix {
-				t.Fatalf("GlobalPrefix(%q) = %q, %v; want %q", again, p, ok, prefix)
-			}
+			p, ok := GlobalPrefix(again, windows)
+			require.True(t, ok, "GlobalPrefix(%q)", again)
+			require.Equal(t, prefix, p, "GlobalPrefix(%q)", again)
 		}
 	})
 }
@@ -304,31 +253,25 @@ func FuzzFirstGlobalPackage(f *testing.F) {
 			return ""
 		}
 		if !ok {
-			if pkg != "" {
-				t.Fatalf("refusal with package %q", pkg)
-			}
-			if i >= 0 && at(1) != "" && (!strings.HasPrefix(at(1), "@") || at(2) != "") {
-				t.Fatalf("no package in %q", entry)
-			}
+			require.Equal(t, "", pkg, "a refusal's package")
+			require.False(t, i >= 0 && at(1) != "" && (!strings.HasPrefix(at(1), "@") || at(2) != ""), "no package in %q", entry)
 			return
 		}
 		want := at(1)
 		if strings.HasPrefix(want, "@") {
 			want += "/" + at(2)
 		}
-		if i < 0 || pkg != want {
-			t.Fatalf("package %q of %q, want %q", pkg, entry, want)
-		}
+		require.GreaterOrEqual(t, i, 0, "a package %q of %q without node_modules", pkg, entry)
+		require.Equal(t, want, pkg, "the package of %q", entry)
 		name, scoped := strings.CutPrefix(pkg, "@")
 		parts := strings.Split(name, "/")
-		if strings.Contains(pkg, `\`) || (scoped && (len(parts) != 2 || parts[1] == "")) || (!scoped && len(parts) != 1) || pkg == "" {
-			t.Fatalf("malformed package %q", pkg)
-		}
+		malformed := strings.Contains(pkg, `\`) || (scoped && (len(parts) != 2 || parts[1] == "")) || (!scoped && len(parts) != 1) || pkg == ""
+		require.False(t, malformed, "malformed package %q", pkg)
 		// The package gives itself back from any global layout.
 		for _, again := range []string{"/usr/lib/node_modules/" + pkg + "/dist/x.js", `C:\npm\node_modules\` + pkg} {
-			if p, ok := FirstGlobalPackage(again); !ok || p != pkg {
-				t.Fatalf("FirstGlobalPackage(%q) = %q, %v", again, p, ok)
-			}
+			p, ok := FirstGlobalPackage(again)
+			require.True(t, ok, "FirstGlobalPackage(%q)", again)
+			require.Equal(t, pkg, p, "FirstGlobalPackage(%q)", again)
 		}
 	})
 }
@@ -349,19 +292,13 @@ func FuzzWindowsShellCommand(f *testing.F) {
 		var argErr *UnsafeArgError
 		switch {
 		case err == nil:
-			if badCmd || badArg(a) || badArg(b) {
-				t.Fatalf("accepted %q %q %q", cmd, a, b)
-			}
-			quoted := `"` + cmd + `"`
-			rest, ok := strings.CutPrefix(line, quoted)
-			if !ok || rest != " "+a+" "+b {
-				t.Fatalf("line %q", line)
-			}
+			require.False(t, badCmd || badArg(a) || badArg(b), "accepted %q %q %q", cmd, a, b)
+			require.Equal(t, `"`+cmd+`" `+a+" "+b, line)
+			rest := line[len(cmd)+2:]
 			// Outside the quoted command, only allow-listed bytes and spaces.
 			for i := 0; i < len(rest); i++ {
-				if c := rest[i]; c != ' ' && !strings.ContainsRune("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@/._+-", rune(c)) {
-					t.Fatalf("byte %q outside the allow-list in %q", c, line)
-				}
+				c := rest[i]
+				require.True(t, c == ' ' || strings.ContainsRune("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@/._+-", rune(c)), "byte %q outside the allow-list in %q", c, line)
 			}
 			// The same line is what Command hands cmd.exe for a batch file.
 			target := Target{Windows: true, NodeExecPath: `C:\n\node.exe`, GlobalPrefix: `C:\p`, Invocation: Invocation{Cmd: `C:\n\npm.cmd`}}
@@ -369,26 +306,25 @@ func FuzzWindowsShellCommand(f *testing.F) {
 				target.Invocation.Cmd = cmd
 			}
 			c, err := target.Command(a, b)
-			if err != nil || c.CmdLine != `cmd.exe /d /s /c ""`+target.Invocation.Cmd+`" `+a+" "+b+`"` {
-				t.Fatalf("Command(%q, %q) = %+v, %v", a, b, c, err)
-			}
+			require.NoError(t, err, "Command(%q, %q)", a, b)
+			require.Equal(t, `cmd.exe /d /s /c ""`+target.Invocation.Cmd+`" `+a+" "+b+`"`, c.CmdLine, "Command(%q, %q)", a, b)
 		case errors.As(err, &cmdErr):
-			if !badCmd || cmdErr.Cmd != cmd || cmdErr.Reason != ErrCmdSyntax || line != "" {
-				t.Fatalf("cmd refusal %v for %q", err, cmd)
-			}
+			require.True(t, badCmd, "cmd refusal %v for %q", err, cmd)
+			require.Equal(t, &UnsafeCommandError{Func: "WindowsShellCommand", Cmd: cmd, Reason: ErrCmdSyntax}, cmdErr)
+			require.Equal(t, "", line, "the line with a cmd refusal")
 		case errors.As(err, &argErr):
 			first := b
 			if badArg(a) {
 				first = a
 			}
-			if badCmd || !badArg(first) || argErr.Arg != first || line != "" {
-				t.Fatalf("arg refusal %v for %q %q", err, a, b)
-			}
-			if strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), "\r") {
-				t.Fatalf("multi-line error %q", err)
-			}
+			require.False(t, badCmd, "arg refusal %v for the bad program %q", err, cmd)
+			require.True(t, badArg(first), "arg refusal %v for %q %q", err, a, b)
+			require.Equal(t, first, argErr.Arg, "the argument the refusal names")
+			require.Equal(t, "", line, "the line with an arg refusal")
+			require.NotContains(t, err.Error(), "\n", "multi-line error")
+			require.NotContains(t, err.Error(), "\r", "multi-line error")
 		default:
-			t.Fatalf("untyped error %v", err)
+			require.FailNow(t, "untyped error", "%v", err)
 		}
 	})
 }
@@ -446,20 +382,12 @@ func FuzzEnv(f *testing.F) {
 				wantOthers = append(wantOthers, kv)
 			}
 		}
-		if len(paths) != 1 {
-			t.Fatalf("PATH entries %q in %q", paths, got)
-		}
+		require.Len(t, paths, 1, "the PATH entries in %q", got)
 		_, value, _ := strings.Cut(paths[0][1:], "=")
 		dir := dirname(windows, node)
-		if value != dir && !strings.HasPrefix(value, dir+listSeparator(windows)) {
-			t.Fatalf("PATH %q does not start with %q", paths[0], dir)
-		}
-		if !slices.Equal(others, wantOthers) {
-			t.Fatalf("other entries %q, want %q", others, wantOthers)
-		}
-		if !slices.Equal(added, got[len(got)-len(added):]) {
-			t.Fatalf("fallback %v, cmd.exe %v, environment %q", viaEnv, viaCmd, got)
-		}
+		require.True(t, value == dir || strings.HasPrefix(value, dir+listSeparator(windows)), "PATH %q does not start with %q", paths[0], dir)
+		require.True(t, slices.Equal(others, wantOthers), "other entries %q, want %q", others, wantOthers)
+		require.True(t, slices.Equal(added, got[len(got)-len(added):]), "fallback %v, cmd.exe %v, environment %q", viaEnv, viaCmd, got)
 	})
 }
 
@@ -480,16 +408,15 @@ func FuzzTargetCommand(f *testing.F) {
 		}
 		c, err := tg.Command("install", "-g", "@kici-dev/orchestrator@0.20.0")
 		if err != nil {
-			if !reflect.DeepEqual(c, Command{}) {
-				t.Fatalf("a refusal with a command %+v", c)
-			}
+			require.Equal(t, Command{}, c, "a refusal with a command")
 			return
 		}
-		if field, value, reason := refusedBeyond(tg); reason != 0 {
-			t.Fatalf("made %+v of a target whose %s %q fails %v", c, field, value, reason)
-		}
-		if c.CmdLine == "" && c.Path != cmd || c.CmdLine != "" && !strings.HasPrefix(c.CmdLine, `cmd.exe /d /s /c ""`+cmd+`" `) {
-			t.Fatalf("command %+v for program %q", c, cmd)
+		field, value, reason := refusedBeyond(tg)
+		require.Zero(t, reason, "made %+v of a target whose %s %q fails %v", c, field, value, reason)
+		if c.CmdLine == "" {
+			require.Equal(t, cmd, c.Path, "command %+v", c)
+		} else {
+			require.True(t, strings.HasPrefix(c.CmdLine, `cmd.exe /d /s /c ""`+cmd+`" `), "command %+v for program %q", c, cmd)
 		}
 	})
 }

@@ -7,26 +7,29 @@ import (
 )
 
 // PrefixViaEnv reports whether the global prefix travels in the environment
-// (npm_config_prefix, set by [Target.Env]) rather than as a --prefix argument
-// ([Target.Args]): true on the npm.cmd fallback, an Invocation with no
-// PreArgs whose Cmd is a batch file. cmd.exe cannot be handed the "\", ":"
-// and "=" of a "--prefix=C:\…" argument ([WindowsShellCommand] refuses them).
+// (npm_config_prefix, set by [Target.Env]). Otherwise it is a --prefix
+// argument ([Target.Args]). It is true on the npm.cmd fallback: an
+// Invocation with no PreArgs whose Cmd is a batch file. cmd.exe cannot take
+// the "\", ":" and "=" of a "--prefix=C:\…" argument ([WindowsShellCommand]
+// refuses them).
 //
-// The orchestrator tests Cmd against /\.cmd$/i, and so does PrefixViaEnv for
-// a posix target. For a Windows target it also counts ".bat", and first drops
-// the trailing dots and spaces Windows drops from a file name, so "npm.cmd.",
-// "npm.cmd " and "npm.BAT" are batch files too: each is run through cmd.exe
-// ([Target.Command]), which must not receive the prefix as an argument.
+// For a posix target, Cmd is a batch file when it matches /\.cmd$/i, as in
+// the orchestrator. For a Windows target ".bat" counts too. The trailing
+// dots and spaces Windows drops from a file name are dropped first. So
+// "npm.cmd.", "npm.cmd " and "npm.BAT" are batch files too. [Target.Command]
+// runs each through cmd.exe, which must not receive the prefix as an
+// argument.
 func (t Target) PrefixViaEnv() bool {
 	return len(t.Invocation.PreArgs) == 0 && isBatch(t.Invocation.Cmd, t.Windows)
 }
 
-// Args returns the arguments for one npm call, after t.Invocation.Cmd: the
-// Invocation's PreArgs (npm-cli.js when the service's node runs it), then
-// npmArgs, then "--prefix=<GlobalPrefix>" unless [Target.PrefixViaEnv]. npm
-// ranks a command-line --prefix above the environment, so the install lands
-// in the service's prefix whatever npm_config_prefix the caller carries.
-// Args returns a new slice; it never shares PreArgs or npmArgs.
+// Args returns the arguments for one npm call, after t.Invocation.Cmd.
+// These are the Invocation's PreArgs (npm-cli.js when the service's node
+// runs it), then npmArgs. Then comes "--prefix=<GlobalPrefix>", unless
+// [Target.PrefixViaEnv]. npm ranks a command-line --prefix above the
+// environment. So the install lands in the service's prefix, whatever
+// npm_config_prefix the caller carries. Args returns a new slice; it never
+// shares PreArgs or npmArgs.
 func (t Target) Args(npmArgs ...string) []string {
 	args := make([]string, 0, len(t.Invocation.PreArgs)+len(npmArgs)+1)
 	args = append(args, t.Invocation.PreArgs...)
@@ -37,42 +40,44 @@ func (t Target) Args(npmArgs ...string) []string {
 	return args
 }
 
-// Env returns the environment npm runs in, given the caller's environment
-// as [os.Environ] gives it ("NAME=value" entries). It is environ with:
+// Env returns the environment npm runs in. environ is the caller's
+// environment, as [os.Environ] gives it ("NAME=value" entries). Env returns
+// environ with these changes:
 //
-//   - PATH starting with the service's node folder (dirname of
-//     NodeExecPath), then the target's list separator (";" on Windows, ":"
-//     on posix), then the caller's PATH, so that a launcher fallback (an
-//     "env node" shebang, npm.cmd) finds the service's node. The new entry
-//     takes the place, and the spelling, of the caller's PATH; of several,
-//     the last, which os/exec also keeps. When the caller has no PATH, or an
-//     empty one, PATH is the node folder alone: the orchestrator writes
-//     "<folder><separator>" there, whose empty element a posix shell reads
-//     as the working directory.
+//   - PATH starts with the service's node folder (dirname of NodeExecPath).
+//     The target's list separator follows (";" on Windows, ":" on posix),
+//     then the caller's PATH. So a launcher fallback, such as an "env node"
+//     shebang or npm.cmd, finds the service's node. The new entry takes the
+//     place, and the spelling, of the caller's PATH. Of several, it takes
+//     the last, which os/exec also keeps. When the caller's PATH is missing
+//     or empty, PATH is the node folder alone. (The orchestrator writes
+//     "<folder><separator>", whose empty element a posix shell reads as the
+//     working directory.)
 //   - On the npm.cmd fallback ([Target.PrefixViaEnv]), every
-//     npm_config_prefix and npm_config_global_prefix entry, in any case,
-//     removed, and npm_config_prefix=<GlobalPrefix> appended.
+//     npm_config_prefix and npm_config_global_prefix entry goes, in any
+//     case. npm_config_prefix=<GlobalPrefix> is appended.
 //   - On the cmd.exe route (a batch file on Windows), beyond the
-//     orchestrator: NPM_PREFIX_NPM_CLI_JS removed, since npm.cmd keeps an
-//     inherited one when its own look-up of the prefix fails and then runs
-//     the npm-cli.js it names; and NoDefaultCurrentDirectoryInExePath=1
-//     appended (any inherited one removed), so that cmd.exe never runs a
-//     node.exe from the working directory when npm.cmd falls back to "node".
+//     orchestrator, NPM_PREFIX_NPM_CLI_JS goes. npm.cmd keeps an inherited
+//     one when its own look-up of the prefix fails, and then runs the
+//     npm-cli.js it names. NoDefaultCurrentDirectoryInExePath=1 is appended,
+//     and any inherited one goes. So cmd.exe never runs a node.exe from the
+//     working directory when npm.cmd falls back to "node".
 //
-// Every other entry stays as it is and where it is, so an operator's
-// npm_config_registry or proxy still applies. Names compare as the target
-// platform compares them: on Windows without regard to case (an environment
-// holding "Path" gets that entry replaced, never a second "PATH" beside it),
-// on posix exactly. A name is the text before the first "=" after the first
-// byte (Windows keeps per-drive entries such as "=C:=C:\work"); an entry
-// without one is kept as it is. Env returns a new slice and never changes
-// environ.
+// Every other entry stays as it is and where it is. So an operator's
+// npm_config_registry or proxy still applies.
+//
+// Names compare as the target platform compares them. On Windows case does
+// not matter: an environment holding "Path" gets that entry replaced, never
+// a second "PATH" beside it. On posix names compare exactly. A name is the
+// text before the first "=" after the first byte. (Windows keeps per-drive
+// entries such as "=C:=C:\work".) An entry without one is kept as it is.
+// Env returns a new slice and never changes environ.
 //
 // Env refuses nothing: it describes the environment of any target, an
 // unsafe one included. [Resolve] and [Target.Command] refuse the targets
-// whose environment would mislead npm or cmd.exe: a relative node, whose
-// folder would put the working directory first on PATH, and a node folder
-// holding the list separator, which would split PATH.
+// whose environment would mislead npm or cmd.exe. These are a relative node
+// ([ErrRelativeNode]) and a node folder holding the list separator
+// ([ErrListSeparator]).
 func (t Target) Env(environ []string) []string {
 	sameName := func(a, b string) bool { return a == b }
 	if t.Windows {
@@ -141,58 +146,59 @@ func cutEnv(kv string) (name, value string, ok bool) {
 }
 
 // Command describes the process that runs one npm call for a [Target],
-// without starting it: what os/exec needs, decided without reading the
-// environment or the disk. [Target.Command] makes one; [Command.ExecCmd]
+// without starting it. It holds what os/exec needs, decided without reading
+// the environment or the disk. [Target.Command] makes one. [Command.ExecCmd]
 // turns it into an *exec.Cmd.
 type Command struct {
-	// Path is the program to start: the target's Invocation.Cmd, or CmdExe
-	// on the npm.cmd fallback.
+	// Path is the program to start: the target's Invocation.Cmd, or CmdExe on
+	// the npm.cmd fallback.
 	Path string
-	// Args is the argument list, program first, as exec.Cmd.Args: the
-	// Invocation.Cmd and then Target.Args; on the npm.cmd fallback "cmd.exe",
-	// "/d", "/s", "/c" and the quoted WindowsShellCommand line.
+	// Args is the argument list, program first, as exec.Cmd.Args. It is the
+	// Invocation.Cmd and then Target.Args. On the npm.cmd fallback it is
+	// "cmd.exe", "/d", "/s", "/c" and the quoted WindowsShellCommand line.
 	Args []string
-	// CmdLine is, on the npm.cmd fallback, the whole command line cmd.exe
-	// receives, exactly:
+	// CmdLine is the whole command line cmd.exe receives on the npm.cmd
+	// fallback, exactly:
 	//
 	//	cmd.exe /d /s /c ""<npm.cmd>" <args>"
 	//
-	// It goes to Windows as is (syscall.SysProcAttr.CmdLine), out of reach of
-	// os/exec's quoting, which follows the C runtime's rules and not cmd.exe's
-	// (golang/go#27199). Empty for every other command.
+	// It goes to Windows as is (syscall.SysProcAttr.CmdLine). So os/exec does
+	// not quote it: os/exec follows the C runtime's rules, not cmd.exe's
+	// (golang/go#27199). CmdLine is empty for every other command.
 	CmdLine string
-	// Target is the target the command runs npm for; [Command.Env] derives
-	// the environment from it.
+	// Target is the target the command runs npm for. [Command.Env] derives the
+	// environment from it.
 	Target Target
 }
 
 // Command describes the process that runs npm with npmArgs for t, such as
 // t.Command("install", "-g", "@kici-dev/orchestrator@0.20.0"). It runs
-// t.Invocation.Cmd with [Target.Args], except where t.Invocation.Cmd is a
-// batch file on Windows (npm.cmd, and see [Target.PrefixViaEnv] for what
-// counts): Windows runs a batch file through cmd.exe, so the command is
-// cmd.exe itself, with /d (no AutoRun commands), /s and /c and the line
-// [WindowsShellCommand] builds, the way node's spawn with shell: true runs it.
+// t.Invocation.Cmd with [Target.Args]. The exception is a batch file on
+// Windows, such as npm.cmd ([Target.PrefixViaEnv] says what counts).
+// Windows runs a batch file through cmd.exe. So the command is cmd.exe
+// itself, with /d (no AutoRun commands), /s and /c, and the line
+// [WindowsShellCommand] builds. This is how node's spawn with shell: true
+// runs it.
 //
 // Command returns an error, and runs nothing, when
 //
-//   - t.Invocation.Cmd is not an absolute path of the target platform
-//     (posix: starts with "/"; Windows: a drive root such as "C:\" or a UNC
-//     or device path starting with two separators): an *[UnsafeCommandError]
-//     with [ErrRelativePath];
+//   - t.Invocation.Cmd is not an absolute path of the target platform: an
+//     *[UnsafeCommandError] with [ErrRelativePath]. On posix an absolute
+//     path starts with "/". On Windows it is a drive root such as "C:\", or
+//     a UNC or device path starting with two separators.
 //   - on Windows, t.Invocation.Cmd is neither a batch file nor a ".exe" or
 //     ".com" program: [ErrNotExecutable];
 //   - on the cmd.exe route, t.Invocation.Cmd holds a byte cmd.exe reads as
 //     syntax even inside quotes: [ErrCmdSyntax];
 //   - t fails a check that [Resolve] makes beyond the orchestrator: a
-//     *[FieldError] with [ErrRelativeNode] or [ErrListSeparator], or on
-//     the cmd.exe route [ErrBatchPath] for the global prefix, the node
-//     folder or the batch file's folder;
+//     *[FieldError] with [ErrRelativeNode] or [ErrListSeparator]. On the
+//     cmd.exe route it may be [ErrBatchPath], for the global prefix, the
+//     node folder or the batch file's folder.
 //   - on the cmd.exe route, [WindowsShellCommand] refuses the batch file's
-//     path or an argument (PreArgs and --prefix included, which is why the
-//     prefix travels in the environment there).
+//     path or an argument. PreArgs and --prefix count, which is why the
+//     prefix travels in the environment there.
 //
-// The environment is not part of the returned value's fields: it depends on
+// The environment is not among the returned value's fields. It depends on
 // the caller's, which this package does not read. [Command.Env] and
 // [Command.ExecCmd] take it as an argument.
 func (t Target) Command(npmArgs ...string) (Command, error) {
@@ -234,32 +240,35 @@ func (t Target) command(fn string, npmArgs []string) (Command, error) {
 	return Command{Path: cmd, Args: append([]string{cmd}, args...), Target: t}, nil
 }
 
-// Env returns the environment the command runs in, given the caller's
-// environment as [os.Environ] gives it: c.Target.Env(environ). See
+// Env returns the environment the command runs in: c.Target.Env(environ).
+// environ is the caller's environment, as [os.Environ] gives it. See
 // [Target.Env].
 func (c Command) Env(environ []string) []string {
 	return c.Target.Env(environ)
 }
 
 // ExecCmd returns an *exec.Cmd that starts c, in the environment
-// c.Env(environ); pass os.Environ() for the caller's own. It sets Path, Args
-// and Env (and on Windows SysProcAttr, for the cmd.exe line), so the caller
-// can still set Dir, Stdout and the rest. Nothing is looked up on PATH: Path
-// is used as it is. The exec.Cmd shares no slice with c, nor with another
+// c.Env(environ). Pass os.Environ() for the caller's own. It sets Path, Args
+// and Env, and on Windows SysProcAttr for the cmd.exe line. The caller can
+// still set Dir, Stdout and the rest. Nothing is looked up on PATH: Path is
+// used as it is. The exec.Cmd shares no slice with c, nor with another
 // ExecCmd's.
 //
-// ExecCmd runs only what [Target.Command] makes: it makes the command again
-// from c.Target and the npm arguments c.Args carries, and refuses c when
-// its Path, Args or CmdLine differ from that (ErrAltered), or when
-// Target.Command now refuses c.Target, so that a field changed after the
+// ExecCmd runs only what [Target.Command] makes. It makes the command again
+// from c.Target and the npm arguments c.Args carries. It refuses c when its
+// Path, Args or CmdLine differ from that ([ErrAltered]). It refuses c too
+// when Target.Command now refuses c.Target. So a field changed after the
 // fact is never silently ignored or run unchecked.
 //
-// On Windows, on the npm.cmd fallback, Path is CmdExe with SystemRoot taken
-// from environ, and CmdLine goes to Windows verbatim through
-// SysProcAttr.CmdLine. A command whose platform is not the running one (a
-// Windows target elsewhere, a posix target on Windows), or a cmd.exe line
-// without a usable SystemRoot, gets an exec.Cmd whose Err is set, so that
-// Start and Run return it and start nothing; so does a refused c.
+// On the npm.cmd fallback on Windows, Path is CmdExe with SystemRoot taken
+// from environ. CmdLine goes to Windows verbatim, through
+// SysProcAttr.CmdLine.
+//
+// Some commands cannot start. A command's platform may not be the running
+// one: a Windows target elsewhere, or a posix target on Windows. A cmd.exe
+// line may lack a usable SystemRoot. c may be refused. ExecCmd then returns
+// an exec.Cmd whose Err is set, so that Start and Run return it and start
+// nothing.
 func (c Command) ExecCmd(environ []string) *exec.Cmd {
 	cmd := &exec.Cmd{Path: c.Path, Args: slices.Clone(c.Args), Env: c.Env(environ)}
 	want, err := c.remake()
@@ -335,9 +344,9 @@ func cmdExeWords(args []string, batch string) ([]string, bool) {
 
 // String returns the command as one line. On the npm.cmd fallback that is
 // CmdLine. Otherwise, for a Windows target, it is the command line os/exec
-// gives Windows for Args (quoted by syscall.EscapeArg's rules); for a posix
-// target, Args separated by spaces, each argument that needs it in single
-// quotes, as a posix shell reads them.
+// gives Windows for Args, quoted by syscall.EscapeArg's rules. For a posix
+// target it is Args separated by spaces. Each argument that needs it is in
+// single quotes, as a posix shell reads them.
 func (c Command) String() string {
 	if c.CmdLine != "" {
 		return c.CmdLine

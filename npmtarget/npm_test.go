@@ -52,6 +52,7 @@ func withCmd(t Target, cmd string) Target {
 }
 
 func TestPrefixViaEnv(t *testing.T) {
+	t.Parallel()
 	withPre := winCmd
 	withPre.Invocation.PreArgs = []string{"x"}
 	tests := []struct {
@@ -91,12 +92,14 @@ func TestPrefixViaEnv(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, tt.target.PrefixViaEnv())
 		})
 	}
 }
 
 func TestArgs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		target  Target
@@ -112,12 +115,14 @@ func TestArgs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, tt.target.Args(tt.npmArgs...))
 		})
 	}
 }
 
 func TestEnv(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		target  Target
@@ -245,6 +250,7 @@ func TestEnv(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			before := append([]string(nil), tt.environ...)
 			assert.Equal(t, tt.want, tt.target.Env(tt.environ))
 			assert.Equal(t, before, tt.environ, "Env must not change its input")
@@ -253,6 +259,7 @@ func TestEnv(t *testing.T) {
 }
 
 func TestCutEnv(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, kv, wantName, wantValue string
 		ok                            bool
@@ -268,6 +275,7 @@ func TestCutEnv(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			name, value, ok := cutEnv(tt.kv)
 			assert.Equal(t, tt.ok, ok)
 			assert.Equal(t, tt.wantName, name)
@@ -277,6 +285,7 @@ func TestCutEnv(t *testing.T) {
 }
 
 func TestCommand(t *testing.T) {
+	t.Parallel()
 	cmdLine := `""C:\Program Files\nodejs\npm.cmd" install -g @kici-dev/orchestrator@0.20.0"`
 	tests := []struct {
 		name    string
@@ -311,6 +320,7 @@ func TestCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			c, err := tt.target.Command(tt.npmArgs...)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, c)
@@ -320,6 +330,7 @@ func TestCommand(t *testing.T) {
 }
 
 func TestCommandEnv(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		target  Target
@@ -332,6 +343,7 @@ func TestCommandEnv(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			c, err := tt.target.Command("install")
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, c.Env(tt.environ))
@@ -340,8 +352,10 @@ func TestCommandEnv(t *testing.T) {
 }
 
 func TestCommandBatchSpellings(t *testing.T) {
+	t.Parallel()
 	for _, cmd := range []string{`C:\n\npm.CMD`, `C:\n\npm.cmd.`, `C:\n\npm.cmd `, `C:\n\npm.bat`} {
 		t.Run(cmd, func(t *testing.T) {
+			t.Parallel()
 			c, err := withCmd(winCmd, cmd).Command("install")
 			require.NoError(t, err)
 			assert.Equal(t, `cmd.exe /d /s /c ""`+cmd+`" install"`, c.CmdLine)
@@ -352,6 +366,7 @@ func TestCommandBatchSpellings(t *testing.T) {
 // TestCommandRefuses lists the programs Command will not run, each with the
 // error that says why.
 func TestCommandRefuses(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		target Target
@@ -385,6 +400,7 @@ func TestCommandRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			c, err := tt.target.Command("install")
 			assert.Equal(t, tt.want, err)
 			assert.Equal(t, Command{}, c)
@@ -396,6 +412,7 @@ func TestCommandRefuses(t *testing.T) {
 // command lines that cmd.exe misreads: each refused on the cmd.exe route,
 // and each fine where node.exe runs npm-cli.js without cmd.exe.
 func TestCommandRefusesNpmCmdPaths(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		field  string
@@ -422,6 +439,7 @@ func TestCommandRefusesNpmCmdPaths(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			c, err := tt.target.Command("install")
 			assert.Equal(t, &FieldError{Func: "Target.Command", Field: tt.field, Value: tt.value, Reason: ErrBatchPath}, err)
 			assert.ErrorIs(t, err, ErrBatchPath)
@@ -439,6 +457,7 @@ func TestCommandRefusesNpmCmdPaths(t *testing.T) {
 // TestCommandTakesNpmCmdPaths lists real Windows folders the cmd.exe route
 // takes: npm.cmd quotes them wherever it uses them.
 func TestCommandTakesNpmCmdPaths(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		target Target
@@ -451,6 +470,7 @@ func TestCommandTakesNpmCmdPaths(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			_, err := tt.target.Command("install")
 			assert.NoError(t, err)
 		})
@@ -458,6 +478,7 @@ func TestCommandTakesNpmCmdPaths(t *testing.T) {
 }
 
 func TestCommandAccepts(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		target Target
@@ -472,6 +493,7 @@ func TestCommandAccepts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			_, err := tt.target.Command("install")
 			assert.NoError(t, err)
 		})
@@ -484,6 +506,7 @@ func TestCommandAccepts(t *testing.T) {
 // An absolute path that names no program is refused as not executable, a
 // relative one as relative.
 func TestCommandAbsoluteRule(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		cmd  string
@@ -505,6 +528,7 @@ func TestCommandAbsoluteRule(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			c, err := withCmd(winCli, tt.cmd).Command("install")
 			if tt.want == 0 {
 				require.NoError(t, err)
@@ -517,6 +541,7 @@ func TestCommandAbsoluteRule(t *testing.T) {
 }
 
 func TestCommandString(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		c    Command
@@ -532,6 +557,7 @@ func TestCommandString(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, tt.c.String())
 		})
 	}
@@ -541,6 +567,7 @@ func TestCommandString(t *testing.T) {
 // makes: a Command whose fields were changed after the fact is refused,
 // whatever field changed, on either route.
 func TestExecCmdRemakes(t *testing.T) {
+	t.Parallel()
 	install := []string{"install", "-g", "@kici-dev/orchestrator@0.20.0"}
 	mustCommand := func(tg Target) Command {
 		c, err := tg.Command(install...)

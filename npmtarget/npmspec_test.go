@@ -49,6 +49,7 @@ func loadNpmSpec(t *testing.T) npmSpecTables {
 // every version it accepts, npm reads as a version or a dist-tag of the
 // package, on posix and on Windows alike.
 func TestVersionRuleAgainstNpm(t *testing.T) {
+	t.Parallel()
 	accepted := 0
 	for _, row := range loadNpmSpec(t).Versions {
 		if !isVersionOrTag(row.Spec) {
@@ -63,6 +64,7 @@ func TestVersionRuleAgainstNpm(t *testing.T) {
 
 // TestVersionRule lists versions an upgrade is given, with the verdict.
 func TestVersionRule(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		v    string
@@ -118,6 +120,7 @@ func TestVersionRule(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, isVersionOrTag(tt.v))
 		})
 	}
@@ -127,6 +130,7 @@ func TestVersionRule(t *testing.T) {
 // validate-npm-package-name and npm-package-arg: it accepts exactly the
 // names valid for old packages that npm reads back as themselves.
 func TestPackageRuleAgainstNpm(t *testing.T) {
+	t.Parallel()
 	for _, row := range loadNpmSpec(t).Names {
 		readBack := row.Read != nil && *row.Read == row.Name && row.Posix == "version" && row.Windows == "version"
 		assert.Equal(t, row.ValidForOldPackages && readBack, isPackageName(row.Name), "%q: valid %v, npm reads %s/%s", row.Name, row.ValidForOldPackages, row.Posix, row.Windows)
@@ -187,6 +191,7 @@ func mainFits(s string) bool {
 // TestNpaOracle checks npaVersionOrTag against npm-package-arg on every
 // table row made of letters, digits and "._+-".
 func TestNpaOracle(t *testing.T) {
+	t.Parallel()
 	domain := regexp.MustCompile(`^[A-Za-z0-9._+-]+$`)
 	checked := 0
 	for _, row := range loadNpmSpec(t).Versions {
@@ -217,21 +222,20 @@ func FuzzVersionRule(f *testing.F) {
 	f.Fuzz(func(t *testing.T, v string) {
 		ok := isVersionOrTag(v)
 		if ok {
-			if got := npaVersionOrTag(v); got != "version" && got != "tag" {
-				t.Fatalf("accepted %q, which npm reads as %s", v, got)
-			}
+			require.Contains(t, []string{"version", "tag"}, npaVersionOrTag(v), "accepted %q", v)
 		}
 		in := PlanUpgradeInput{Spec: &LaunchSpec{ExecPath: "/usr/bin/node", Args: []string{"/usr/lib/node_modules" + orchestratorEntry}},
 			Component: "orchestrator", Version: v, Options: Options{Exists: func(string) bool { return false }}}
 		switch p := PlanUpgrade(in).(type) {
 		case SelfInstall:
+			require.True(t, ok, "planned %q, which isVersionOrTag refuses", v)
 			c, err := p.Command()
-			if !ok || err != nil || c.Args[len(c.Args)-2] != "@kici-dev/orchestrator@"+v {
-				t.Fatalf("planned %q: %v %v", v, c.Args, err)
-			}
+			require.NoError(t, err, "planned %q", v)
+			require.Equal(t, "@kici-dev/orchestrator@"+v, c.Args[len(c.Args)-2], "planned %q: %v", v, c.Args)
 		case Refusal:
-			if ok || v != "" && p.Reason != ErrVersion {
-				t.Fatalf("refused %q: %+v", v, p)
+			require.False(t, ok, "refused %q: %+v", v, p)
+			if v != "" {
+				require.Equal(t, ErrVersion, p.Reason, "refused %q: %+v", v, p)
 			}
 		}
 	})

@@ -172,21 +172,26 @@ var nodeWin32Join = []struct {
 }
 
 func TestNodeDirnameVectors(t *testing.T) {
+	t.Parallel()
 	for _, tt := range nodePosixDirname {
 		t.Run("posix "+strconv.Quote(tt.in), func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, dirname(false, tt.in))
 		})
 	}
 	for _, tt := range nodeWin32Dirname {
 		t.Run("win32 "+strconv.Quote(tt.in), func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, dirname(true, tt.in))
 		})
 	}
 }
 
 func TestNodeJoinVectors(t *testing.T) {
+	t.Parallel()
 	for _, tt := range nodeJoin {
 		t.Run(fmt.Sprintf("%q", tt.in), func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, join(false, tt.in...), "posix")
 			// node's own check: the win32 result matches as it is or with "\" read as "/".
 			got := join(true, tt.in...)
@@ -197,12 +202,14 @@ func TestNodeJoinVectors(t *testing.T) {
 	}
 	for _, tt := range nodeWin32Join {
 		t.Run(fmt.Sprintf("win32 %q", tt.in), func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, join(true, tt.in...))
 		})
 	}
 }
 
 func TestSplitSegments(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -216,6 +223,7 @@ func TestSplitSegments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, splitSegments(tt.in))
 		})
 	}
@@ -224,6 +232,7 @@ func TestSplitSegments(t *testing.T) {
 // TestNodeEdges covers the branches node's vectors and seed.json leave out;
 // the expected values are node v20.20.2's.
 func TestNodeEdges(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, got, want string
 	}{
@@ -234,6 +243,7 @@ func TestNodeEdges(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, tt.got)
 		})
 	}
@@ -246,6 +256,7 @@ func TestNodeEdges(t *testing.T) {
 // it; and the ends of the drive-letter range. The expected values are node
 // v20.20.2's.
 func TestNodePathBoundaries(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		windows bool
@@ -269,6 +280,7 @@ func TestNodePathBoundaries(t *testing.T) {
 		{"win32 join on drive z", true, []string{`z:\nodejs`, "npm.cmd"}, "", `z:\nodejs\npm.cmd`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			if tc.join == nil {
 				assert.Equal(t, tc.want, dirname(tc.windows, tc.in))
 				return

@@ -9,6 +9,7 @@ import (
 )
 
 func TestPlanUpgrade(t *testing.T) {
+	t.Parallel()
 	global := &LaunchSpec{ExecPath: "/usr/bin/node", Args: []string{"/usr/lib/node_modules" + orchestratorEntry}}
 	local := &LaunchSpec{ExecPath: "/opt/node/bin/node", Args: []string{"/srv/app/node_modules" + orchestratorEntry}}
 	custom := &LaunchSpec{ExecPath: "/opt/kici/bin/node", Args: []string{"/opt/kici" + orchestratorEntry}}
@@ -76,18 +77,21 @@ func TestPlanUpgrade(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tc.want, PlanUpgrade(tc.in))
 		})
 	}
 
 	t.Run("a refusal never asks the disk", func(t *testing.T) {
-		opts := Options{Exists: func(string) bool { t.Error("Exists asked"); return false }}
+		t.Parallel()
+		opts := Options{Exists: func(string) bool { assert.Fail(t, "Exists asked"); return false }}
 		PlanUpgrade(PlanUpgradeInput{Spec: global, Component: "orchestrator", Options: opts})
 		PlanUpgrade(PlanUpgradeInput{Spec: local, Component: "orchestrator", Version: "1", Options: opts})
 	})
 }
 
 func TestSelfInstall(t *testing.T) {
+	t.Parallel()
 	s := SelfInstall{Target: posixNpm, Version: "0.20.0"}
 	assert.Equal(t, []string{"install", "-g", "@kici-dev/orchestrator@0.20.0"}, s.NpmArgs())
 	c, err := s.Command()
@@ -99,6 +103,7 @@ func TestSelfInstall(t *testing.T) {
 // TestSelfInstallRefuses lists the installs SelfInstall.Command refuses
 // before any command is made, as PlanUpgrade and Resolve would have.
 func TestSelfInstallRefuses(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		target  Target
@@ -120,6 +125,7 @@ func TestSelfInstallRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			c, err := SelfInstall{Target: tt.target, Version: tt.version}.Command()
 			assert.Equal(t, tt.want, err)
 			assert.Equal(t, Command{}, c)
@@ -136,6 +142,7 @@ func withPackage(t Target, pkg string) Target {
 // TestPlanUpgradeRefusesVersions lists versions PlanUpgrade refuses where
 // the orchestrator passes them to npm install as they are.
 func TestPlanUpgradeRefusesVersions(t *testing.T) {
+	t.Parallel()
 	global := &LaunchSpec{ExecPath: "/usr/bin/node", Args: []string{"/usr/lib/node_modules" + orchestratorEntry}}
 	tests := []struct {
 		name    string
@@ -151,7 +158,8 @@ func TestPlanUpgradeRefusesVersions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			opts := Options{Exists: func(string) bool { t.Error("Exists asked"); return false }}
+			t.Parallel()
+			opts := Options{Exists: func(string) bool { assert.Fail(t, "Exists asked"); return false }}
 			got := PlanUpgrade(PlanUpgradeInput{Spec: global, Component: "orchestrator", Version: tt.version, Options: opts})
 			require.IsType(t, Refusal{}, got)
 			r := got.(Refusal)

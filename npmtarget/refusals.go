@@ -12,8 +12,8 @@ import (
 // cmd.exe a line it misreads. [Resolve] returns [Unsafe] for them and
 // [Target.Command] an error, so that neither reaches a command line.
 
-// FieldError reports a value npmtarget refuses: a field of a [Target], or
-// the version of a [PlanUpgradeInput] or a [SelfInstall].
+// FieldError reports a value npmtarget refuses. It is a field of a
+// [Target], or the version of a [PlanUpgradeInput] or a [SelfInstall].
 type FieldError struct {
 	Func   string // the call that refused it: "Resolve", "Target.Command", ...
 	Field  string // the field: "NodeExecPath", "GlobalPrefix", "OwningPackage", "Version", ...
@@ -21,15 +21,13 @@ type FieldError struct {
 	Reason Reason // why it is refused, and what to do about it
 }
 
-// Error returns a one-line message naming the call, the value, the field
-// and the reason, with the value quoted by Go's rules and cut to a bounded
-// length.
+// Error returns a one-line message naming the call, the value, the field and
+// the reason. The value is quoted by Go's rules and cut to a bounded length.
 func (e *FieldError) Error() string {
 	return "npmtarget." + e.Func + "(" + errtext.Quote(e.Value) + "): " + e.Field + ": " + e.Reason.Error()
 }
 
-// Unwrap returns e.Reason, so that errors.Is(err, ErrListSeparator) and
-// the like work.
+// Unwrap returns e.Reason, so that errors.Is(err, ErrListSeparator) works.
 func (e *FieldError) Unwrap() error { return e.Reason }
 
 // checkTarget returns the first refusal of t that applies to every npm

@@ -109,6 +109,7 @@ func loadSeed(t *testing.T) seedVectors {
 }
 
 func TestSeedPaths(t *testing.T) {
+	t.Parallel()
 	v := loadSeed(t)
 	for _, tc := range v.Dirname {
 		assert.Equal(t, tc.Out, dirname(tc.Windows, tc.In), "dirname(windows=%v, %q), node %s", tc.Windows, tc.In, v.Node)
@@ -129,6 +130,7 @@ func ourPrefix(prefix string, windows bool) string {
 }
 
 func TestSeedGlobalPrefixAndPackage(t *testing.T) {
+	t.Parallel()
 	v := loadSeed(t)
 	driveRoots := 0
 	for _, tc := range v.GlobalPrefix {
@@ -156,6 +158,7 @@ func TestSeedGlobalPrefixAndPackage(t *testing.T) {
 }
 
 func TestSeedResolve(t *testing.T) {
+	t.Parallel()
 	v := loadSeed(t)
 	kinds := map[string]int{}
 	for _, tc := range v.Resolve {

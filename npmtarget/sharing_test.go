@@ -70,9 +70,7 @@ func assertNoSharing(t *testing.T, vs ...any) {
 			full.Index(j).SetString(fmt.Sprintf("changed by slice %d", i))
 		}
 		for k, other := range all {
-			if k != i && !slices.Equal(before[k], contents(other)) {
-				t.Errorf("changing slice %d %q changes slice %d %q", i, before[i], k, before[k])
-			}
+			assert.True(t, k == i || slices.Equal(before[k], contents(other)), "changing slice %d %q changes slice %d %q", i, before[i], k, before[k])
 		}
 		for j := 0; j < full.Len(); j++ {
 			full.Index(j).SetString(before[i][j])
@@ -84,9 +82,11 @@ func assertNoSharing(t *testing.T, vs ...any) {
 // that its results share no backing array with its inputs or with each
 // other, on both routes of both platforms.
 func TestNoSharing(t *testing.T) {
+	t.Parallel()
 	environ := func() []string { return []string{"PATH=/bin", "A=1", `Path=C:\w`} }
 	for _, target := range []Target{posixCli, posixNpm, winCli, winCmd} {
 		t.Run(target.Invocation.Cmd, func(t *testing.T) {
+			t.Parallel()
 			tg := target
 			tg.Invocation.PreArgs = slices.Clone(target.Invocation.PreArgs)
 			npmArgs := make([]string, 3, 10) // room to append into
@@ -116,6 +116,7 @@ func TestNoSharing(t *testing.T) {
 		})
 	}
 	t.Run("Resolve and PlanUpgrade", func(t *testing.T) {
+		t.Parallel()
 		spec := LaunchSpec{ExecPath: "/usr/bin/node", Args: make([]string, 1, 4)}
 		spec.Args[0] = "/usr/lib/node_modules" + orchestratorEntry
 		opts := Options{Exists: func(string) bool { return true }}
@@ -130,6 +131,7 @@ func TestNoSharing(t *testing.T) {
 // TestAssertNoSharingSees checks the check: it reports two slices that
 // share an array, through their elements or their spare capacity.
 func TestAssertNoSharingSees(t *testing.T) {
+	t.Parallel()
 	backing := make([]string, 2, 4)
 	for _, tt := range []struct {
 		name string
@@ -139,6 +141,7 @@ func TestAssertNoSharingSees(t *testing.T) {
 		{"an append's room", backing[:1], backing[2:3]},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			inner := &testing.T{}
 			assertNoSharing(inner, tt.a, tt.b)
 			assert.True(t, inner.Failed())

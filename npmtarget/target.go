@@ -6,7 +6,7 @@ import (
 )
 
 // LaunchSpec is a service's launch command, as its unit file or service
-// definition names it: the program and its arguments.
+// definition names it. It is the program and its arguments.
 type LaunchSpec struct {
 	ExecPath string   // the program the unit starts: the node executable
 	Args     []string // the arguments after it, the entry script among them
@@ -15,13 +15,13 @@ type LaunchSpec struct {
 // Options tells [Resolve] which platform the service runs on and how to ask
 // whether a file exists there.
 type Options struct {
-	// Windows selects node's path.win32 rules and npm.cmd; false selects
-	// path.posix and npm. It describes the service's platform, not the
-	// machine running the code.
+	// Windows selects node's path.win32 rules and npm.cmd. False selects
+	// path.posix and npm. It describes the service's platform, not the machine
+	// running the code.
 	Windows bool
 	// Exists reports whether a file exists on the service's machine. Resolve
 	// calls it at most once, with the npm-cli.js path it probes. If Exists is
-	// nil, Resolve asks the local file system (os.Stat succeeds), which only
+	// nil, Resolve asks the local file system (os.Stat succeeds). That only
 	// makes sense when the code runs on the service's machine.
 	Exists func(path string) bool
 }
@@ -38,19 +38,19 @@ type Resolved struct {
 }
 
 // NoEntry reports that the launch command names no entry script of the
-// component, or names one outside any node_modules folder (a custom
-// --binary install), so no global package can be updated.
+// component in a node_modules folder. A custom --binary install is one. No
+// global package can then be updated.
 type NoEntry struct{}
 
-// NotGlobal reports that the entry script lies in a node_modules folder that
-// is not a global npm install, such as a project's local node_modules on
-// posix, so the service's npm has no global prefix that holds it.
+// NotGlobal reports that the entry script lies in a node_modules folder
+// that is not a global npm install. A project's local node_modules on posix
+// is one. The service's npm has no global prefix that holds it.
 type NotGlobal struct {
 	Entry string // the entry script, as the launch command names it
 }
 
 // Unsafe reports a global install whose npm the orchestrator would run but
-// npmtarget refuses to: npm would install where the service does not look,
+// npmtarget refuses to. npm would install where the service does not look,
 // or cmd.exe would misread what it is given. Err, a *[FieldError], names the
 // field and a [Reason] that says what to fix.
 type Unsafe struct {
@@ -63,17 +63,17 @@ func (NoEntry) resolution()   {}
 func (NotGlobal) resolution() {}
 func (Unsafe) resolution()    {}
 
-// Invocation is the program that runs npm and the arguments that come before
-// npm's own: either the service's node with npm-cli.js, or npm's launcher
-// (npm, or npm.cmd on Windows) with none.
+// Invocation is the program that runs npm, and the arguments that come
+// before npm's own. It is the service's node with npm-cli.js, or npm's
+// launcher (npm, or npm.cmd on Windows) with none.
 type Invocation struct {
 	Cmd     string   // the program: the service's node, or npm's launcher
 	PreArgs []string // npm-cli.js when the node runs it; empty for the launcher
 }
 
-// Target is where and how an npm-source upgrade installs a service's package:
-// into the global prefix the service loads it from, with the service's own
-// node.
+// Target is where and how an npm-source upgrade installs a service's
+// package. It goes into the global prefix the service loads it from, with
+// the service's own node.
 type Target struct {
 	NodeExecPath  string     // the service's node executable
 	NpmPath       string     // npm's launcher beside it: <node dir>/npm or <node dir>\npm.cmd
@@ -84,45 +84,36 @@ type Target struct {
 }
 
 // Resolve finds where an npm-source upgrade must install the component a
-// service launches, as the orchestrator's resolveNpmInstallTarget does.
+// service launches. It is the orchestrator's resolveNpmInstallTarget.
 //
 // The entry script is the first of spec.ExecPath and spec.Args that ends in
 //
 //	<sep>@kici-dev<sep><component><sep>dist<sep>server.js
 //	<sep>@kici-dev<sep><component><sep>dist<sep>standalone.js
 //
-// where each <sep> is "/" or "\" on either platform and component is matched
-// literally, byte for byte. Without one, or when [FirstGlobalPackage] finds no
-// package in it, the result is [NoEntry]; when [GlobalPrefix] finds no global
-// prefix, [NotGlobal]. Otherwise the result is [Resolved], with
+// Each <sep> is "/" or "\" on either platform. The component is matched
+// literally, byte for byte. The result is [NoEntry] when there is no entry
+// script, or when [FirstGlobalPackage] finds no package in it. It is
+// [NotGlobal] when [GlobalPrefix] finds no global prefix. Otherwise it is
+// [Resolved], with
 //
 //	NpmPath       join(dirname(ExecPath), "npm")       posix
 //	              join(dirname(ExecPath), "npm.cmd")   Windows
 //	npm-cli.js    join(dirname(ExecPath), "..", "lib", "node_modules", "npm", "bin", "npm-cli.js")   posix
 //	              join(dirname(ExecPath), "node_modules", "npm", "bin", "npm-cli.js")               Windows
 //
-// and an Invocation of {ExecPath, [npm-cli.js]} when opts.Exists reports that
-// npm-cli.js exists, else {NpmPath, []}. Resolve never calls opts.Exists for
-// a NoEntry or NotGlobal result, and at most once otherwise.
+// The Invocation is {ExecPath, [npm-cli.js]} when opts.Exists reports that
+// npm-cli.js exists, else {NpmPath, []}. Resolve calls opts.Exists at most
+// once, and never for a NoEntry or NotGlobal result.
 //
 // Where the orchestrator would go on, Resolve refuses with [Unsafe]:
 //
 //   - a node (spec.ExecPath) that is not an absolute path of the platform,
-//     on both routes alike: its folder goes first on PATH, and npm.cmd's path
-//     comes from it ("C:node.exe" would run C:\npm.cmd)
-//     ([ErrRelativeNode]);
-//   - a node folder holding the PATH list separator, ":" on posix and ";" on
-//     Windows, which would split PATH ([ErrListSeparator]);
-//   - an owning package that is not a name npm takes by
-//     validate-npm-package-name's rules, or that npm would read, followed by
-//     "@<version>", as a folder, a tarball or an option ("C:", "x.tgz",
-//     "-x") ([ErrPackageName]);
+//     on both routes ([ErrRelativeNode]);
+//   - a node folder holding the PATH list separator ([ErrListSeparator]);
+//   - an owning package that is not a name npm takes ([ErrPackageName]);
 //   - on the npm.cmd route, a global prefix or node folder that npm.cmd
-//     would hand cmd.exe to misread: one holding a double quote, "%", "!",
-//     "^", a control character or a character Windows forbids in a file
-//     name ([ErrBatchPath]). A double quote in the prefix would run what
-//     follows it as a command; no real Windows path holds one, and the
-//     others are rare enough that refusing them costs little.
+//     would hand cmd.exe to misread ([ErrBatchPath]).
 func Resolve(spec LaunchSpec, component string, opts Options) Resolution {
 	entry, found := findEntry(spec, component)
 	if !found {
@@ -228,13 +219,15 @@ func cutSep(s string) (string, bool) {
 	return s[:len(s)-1], true
 }
 
-// FirstGlobalPackage returns the package that owns entry: the segment after
-// the first "node_modules" segment, with "/" and "\" both separating
-// segments. A segment starting with "@" is a scope and takes the next
-// segment too, giving "@scope/name" (always with "/"). It reports false when
-// entry has no "node_modules" segment or no non-empty name after it (for a
-// scope, after the scope). The first node_modules is the global root, so a
-// bundle that nests node_modules inside a package is owned by that package.
+// FirstGlobalPackage returns the package that owns entry. That is the
+// segment after the first "node_modules" segment, with "/" and "\" both
+// separating segments. A segment starting with "@" is a scope and takes the
+// next segment too. That gives "@scope/name", always with "/".
+//
+// It reports false when entry has no "node_modules" segment. It does so too
+// when no non-empty name follows it (for a scope, after the scope). The
+// first node_modules is the global root. So a bundle that nests
+// node_modules inside a package is owned by that package.
 func FirstGlobalPackage(entry string) (string, bool) {
 	segs := splitSegments(entry)
 	i := indexOf(segs, "node_modules")
@@ -251,26 +244,26 @@ func FirstGlobalPackage(entry string) (string, bool) {
 	return name + "/" + segs[i+2], true
 }
 
-// GlobalPrefix returns the npm global prefix that holds entry, as the
-// orchestrator's globalPrefixOf does. entry is split like
-// [FirstGlobalPackage] does, at its first "node_modules" segment:
+// GlobalPrefix returns the npm global prefix that holds entry. It is the
+// orchestrator's globalPrefixOf. entry is split as [FirstGlobalPackage]
+// splits it, at its first "node_modules" segment:
 //
-//   - Windows lays a global install out as <prefix>\node_modules\<pkg>: the
-//     prefix is the segments before node_modules joined with "\", and a
-//     drive's root when that is a drive alone: "C:\node_modules\p" gives
-//     "C:\". The orchestrator answers "C:", which npm reads as drive C's
-//     current folder, so its install lands where the service never looks.
-//   - posix lays it out as <prefix>/lib/node_modules/<pkg>: the segment
-//     before node_modules must be "lib", and the prefix is the segments
-//     before that joined with "/", or "/" when that is empty. This tells a
-//     global install from a project's local node_modules.
+//   - Windows lays a global install out as <prefix>\node_modules\<pkg>. The
+//     prefix is the segments before node_modules, joined with "\". When
+//     that is a drive alone, it is the drive's root: "C:\node_modules\p"
+//     gives "C:\". (The orchestrator answers "C:", drive C's current
+//     folder.)
+//   - posix lays it out as <prefix>/lib/node_modules/<pkg>. The segment
+//     before node_modules must be "lib". The prefix is the segments before
+//     that, joined with "/", or "/" when that is empty.
 //
-// It reports false without a node_modules segment, when node_modules is the
-// first segment, on Windows when the prefix comes out empty ("\node_modules"),
-// and on posix when lib does not come right before node_modules. The
-// segments are joined as they are, so "C:/x/node_modules/p" gives "C:\x" and
-// "/usr//lib/node_modules/p" gives "/usr/"; the prefix's segments are always
-// the leading segments of entry's.
+// It reports false without a node_modules segment, or when node_modules is
+// the first segment. On Windows it does so when the prefix comes out empty
+// ("\node_modules"). On posix it does so when lib does not come right before
+// node_modules. The segments are joined as they are. So
+// "C:/x/node_modules/p" gives "C:\x", and "/usr//lib/node_modules/p" gives
+// "/usr/". The prefix's segments are always the leading segments of
+// entry's.
 func GlobalPrefix(entry string, windows bool) (string, bool) {
 	segs := splitSegments(entry)
 	i := indexOf(segs, "node_modules")

@@ -85,6 +85,7 @@ func (l layout) with(edit func(l *layout)) layout {
 // installed, each with the files that machine has, and states the result and
 // the npm command that installs 0.20.0.
 func TestLayouts(t *testing.T) {
+	t.Parallel()
 	const (
 		nvm   = "/home/kici/.nvm/versions/node/v20.11.1"
 		volta = "/home/kici/.volta/tools/image"
@@ -156,6 +157,7 @@ func TestLayouts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			var asked []string
 			got := Resolve(tt.spec, "orchestrator", Options{Windows: tt.windows, Exists: existsIn(&asked, tt.files...)})
 			require.Equal(t, tt.want, got)
@@ -176,8 +178,9 @@ func TestLayouts(t *testing.T) {
 
 // TestResolveBranches walks every branch of Resolve.
 func TestResolveBranches(t *testing.T) {
+	t.Parallel()
 	global := "/usr/lib/node_modules" + orchestratorEntry
-	never := func(string) bool { t.Error("Exists must not be asked"); return false }
+	never := func(string) bool { assert.Fail(t, "Exists must not be asked"); return false }
 	absent := func(string) bool { return false }
 	tests := []struct {
 		name      string
@@ -211,11 +214,13 @@ func TestResolveBranches(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, Resolve(tt.spec, tt.component, Options{Windows: tt.windows, Exists: tt.exists}))
 		})
 	}
 
 	t.Run("npm-cli.js present: the pinned node runs it", func(t *testing.T) {
+		t.Parallel()
 		var asked []string
 		r := Resolve(LaunchSpec{ExecPath: "/usr/bin/node", Args: []string{global}}, "orchestrator",
 			Options{Exists: existsIn(&asked, "/usr/lib/node_modules/npm/bin/npm-cli.js")})
@@ -223,6 +228,7 @@ func TestResolveBranches(t *testing.T) {
 		assert.Equal(t, Invocation{Cmd: "/usr/bin/node", PreArgs: []string{"/usr/lib/node_modules/npm/bin/npm-cli.js"}}, r.(Resolved).Target.Invocation)
 	})
 	t.Run("npm-cli.js missing: the npm launcher", func(t *testing.T) {
+		t.Parallel()
 		var asked []string
 		r := Resolve(LaunchSpec{ExecPath: "/usr/bin/node", Args: []string{global}}, "orchestrator", Options{Exists: existsIn(&asked)})
 		require.IsType(t, Resolved{}, r)
@@ -230,6 +236,7 @@ func TestResolveBranches(t *testing.T) {
 		assert.Equal(t, []string{"/usr/lib/node_modules/npm/bin/npm-cli.js"}, asked)
 	})
 	t.Run("a nil Exists asks the file system", func(t *testing.T) {
+		t.Parallel()
 		root := t.TempDir()
 		cli := filepath.Join(root, "lib", "node_modules", "npm", "bin", "npm-cli.js")
 		require.NoError(t, os.MkdirAll(filepath.Dir(cli), 0o755))
@@ -243,6 +250,7 @@ func TestResolveBranches(t *testing.T) {
 // TestEntrySeparators checks that "/" and "\" both separate the parts of
 // an entry script, on both platforms, and that nothing else does.
 func TestEntrySeparators(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		entry string
@@ -259,6 +267,7 @@ func TestEntrySeparators(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			r := Resolve(LaunchSpec{ExecPath: "/usr/bin/node", Args: []string{tt.entry}}, "orchestrator", Options{Exists: func(string) bool { return false }})
 			if tt.want {
 				assert.IsType(t, Resolved{}, r)
@@ -270,6 +279,7 @@ func TestEntrySeparators(t *testing.T) {
 }
 
 func TestFirstGlobalPackage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, entry, want string
 		ok                bool
@@ -291,6 +301,7 @@ func TestFirstGlobalPackage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got, ok := FirstGlobalPackage(tt.entry)
 			assert.Equal(t, tt.ok, ok)
 			assert.Equal(t, tt.want, got)
@@ -299,6 +310,7 @@ func TestFirstGlobalPackage(t *testing.T) {
 }
 
 func TestGlobalPrefix(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		entry   string
@@ -329,6 +341,7 @@ func TestGlobalPrefix(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got, ok := GlobalPrefix(tt.entry, tt.windows)
 			assert.Equal(t, tt.ok, ok)
 			assert.Equal(t, tt.want, got)
@@ -339,6 +352,7 @@ func TestGlobalPrefix(t *testing.T) {
 // TestResolveRefuses lists the global installs that the orchestrator would
 // hand to npm and Resolve refuses, each with the field and the reason.
 func TestResolveRefuses(t *testing.T) {
+	t.Parallel()
 	posixEntry := "/usr/lib/node_modules" + orchestratorEntry
 	winGlobal := `C:\Users\k\AppData\Roaming\npm\node_modules` + winEntry
 	tests := []struct {
@@ -370,6 +384,7 @@ func TestResolveRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			spec := LaunchSpec{ExecPath: tt.node, Args: []string{tt.entry}}
 			got := Resolve(spec, "orchestrator", Options{Windows: tt.windows, Exists: func(string) bool { return tt.cli }})
 			field, value := "NodeExecPath", tt.node
@@ -382,6 +397,7 @@ func TestResolveRefuses(t *testing.T) {
 		})
 	}
 	t.Run("an owning package that is no npm package name", func(t *testing.T) {
+		t.Parallel()
 		for _, entry := range []string{
 			`C:\npm\node_modules\C:\node_modules` + winEntry,
 			"/usr/lib/node_modules/-x/node_modules" + orchestratorEntry,
@@ -389,22 +405,28 @@ func TestResolveRefuses(t *testing.T) {
 			"/usr/lib/node_modules/@/x/node_modules" + orchestratorEntry,
 			"/usr/lib/node_modules/..x/node_modules" + orchestratorEntry,
 		} {
-			pkg, _ := FirstGlobalPackage(entry)
-			windows := strings.HasPrefix(entry, "C:")
-			got := Resolve(LaunchSpec{ExecPath: "/usr/bin/node", Args: []string{entry}}, "orchestrator", Options{Windows: windows, Exists: func(string) bool { return true }})
-			assert.Equal(t, Unsafe{Entry: entry, Err: &FieldError{Func: "Resolve", Field: "OwningPackage", Value: pkg, Reason: ErrPackageName}}, got, entry)
+			t.Run(entry, func(t *testing.T) {
+				pkg, _ := FirstGlobalPackage(entry)
+				windows := strings.HasPrefix(entry, "C:")
+				got := Resolve(LaunchSpec{ExecPath: "/usr/bin/node", Args: []string{entry}}, "orchestrator", Options{Windows: windows, Exists: func(string) bool { return true }})
+				assert.Equal(t, Unsafe{Entry: entry, Err: &FieldError{Func: "Resolve", Field: "OwningPackage", Value: pkg, Reason: ErrPackageName}}, got)
+			})
 		}
 	})
 	t.Run("the same paths on the npm-cli.js route, without cmd.exe", func(t *testing.T) {
+		t.Parallel()
 		for _, tt := range tests {
 			if tt.reason != ErrBatchPath {
 				continue
 			}
-			spec := LaunchSpec{ExecPath: tt.node, Args: []string{tt.entry}}
-			assert.IsType(t, Resolved{}, Resolve(spec, "orchestrator", Options{Windows: true, Exists: func(string) bool { return true }}), tt.name)
+			t.Run(tt.name, func(t *testing.T) {
+				spec := LaunchSpec{ExecPath: tt.node, Args: []string{tt.entry}}
+				assert.IsType(t, Resolved{}, Resolve(spec, "orchestrator", Options{Windows: true, Exists: func(string) bool { return true }}))
+			})
 		}
 	})
 	t.Run("a list separator in the node's name alone is fine", func(t *testing.T) {
+		t.Parallel()
 		spec := LaunchSpec{ExecPath: "/opt/node/bin/node:20", Args: []string{posixEntry}}
 		assert.IsType(t, Resolved{}, Resolve(spec, "orchestrator", Options{Exists: func(string) bool { return true }}))
 	})
@@ -412,6 +434,7 @@ func TestResolveRefuses(t *testing.T) {
 
 // TestFieldMessage checks the operator's part of a refusal's message.
 func TestFieldMessage(t *testing.T) {
+	t.Parallel()
 	fe := &FieldError{Func: "Resolve", Field: "GlobalPrefix", Value: "C:\\a\"b", Reason: ErrBatchPath}
 	assert.Equal(t, `GlobalPrefix "C:\\a\"b": `+ErrBatchPath.Error(), fieldMessage(fe))
 	assert.Equal(t, "x", fieldMessage(errors.New("x")), "an error of another type is printed as it is")

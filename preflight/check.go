@@ -15,22 +15,22 @@ import (
 // Input is the config to check, where it was loaded from, and the target.
 type Input struct {
 	// Config is the scaler config: what scalerconfig.Load returns, or a
-	// literal; nil is a config with no scalers. In a literal, an empty
-	// ImagePullPolicy means IfNotPresent. Labels are taken as they are:
-	// Load canonicalises them, as the orchestrator does.
+	// literal. nil is a config with no scalers. In a literal, an empty
+	// ImagePullPolicy means IfNotPresent. Labels are taken as they are: Load
+	// canonicalises them, as the orchestrator does.
 	Config *scalerconfig.Config
 
-	// Location is where the config was loaded from, as the findings name
-	// it: the orchestrator's scalerConfigPath (Location.Path) and
-	// scalerConfigDir (Location.Dir, "" when there is no drop-in folder).
+	// Location is where the config was loaded from, as the findings name it.
+	// Location.Path is the orchestrator's scalerConfigPath. Location.Dir is its
+	// scalerConfigDir, "" when there is no drop-in folder.
 	Location scalerconfig.Location
 
-	// TargetVersion is the release the upgrade installs, such as "0.20.0"
-	// or " v0.20.0 "; it may be empty. The check trims it and drops one
-	// leading "v", as the orchestrator does. It uses the rest, "-suffix"
-	// included, when that is a release as the orchestrator reads one:
-	// agentversion.Parse's grammar, each part a JavaScript number.
-	// Otherwise there is no usable target.
+	// TargetVersion is the release the upgrade installs, such as "0.20.0" or
+	// " v0.20.0 ". It may be empty. The check trims it and drops one leading
+	// "v", as the orchestrator does. It uses the rest, "-suffix" included,
+	// when that is a release as the orchestrator reads one. That is
+	// agentversion.Parse's grammar, each part a JavaScript number. Otherwise
+	// there is no usable target.
 	TargetVersion string
 }
 
@@ -68,22 +68,23 @@ func Scan(in Input, scan func(each func(index int, s *scalerconfig.Scaler)) (*sc
 }
 
 // CheckAgentImages reports every container-scaler label set whose agent
-// image an upgrade to in.TargetVersion would leave unchanged, as the
-// orchestrator's checkContainerAgentImages does. It adds what else it finds
+// image an upgrade to in.TargetVersion would leave unchanged. It is the
+// orchestrator's checkContainerAgentImages. It adds what else it finds
 // wrong with those images. An empty result (never nil) means that each
-// agent image is pinned to the target (or newer) or pulled on every spawn.
+// agent image is pinned to the target (or newer), or pulled on every spawn.
 //
 // It looks only at scalers of type "container". In them it looks only at
 // label sets whose image is a kici-agent image ([imageref.IsAgentImage]),
 // as the orchestrator's lenient split reads it. It never fails. The
-// findings come in config order, and for one label set in this order:
+// findings come in config order. For one label set they come in this
+// order:
 //
-//  1. the orchestrator's own, with its exact text, from its lenient split of
-//     the image, valid or not: [MovingTag] (no tag or "latest", no digest,
-//     IfNotPresent) or else [OlderPin] (a tag that is a release older than
-//     the target). Never both.
-//  2. then, for an image that [imageref.Parse] rejects, [InvalidImage] and nothing
-//     more; for a valid one, [NeverPull] (policy Never) or [FloatingTag]
+//  1. The orchestrator's own, with its exact text, from its lenient split of
+//     the image, valid or not. That is [MovingTag] (no tag or "latest", no
+//     digest, IfNotPresent), or else [OlderPin] (a tag that is a release
+//     older than the target). Never both.
+//  2. For an image that [imageref.Parse] rejects, [InvalidImage] and nothing
+//     more. For a valid one, [NeverPull] (policy Never) or [FloatingTag]
 //     (policy IfNotPresent). Never both, and never FloatingTag beside a
 //     finding of step 1.
 //

@@ -42,6 +42,7 @@ func mustParseErr(t *testing.T, s string) *imageref.ParseError {
 }
 
 func TestCheckAgentImages(t *testing.T) {
+	t.Parallel()
 	const w = path
 	tests := []struct {
 		name   string
@@ -185,6 +186,7 @@ func TestCheckAgentImages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got := CheckAgentImages(Input{Config: tt.config, Location: scalerconfig.Location{Path: path}, TargetVersion: tt.target})
 			want := tt.want
 			if want == nil {
@@ -196,6 +198,7 @@ func TestCheckAgentImages(t *testing.T) {
 }
 
 func TestCheckAgentImages_emptyIsNotNil(t *testing.T) {
+	t.Parallel()
 	got := CheckAgentImages(Input{})
 	require.NotNil(t, got)
 	b, err := json.Marshal(got)
@@ -204,6 +207,7 @@ func TestCheckAgentImages_emptyIsNotNil(t *testing.T) {
 }
 
 func TestCheckAgentImages_where(t *testing.T) {
+	t.Parallel()
 	in := Input{Config: one("kici-agent:0.19.0", ""), Location: scalerconfig.Location{Path: path}, TargetVersion: "0.20.0"}
 	got := CheckAgentImages(in)
 	require.Len(t, got, 1)
@@ -216,6 +220,7 @@ func TestCheckAgentImages_where(t *testing.T) {
 }
 
 func TestCheckAgentImages_labelsCopied(t *testing.T) {
+	t.Parallel()
 	cfg := one("kici-agent", "")
 	got := CheckAgentImages(Input{Config: cfg, Location: scalerconfig.Location{Path: path}})
 	require.Len(t, got, 1)
@@ -226,6 +231,7 @@ func TestCheckAgentImages_labelsCopied(t *testing.T) {
 // TestCheckAgentImages_positions checks that every finding carries the
 // positions of its own label set, found by index, not by name or labels.
 func TestCheckAgentImages_positions(t *testing.T) {
+	t.Parallel()
 	at := func(line int) scalerconfig.Pos {
 		return scalerconfig.Pos{File: "scalers.yaml", Line: line, Column: 7, Offset: 10 * line}
 	}
@@ -251,6 +257,7 @@ func TestCheckAgentImages_positions(t *testing.T) {
 }
 
 func TestMessages(t *testing.T) {
+	t.Parallel()
 	const prefix = `container scaler "docker", label set [linux, x64]: image `
 	tests := []struct {
 		name string
@@ -281,6 +288,7 @@ func TestMessages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.code, tt.f.Code())
 			assert.Equal(t, tt.msg, tt.f.Message())
 		})
@@ -288,6 +296,7 @@ func TestMessages(t *testing.T) {
 }
 
 func TestFindingJSON(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		f    Finding
@@ -308,6 +317,7 @@ func TestFindingJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			msg, err := json.Marshal(tt.f.Message())
 			require.NoError(t, err)
 			want := strings.Replace(tt.want, "%q", string(msg), 1)
@@ -326,6 +336,7 @@ func TestFindingJSON(t *testing.T) {
 // TestConfigFixtures checks a config in the orchestrator's own format, read
 // by scalerconfig.Load as YAML and as JSON, as a caller checks one.
 func TestConfigFixtures(t *testing.T) {
+	t.Parallel()
 	var loaded []string
 	for _, file := range []string{"scalers.yaml", "scalers.json"} {
 		t.Run(file, func(t *testing.T) {
@@ -357,6 +368,7 @@ func TestConfigFixtures(t *testing.T) {
 }
 
 func TestUsableTarget(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"", ""},
 		{"0.20.0", "0.20.0"},
@@ -377,6 +389,7 @@ func TestUsableTarget(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strconv.Quote(tt.in), func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, usableTarget(tt.in))
 		})
 	}
@@ -387,6 +400,7 @@ func TestUsableTarget(t *testing.T) {
 // it skipped, so that a caller can tell a clean config from one the check
 // never looked at.
 func TestScanCounts(t *testing.T) {
+	t.Parallel()
 	container := func(images ...string) *scalerconfig.Scaler {
 		s := &scalerconfig.Scaler{Name: "c", Type: scalerconfig.TypeContainer}
 		for _, image := range images {
@@ -413,6 +427,7 @@ func TestScanCounts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			findings, counts, err := Scan(Input{Location: scalerconfig.Location{Path: path}, TargetVersion: "0.20.0"}, handOver(tt.scalers...))
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, counts)

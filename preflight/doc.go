@@ -45,13 +45,14 @@
 // The orchestrator loads a resources memory it cannot read: memory: 4GB
 // passes its schema, as a string. It then fails every spawn that reads it,
 // in its parseMemoryString. invalid-memory finds that before the upgrade,
-// for a scaler of any type: the orchestrator's scaler manager parses the
+// for a scaler of any type. The orchestrator's scaler manager parses the
 // resources of every spawn before its backend starts it (manager.ts,
-// kici-dev/kici-public at 0b46a9a). invalid-limit finds the limits a
-// container scaler would not apply, since its backend makes the limits the
-// container's (container-backend.ts, and the 0.20.0 seed's
-// resolveSpawnLimits). Each is at its value, in a label set's resources or
-// in the config's defaults.resources.
+// kici-dev/kici-public at 0b46a9a).
+//
+// invalid-limit finds the limits a container scaler would not apply. Its
+// backend makes the limits the container's (container-backend.ts, and the
+// 0.20.0 seed's resolveSpawnLimits). Each finding is at its value, in a
+// label set's resources or in the config's defaults.resources.
 //
 // # The service
 //
@@ -61,27 +62,26 @@
 // read ([Unreadable]). The orchestrator's upgrade stays silent on both.
 //
 // CheckService reads the env file and the config within node's bounds
-// ([scalerconfig.Options.LocateFile], [scalerconfig.Location.Load]), so
-// that no path makes it hang or grow
-// without end. A path that is not a regular file, symbolic links followed,
-// is [Unreadable] before it is opened for reading: a named pipe,
-// /dev/zero, a socket, a directory. So is a file longer than the node call
-// that reads it takes, as node 20 fails on it. The env file is read as
-// kici-admin reads it, fs.readFileSync(path, "utf-8"), which fails at
-// 2^29 − 24 bytes. Each config file is read as the orchestrator's
-// loadScalerConfig reads it.
-// The FS should implement fs.StatFS (os.DirFS does): without it, a Stat
+// ([scalerconfig.Options.LocateFile], [scalerconfig.Location.Load]). So no
+// path makes it hang or grow without end. A path that is not a regular
+// file, symbolic links followed, is [Unreadable] before it is opened for
+// reading: a named pipe, /dev/zero, a socket, a directory. So is a file
+// longer than the node call that reads it takes, as node 20 fails on it.
+// The env file is read as kici-admin reads it, fs.readFileSync(path,
+// "utf-8"), which fails at 2^29 − 24 bytes. Each config file is read as the
+// orchestrator's loadScalerConfig reads it.
+// The FS should implement fs.StatFS, as os.DirFS does. Without it, a Stat
 // opens the file.
 //
 // # Which orchestrator
 //
 // The orchestrator's two findings and their texts are those of its 0.20.0
 // release (the seed's checkContainerAgentImages). It defaults
-// imagePullPolicy to IfNotPresent, as the public source's 0.12.0 line does
-// (kici-dev/kici-public at 0b46a9a). The public repository's older v0.1.x
-// line defaults it to Always, under which no moving-tag warning is due. Read
-// against that line, every moving-tag finding looks like a false positive.
-// It is not one for 0.12.0 and later.
+// imagePullPolicy to IfNotPresent, as the public source does at 0b46a9a
+// (0.12.0) and 221047e (0.15.0), in kici-dev/kici-public. The public
+// repository's older v0.1.x line defaults it to Always, under which no
+// moving-tag warning is due. Read against that line, every moving-tag
+// finding looks like a false positive. It is not one for 0.12.0 and later.
 //
 // The package is pure: it reads no files but through the fs.FS a caller
 // gives [CheckService], no environment and no clock.

@@ -79,17 +79,17 @@ type Finding interface {
 	// LabelSet returns the label set the finding is about, and where the
 	// config declares it.
 	LabelSet() Site
-	// Replacement returns the image the finding advises in place of the
-	// label set's, and true; or "" and false when it advises no one image
+	// Replacement returns the image the finding advises in place of the label
+	// set's, and true. It returns "" and false when it advises no one image
 	// (see [MovingTag.Replacement]).
 	Replacement() (string, bool)
 
 	finding()
 }
 
-// Site is the label set a [Finding] is about, and where the config
-// declares it; for a finding about the config's defaults, the defaults.
-// Every finding type embeds it.
+// Site is the label set a [Finding] is about, and where the config declares
+// it. For a finding about the config's defaults, it is the defaults. Every
+// finding type embeds it.
 type Site struct {
 	Scaler string   // the scaler's name; "" for the config's defaults
 	Labels []string // the label set's labels, as the config holds them
@@ -102,14 +102,14 @@ type Site struct {
 	ScalerIndex, LabelSetIndex int
 
 	// Pos, ImagePos and ImageEnd are the label set's, as the config holds
-	// them: where the label set's mapping starts, and where its image value
-	// starts and ends in the file that declares it. Each is the zero Pos
-	// for a config built as a literal.
+	// them. Pos is where the label set's mapping starts. ImagePos and ImageEnd
+	// are where its image value starts and ends, in the file that declares it.
+	// Each is the zero Pos for a config built as a literal.
 	Pos, ImagePos, ImageEnd scalerconfig.Pos
 
-	// Where is the config file to edit, as the messages name it: the
-	// Input's Location.Path, followed by "(or the file under DIR that
-	// declares it)" when there is a Location.Dir.
+	// Where is the config file to edit, as the messages name it. It is the
+	// Input's Location.Path. When there is a Location.Dir, "(or the file under
+	// DIR that declares it)" follows.
 	Where string
 
 	edit scalerconfig.ImageEdit // LabelSet.ImageEdit of the label set, for Fix
@@ -154,7 +154,7 @@ func (s Site) pin(target string) string {
 }
 
 // MovingTag reports an agent image with no tag or the tag "latest", no
-// digest, and the pull policy IfNotPresent: a host that already pulled the
+// digest, and the pull policy IfNotPresent. A host that already pulled the
 // image keeps it, so the upgrade does not change the agents. It is the
 // orchestrator's "moving-tag" finding, message for message.
 type MovingTag struct {
@@ -179,7 +179,7 @@ func (f MovingTag) MarshalJSON() ([]byte, error) { return marshalFinding(f, pinn
 func (MovingTag) finding() {}
 
 // OlderPin reports an agent image whose tag is a release older than the
-// upgrade target, under any pull policy and with or without a digest: the
+// upgrade target. Any pull policy counts, with or without a digest. The
 // agents keep running that release. It is the orchestrator's "older-pin"
 // finding, message for message.
 type OlderPin struct {
@@ -203,14 +203,15 @@ func (f OlderPin) MarshalJSON() ([]byte, error) { return marshalFinding(f, pinne
 
 func (OlderPin) finding() {}
 
-// NeverPull reports a valid agent image with the pull policy Never whose
-// tag does not name the target release: no tag, "latest" or another tag
-// that is not a release (without a digest), or a release older than the
-// target (with or without a digest). No pull is ever attempted, so each host
-// runs whatever image it already has, and even a corrected pin takes effect
-// only where that image is already present. The orchestrator says nothing
-// here, except [OlderPin] for the older release, which NeverPull then
-// accompanies.
+// NeverPull reports a valid agent image with the pull policy Never whose tag
+// does not name the target release. The tag may be missing, "latest" or
+// another tag that is not a release (without a digest). Or it may be a
+// release older than the target (with or without a digest).
+//
+// No pull is ever attempted, so each host runs whatever image it already
+// has. Even a corrected pin takes effect only where that image is already
+// present. The orchestrator says nothing here, except [OlderPin] for the
+// older release, which NeverPull then accompanies.
 type NeverPull struct {
 	Site
 	Tag    string // the image's tag; "" when it has none
@@ -232,13 +233,15 @@ func (f NeverPull) MarshalJSON() ([]byte, error) { return marshalFinding(f, pinn
 
 func (NeverPull) finding() {}
 
-// FloatingTag reports a valid agent image whose tag is neither "latest" nor a
-// release version ("stable", "main", "edge", "nightly", "0.20", "v1"), with
-// no digest and the pull policy IfNotPresent. Such a tag moves like latest,
-// each host keeps the image it pulled first, and nothing tells which release
-// runs. A release tag is one that the orchestrator's compareReleases reads
-// as one (agentversion.Compare's grammar, with parts of any number of
-// digits), so "v0.19.0" and "0.20.0-5" are releases. The orchestrator says
+// FloatingTag reports a valid agent image with no digest, the pull policy
+// IfNotPresent, and a tag that is neither "latest" nor a release version.
+// Examples are "stable", "main", "edge", "nightly", "0.20" and "v1". Such a
+// tag moves like latest. Each host keeps the image it pulled first, and
+// nothing tells which release runs.
+//
+// A release tag is one that the orchestrator's compareReleases reads as one.
+// That is agentversion.Compare's grammar, with parts of any number of
+// digits. So "v0.19.0" and "0.20.0-5" are releases. The orchestrator says
 // nothing here.
 type FloatingTag struct {
 	Site
@@ -261,12 +264,12 @@ func (f FloatingTag) MarshalJSON() ([]byte, error) { return marshalFinding(f, pi
 
 func (FloatingTag) finding() {}
 
-// InvalidImage reports an agent image (its last path element, read by the
-// orchestrator's lenient split, is kici-agent) that is not a valid
-// reference: Docker refuses it when the scaler spawns an agent. The
-// orchestrator says nothing here, but still reports [MovingTag] or
-// [OlderPin] for what its lenient split reads, which InvalidImage then
-// accompanies.
+// InvalidImage reports an agent image that is not a valid reference. It is
+// an agent image because its last path element, read by the orchestrator's
+// lenient split, is kici-agent. Docker refuses it when the scaler spawns an
+// agent. The orchestrator says nothing here, but still reports [MovingTag]
+// or [OlderPin] for what its lenient split reads. InvalidImage then
+// accompanies that finding.
 type InvalidImage struct {
 	Site
 	Err *imageref.ParseError // why the image is invalid, as [imageref.Parse] reports it
@@ -285,7 +288,7 @@ func (f InvalidImage) Message() string {
 		f.Where + ", correct the image on this label set."
 }
 
-// MarshalJSON encodes the finding as [Finding] describes it, with "error",
+// MarshalJSON encodes the finding as [Finding] describes it, with "error":
 // the [imageref.ParseError]'s text.
 func (f InvalidImage) MarshalJSON() ([]byte, error) {
 	var text string

@@ -6,10 +6,12 @@ import (
 )
 
 // Replacement returns the image the finding advises: the repository pinned
-// to the target release, "repository:target", as the message prints it. It
-// reports false when there is no usable target (the message then asks for
-// "<version>"), or when that image would not be a valid reference (a
-// repository Docker refuses, or a target whose suffix no tag can hold).
+// to the target release, "repository:target", as the message prints it.
+//
+// It reports false when there is no usable target; the message then asks
+// for "<version>". It reports false too when that image would not be a
+// valid reference: a repository Docker refuses, or a target whose suffix no
+// tag can hold.
 //
 // A digest is not kept: it would outweigh the tag, so the pin would change
 // nothing.
@@ -45,11 +47,11 @@ func (s Site) replacement(target string) (string, bool) {
 }
 
 // Fix returns the edit that applies f's replacement image to the file that
-// declares its label set, for [scalerconfig.EditImages]: the label set's
-// [scalerconfig.LabelSet.ImageEdit]
-// with the new image. It reports false when f has no replacement
-// ([Finding.Replacement]) or its label set no image position (a config
-// built as a literal).
+// declares its label set. The edit is for [scalerconfig.EditImages]: the
+// label set's [scalerconfig.LabelSet.ImageEdit] with the new image. It
+// reports false when f has no replacement ([Finding.Replacement]). It does
+// so too when its label set has no image position, as in a config built as
+// a literal.
 func Fix(f Finding) (scalerconfig.ImageEdit, bool) {
 	image, ok := f.Replacement()
 	s := f.LabelSet()

@@ -15,6 +15,7 @@ import (
 )
 
 func TestReplacement(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		image  string
@@ -36,6 +37,7 @@ func TestReplacement(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			var got []string
 			for _, f := range CheckAgentImages(Input{Config: one(tt.image, tt.policy), TargetVersion: tt.target}) {
 				image, ok := f.Replacement()
@@ -48,6 +50,7 @@ func TestReplacement(t *testing.T) {
 }
 
 func TestFix(t *testing.T) {
+	t.Parallel()
 	at := scalerconfig.Pos{File: "s.yaml", Line: 3, Column: 16, Offset: 40}
 	end := scalerconfig.Pos{File: "s.yaml", Line: 3, Column: 34, Offset: 58}
 	site := Site{Image: "kici-agent:latest", ImagePos: at, ImageEnd: end}
@@ -65,6 +68,7 @@ func TestFix(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got, ok := Fix(tt.f)
 			assert.Equal(t, tt.wantOK, ok)
 			assert.Equal(t, tt.want, got)

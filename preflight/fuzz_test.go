@@ -2,13 +2,13 @@ package preflight
 
 import (
 	"encoding/json"
-	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/distribution/reference"
+	"github.com/stretchr/testify/require"
 
 	"github.com/kicikit/kicikit/imageref"
 	"github.com/kicikit/kicikit/internal/jsstr"
@@ -183,21 +183,17 @@ func FuzzCheckAgentImages(f *testing.F) {
 			handed = append(handed, &in.Config.Scalers[i])
 		}
 		each, _, err := Scan(Input{Location: in.Location, TargetVersion: in.TargetVersion}, handOver(handed...))
-		if err != nil || !reflect.DeepEqual(got, each) || !reflect.DeepEqual(got, Check(in)) {
-			t.Fatalf("Scan, one scaler at a time (%v):\n got %+v\nwant %+v", err, each, got)
-		}
+		require.NoError(t, err, "Scan, one scaler at a time")
+		require.Equal(t, got, each, "Scan, one scaler at a time")
+		require.Equal(t, got, Check(in), "Check")
 
 		// The orchestrator's findings are exactly the seed's.
 		seedWant, seedGot := seedCheck(in), onlySeedCodes(got)
-		if len(seedWant) != len(seedGot) {
-			t.Fatalf("seed findings:\n got %+v\nwant %+v", seedGot, seedWant)
-		}
+		require.Len(t, seedGot, len(seedWant), "seed findings:\n got %+v\nwant %+v", seedGot, seedWant)
 		for i := range seedWant {
 			w, g := seedWant[i], seedGot[i]
-			if w.Issue != g.Issue || w.Scaler != g.Scaler || strings.Join(w.Labels, "\x00") != strings.Join(g.Labels, "\x00") ||
-				w.Image != g.Image || w.Message != g.Message {
-				t.Fatalf("seed finding %d:\n got %+v\nwant %+v", i, g, w)
-			}
+			require.Equal(t, []string{w.Issue, w.Scaler, strings.Join(w.Labels, "\x00"), w.Image, w.Message},
+				[]string{g.Issue, g.Scaler, strings.Join(g.Labels, "\x00"), g.Image, g.Message}, "seed finding %d", i)
 		}
 
 		// Every finding names a label set of the input by its indices, in
@@ -206,16 +202,12 @@ func FuzzCheckAgentImages(f *testing.F) {
 		last := 0
 		for _, f := range got {
 			s := f.LabelSet()
-			if s.ScalerIndex < 0 || s.ScalerIndex >= len(in.Config.Scalers) || s.LabelSetIndex < 0 || s.LabelSetIndex >= 2 {
-				t.Fatalf("finding %+v: indices out of the input", f)
-			}
+			inside := s.ScalerIndex >= 0 && s.ScalerIndex < len(in.Config.Scalers) && s.LabelSetIndex >= 0 && s.LabelSetIndex < 2
+			require.True(t, inside, "finding %+v: indices out of the input", f)
 			i := s.ScalerIndex*2 + s.LabelSetIndex
-			if i < last {
-				t.Fatalf("finding %+v comes after one for label set #%d", f, last)
-			}
-			if scalers[i] != s.Scaler || sets[i].Image != s.Image || strings.Join(sets[i].Labels, "\x00") != strings.Join(s.Labels, "\x00") {
-				t.Fatalf("finding %+v does not name label set #%d %+v", f, i, sets[i])
-			}
+			require.GreaterOrEqual(t, i, last, "finding %+v comes after one for label set #%d", f, last)
+			require.Equal(t, []string{scalers[i], sets[i].Image, strings.Join(sets[i].Labels, "\x00")},
+				[]string{s.Scaler, s.Image, strings.Join(s.Labels, "\x00")}, "finding %+v against label set #%d", f, i)
 			last = i
 			codes[i] = append(codes[i], f.Code())
 			checkFinding(t, f, s)
@@ -224,9 +216,7 @@ func FuzzCheckAgentImages(f *testing.F) {
 		// Which findings each label set gets.
 		for i, ls := range sets {
 			want := wantCodes(in.Config.Scalers[i/2].Type, ls, seedCheckOne(in, i))
-			if strings.Join(codes[i], ",") != strings.Join(want, ",") {
-				t.Fatalf("label set #%d %+v: codes %q, want %q", i, ls, codes[i], want)
-			}
+			require.Equal(t, strings.Join(want, ","), strings.Join(codes[i], ","), "label set #%d %+v: codes", i, ls)
 		}
 	})
 }
@@ -273,26 +263,20 @@ func wantCodes(scalerType scalerconfig.ScalerType, ls scalerconfig.LabelSet, see
 func checkFinding(t *testing.T, f Finding, s Site) {
 	t.Helper()
 	prefix := `container scaler "` + s.Scaler + `", label set [` + strings.Join(s.Labels, ", ") + "]: image " + s.Image + " "
-	if !strings.HasPrefix(f.Message(), prefix) {
-		t.Fatalf("%s message %q does not start with %q", f.Code(), f.Message(), prefix)
-	}
+	require.True(t, strings.HasPrefix(f.Message(), prefix), "%s message %q does not start with %q", f.Code(), f.Message(), prefix)
 	b, err := json.Marshal(f)
-	if err != nil {
-		t.Fatalf("json.Marshal(%+v): %v", f, err)
-	}
+	require.NoError(t, err, "json.Marshal(%+v)", f)
 	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("json.Unmarshal(%s): %v", b, err)
-	}
-	if m["code"] != f.Code() || m["message"] != viaJSON(f.Message()) || m["scaler"] != viaJSON(s.Scaler) || m["image"] != viaJSON(s.Image) {
-		t.Fatalf("JSON %s does not match %+v", b, f)
-	}
-	if m["scalerIndex"] != float64(s.ScalerIndex) || m["labelSetIndex"] != float64(s.LabelSetIndex) {
-		t.Fatalf("JSON %s: indices are not %d, %d", b, s.ScalerIndex, s.LabelSetIndex)
-	}
-	if labels, ok := m["labels"].([]any); !ok || len(labels) != len(s.Labels) {
-		t.Fatalf("JSON %s: labels are not %q", b, s.Labels)
-	}
+	require.NoError(t, json.Unmarshal(b, &m), "json.Unmarshal(%s)", b)
+	require.Equal(t, f.Code(), m["code"], "JSON %s", b)
+	require.Equal(t, viaJSON(f.Message()), m["message"], "JSON %s", b)
+	require.Equal(t, viaJSON(s.Scaler), m["scaler"], "JSON %s", b)
+	require.Equal(t, viaJSON(s.Image), m["image"], "JSON %s", b)
+	require.Equal(t, float64(s.ScalerIndex), m["scalerIndex"], "JSON %s", b)
+	require.Equal(t, float64(s.LabelSetIndex), m["labelSetIndex"], "JSON %s", b)
+	labels, ok := m["labels"].([]any)
+	require.True(t, ok, "JSON %s: labels are not a list", b)
+	require.Len(t, labels, len(s.Labels), "JSON %s: labels are not %q", b, s.Labels)
 }
 
 // viaJSON is s after a trip through JSON, which turns invalid UTF-8 into

@@ -20,6 +20,7 @@ import (
 // type of the package has one row, named after it, and the package doc's
 // table lists the rows in order, with their codes, types and severities.
 func TestKinds(t *testing.T) {
+	t.Parallel()
 	pkg := parsePackage(t)
 	var rows, types []string
 	for _, k := range Kinds() {
@@ -38,6 +39,7 @@ func TestKinds(t *testing.T) {
 
 // TestKindsCodes: each finding type's Code is its row's.
 func TestKindsCodes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		f    Finding
@@ -48,6 +50,7 @@ func TestKindsCodes(t *testing.T) {
 	require.Len(t, tests, len(Kinds()))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			i := slices.IndexFunc(Kinds(), func(k Kind) bool { return k.Name == tt.name })
 			require.GreaterOrEqual(t, i, 0)
 			assert.Equal(t, Kinds()[i].Code, tt.f.Code())
@@ -147,6 +150,7 @@ scalers:
 // findings; CheckAgentImages's are Check's image findings, and
 // CheckService's are Check's.
 func TestCheckOrder(t *testing.T) {
+	t.Parallel()
 	fsys := fstest.MapFS{
 		"etc/kici/orchestrator.env": {Data: []byte("KICI_SCALER_CONFIG_PATH=/etc/kici/scalers.yaml\n")},
 		"etc/kici/scalers.yaml":     {Data: []byte(orderConfig)},
@@ -187,6 +191,7 @@ func TestCheckOrder(t *testing.T) {
 // TestValuePos: an image finding is about the image value, a resource
 // finding about its resource value.
 func TestValuePos(t *testing.T) {
+	t.Parallel()
 	cfg, err := scalerconfig.Load(fstest.MapFS{"s.yaml": {Data: []byte(orderConfig)}}, "s.yaml", "")
 	require.NoError(t, err)
 	var got []string

@@ -23,28 +23,32 @@ import (
 // as zero is no limit at all, and one of more bytes than an int64 holds a
 // create call the runtime refuses.
 
-// InvalidMemory reports a memory string of a label set's resources, or of
-// the config's defaults.resources, requests or limits, that the
-// orchestrator's memory parser refuses ([hostconfig.ParseMemory]'s
-// grammar: "4GB", "4Gi", "2 gigs", "1024", and "" where the file writes
-// it: memory: "" is a memory the scaler manager parses, not a memory left
-// out; in a Config literal, which holds no positions, "" is none). The config loads, and every
-// spawn that reads it fails: a spawn for the label set (for the defaults:
-// of a label set that sets no memory on that side of its own) whose job
-// sets no memory of its own, for a scaler of any type, since the scaler
-// manager resolves every spawn's resources before the backend starts it.
-// The orchestrator says nothing before that.
+// InvalidMemory reports a memory string that the orchestrator's memory
+// parser refuses ([hostconfig.ParseMemory]'s grammar). It may be in a label
+// set's resources, or in the config's defaults.resources, requests or
+// limits. Examples are "4GB", "4Gi", "2 gigs" and "1024".
+//
+// "" where the file writes it counts too: memory: "" is a memory the scaler
+// manager parses, not a memory left out. In a Config literal, which holds no
+// positions, "" is none.
+//
+// The config loads, and every spawn that reads the memory fails. That is a
+// spawn for the label set whose job sets no memory of its own. For the
+// defaults, it is one for a label set that sets no memory on that side of
+// its own. Any scaler type fails, since the scaler manager resolves every
+// spawn's resources before the backend starts it. The orchestrator says
+// nothing before that.
 type InvalidMemory struct {
 	Site
 	// ScalerType is the label set's scaler's type; "" for the defaults.
 	ScalerType scalerconfig.ScalerType
-	// Field is where the memory is, below the label set or the defaults:
+	// Field is where the memory is, below the label set or the defaults. It is
 	// "resources.limits.memory", "resources.requests.memory", or
 	// "resources.memory" for the flat form, which is both.
 	Field string
 	// Memory is the memory string, as written.
 	Memory string
-	// At is where the file writes it; the zero Pos for a config built as a
+	// At is where the file writes it. It is the zero Pos for a config built as a
 	// literal.
 	At scalerconfig.Pos
 	// Err is why hostconfig.ParseMemory refuses it.
@@ -54,8 +58,8 @@ type InvalidMemory struct {
 // Code returns "invalid-memory".
 func (InvalidMemory) Code() string { return CodeInvalidMemory }
 
-// Message returns the warning text, in the style of the orchestrator's,
-// with the orchestrator's own error (parseMemoryString's) word for word.
+// Message returns the warning text, in the style of the orchestrator's. It
+// holds the orchestrator's own error (parseMemoryString's), word for word.
 func (f InvalidMemory) Message() string {
 	spawns := "every spawn for this label set fails there, unless the job sets its own memory"
 	where := " on this label set"
@@ -75,7 +79,7 @@ func (f InvalidMemory) Message() string {
 // Replacement reports false: the fix is in the resources, not the image.
 func (InvalidMemory) Replacement() (string, bool) { return "", false }
 
-// MarshalJSON encodes the finding as [Finding] describes it, with
+// MarshalJSON encodes the finding as [Finding] describes it. It adds
 // "scalerType", "field", "value" (the memory string) and "error" (the
 // [hostconfig.ParseError]'s text).
 func (f InvalidMemory) MarshalJSON() ([]byte, error) {
@@ -90,33 +94,35 @@ func (f InvalidMemory) valueAt() scalerconfig.Pos { return f.At }
 
 func (InvalidMemory) finding() {}
 
-// InvalidLimit reports a limit of a container label set's
-// resources.limits, or of the config's defaults.resources.limits, that
-// [hostconfig.ResolveSpawnLimits] refuses though the orchestrator's parser
-// reads it: a memory or cpus that comes out as zero ("0k", "0.0001k",
-// cpus under 0.5e-9), which Docker reads as no limit, so the agents run
-// without the limit the config writes; or a memory of more bytes than an
-// int64 holds, which the container runtime refuses to create a container
-// with, so every spawn fails. A memory the parser refuses is an
-// [InvalidMemory] instead. Only container scalers are checked: their
-// backend makes the limits the container's (container-backend.ts); a
-// bare-metal scaler reads them by rules of its own (its systemd scope
-// under enforceCgroups, its job-image containers).
+// InvalidLimit reports a limit that [hostconfig.ResolveSpawnLimits] refuses
+// though the orchestrator's parser reads it. It may be in a container label
+// set's resources.limits, or in the config's defaults.resources.limits.
+//
+//   - A memory or cpus that comes out as zero ("0k", "0.0001k", cpus under
+//     0.5e-9). Docker reads zero as no limit. So the agents run without the
+//     limit the config writes.
+//   - A memory of more bytes than an int64 holds. The container runtime
+//     refuses to create a container with it, so every spawn fails.
+//
+// A memory the parser refuses is an [InvalidMemory] instead. Only container
+// scalers are checked. Their backend makes the limits the container's
+// (container-backend.ts). A bare-metal scaler reads them by rules of its
+// own: its systemd scope under enforceCgroups, its job-image containers.
 type InvalidLimit struct {
 	Site
-	// ScalerType is the label set's scaler's type, container; "" for the
+	// ScalerType is the label set's scaler's type, container. It is "" for the
 	// defaults.
 	ScalerType scalerconfig.ScalerType
-	// Field is the limit, below the label set or the defaults:
+	// Field is the limit, below the label set or the defaults. It is
 	// "resources.limits.memory" or "resources.limits.cpus", or
 	// "resources.memory" or "resources.cpus" for the flat form.
 	Field string
-	// At is where the file writes it; the zero Pos for a literal.
+	// At is where the file writes it. It is the zero Pos for a literal.
 	At scalerconfig.Pos
 	// Err is why ResolveSpawnLimits refuses it: its Field, the value as
-	// written, and the reason (a *hostconfig.ParseError with
-	// hostconfig.ErrRange, or hostconfig.ErrZeroLimit). nil, in a literal,
-	// reads as a memory limit of "" that comes out as zero.
+	// written, and the reason. The reason is a *hostconfig.ParseError with
+	// hostconfig.ErrRange, or hostconfig.ErrZeroLimit. nil, in a literal, reads
+	// as a memory limit of "" that comes out as zero.
 	Err *hostconfig.LimitError
 }
 
@@ -158,7 +164,7 @@ func (f InvalidLimit) Message() string {
 // Replacement reports false: the fix is in the resources, not the image.
 func (InvalidLimit) Replacement() (string, bool) { return "", false }
 
-// MarshalJSON encodes the finding as [Finding] describes it, with
+// MarshalJSON encodes the finding as [Finding] describes it. It adds
 // "scalerType", "field", "value" (the limit as written) and "error" (the
 // [hostconfig.LimitError]'s text).
 func (f InvalidLimit) MarshalJSON() ([]byte, error) {

@@ -3,6 +3,7 @@ package preflight
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -34,7 +35,7 @@ func resourceLines(t *testing.T, src string) []got {
 		case InvalidLimit:
 			out = append(out, got{f.Code(), f.At.String(), f.Field, s.ScalerIndex, s.LabelSetIndex})
 		default:
-			t.Fatalf("checkResources found a %T", f)
+			require.FailNow(t, "checkResources found another finding", "%T", f)
 		}
 	}
 	return out
@@ -67,6 +68,7 @@ var typeKeys = map[string]string{
 // TestResources loads configs and checks every finding of their
 // resources, at its value.
 func TestResources(t *testing.T) {
+	t.Parallel()
 	head := "version: 1\nscalers:\n"
 	tests := []struct {
 		name string
@@ -128,6 +130,7 @@ func TestResources(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, resourceLines(t, tt.src))
 		})
 	}
@@ -137,6 +140,7 @@ func TestResources(t *testing.T) {
 // defaults), carry the orchestrator's own error word for word, and say
 // how to fix it.
 func TestResourceMessages(t *testing.T) {
+	t.Parallel()
 	src := "version: 1\ndefaults:\n  resources: {limits: {memory: 0k}}\nscalers:\n" + scalerOf("bare-metal", "{limits: {memory: 4GB}}") +
 		strings.Replace(scalerOf("container", "{memory: 99999999999999g, cpus: 1e-12}"), "name: s", "name: c", 1)
 	cfg, err := scalerconfig.Load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
@@ -159,6 +163,7 @@ func must(_ string, ok bool) bool { return ok }
 // TestResourcesLiteral: a literal has no positions, and its requests
 // and limits are two sides even when they hold the same string.
 func TestResourcesLiteral(t *testing.T) {
+	t.Parallel()
 	res := &hostconfig.Resources{Requests: &hostconfig.ResourceSpec{Memory: "4GB"}, Limits: &hostconfig.ResourceSpec{Memory: "4GB"}}
 	cfg := &scalerconfig.Config{
 		Defaults: &scalerconfig.Defaults{Resources: &hostconfig.Resources{Limits: &hostconfig.ResourceSpec{CPUs: 1e-10}}},
@@ -168,22 +173,27 @@ func TestResourcesLiteral(t *testing.T) {
 	require.Len(t, findings, 3)
 	assert.Equal(t, InvalidLimit{Site: Site{ScalerIndex: -1, LabelSetIndex: -1}, Field: "resources.limits.cpus",
 		Err: &hostconfig.LimitError{Field: "cpus", CPUs: 1e-10, Err: hostconfig.ErrZeroLimit}}, findings[0])
-	for i, field := range []string{"resources.requests.memory", "resources.limits.memory"} {
-		f := findings[1+i].(InvalidMemory)
-		assert.Equal(t, field, f.Field)
-		assert.Equal(t, scalerconfig.TypeContainer, f.ScalerType)
-		assert.Equal(t, scalerconfig.Pos{}, f.At)
-		assert.Equal(t, 1, f.LabelSetIndex)
-		assert.ErrorIs(t, f.Err, hostconfig.ErrTrailing)
-		assert.Equal(t, []string{"y"}, f.Labels)
-	}
 	assert.Equal(t, []Finding{}, Check(Input{}), "no config, no finding, and not nil")
 	assert.Empty(t, newChecker(Input{}).defaults(nil, nil))
+	for i, field := range []string{"resources.requests.memory", "resources.limits.memory"} {
+		t.Run(field, func(t *testing.T) {
+			t.Parallel()
+			f, ok := findings[1+i].(InvalidMemory)
+			require.True(t, ok, "%T", findings[1+i])
+			assert.Equal(t, field, f.Field)
+			assert.Equal(t, scalerconfig.TypeContainer, f.ScalerType)
+			assert.Equal(t, scalerconfig.Pos{}, f.At)
+			assert.Equal(t, 1, f.LabelSetIndex)
+			assert.ErrorIs(t, f.Err, hostconfig.ErrTrailing)
+			assert.Equal(t, []string{"y"}, f.Labels)
+		})
+	}
 }
 
 // TestScanResources: Scan, reading a config one scaler at a time, gives
 // Check's findings, the defaults' first though the defaults come last.
 func TestScanResources(t *testing.T) {
+	t.Parallel()
 	src := "version: 1\ndefaults:\n  resources: {limits: {memory: 1t}}\nscalers:\n" + scalerOf("container", "{limits: {memory: 4GB}}") + scalerOf("event", "{requests: {memory: x}}")
 	fsys := fstest.MapFS{"s.yaml": {Data: []byte(src)}}
 	cfg, err := scalerconfig.Load(fsys, "s.yaml", "")
@@ -206,26 +216,31 @@ func TestScanResources(t *testing.T) {
 // TestResourceFindingJSON: each marshals to the fields every finding has,
 // then its own.
 func TestResourceFindingJSON(t *testing.T) {
+	t.Parallel()
 	pe := &hostconfig.ParseError{Input: "4GB", Reason: hostconfig.ErrUnit}
 	site := Site{Scaler: "s", Labels: []string{"x"}, Image: "i", ScalerIndex: 1, LabelSetIndex: 2, Where: "s.yaml"}
 	for _, tt := range []struct {
+		name string
 		f    Finding
 		want string
 	}{
-		{InvalidMemory{Site: site, ScalerType: "bare-metal", Field: "resources.limits.memory", Memory: "4GB", Err: pe},
+		{"invalid-memory", InvalidMemory{Site: site, ScalerType: "bare-metal", Field: "resources.limits.memory", Memory: "4GB", Err: pe},
 			`{"code":"invalid-memory","scaler":"s","labels":["x"],"image":"i","message":"","scalerIndex":1,"labelSetIndex":2,"scalerType":"bare-metal","field":"resources.limits.memory","value":"4GB","error":"hostconfig.ParseMemory(\"4GB\"): no unit k, m or g after the number","where":"s.yaml"}`},
-		{InvalidLimit{Site: site, ScalerType: "container", Field: "resources.cpus", Err: &hostconfig.LimitError{Field: "cpus", CPUs: 1e-10, Err: hostconfig.ErrZeroLimit}},
+		{"invalid-limit", InvalidLimit{Site: site, ScalerType: "container", Field: "resources.cpus", Err: &hostconfig.LimitError{Field: "cpus", CPUs: 1e-10, Err: hostconfig.ErrZeroLimit}},
 			`{"code":"invalid-limit","scaler":"s","labels":["x"],"image":"i","message":"","scalerIndex":1,"labelSetIndex":2,"scalerType":"container","field":"resources.cpus","value":1e-10,"error":"hostconfig.ResolveSpawnLimits: limits.cpus 1e-10: comes out as zero, which Docker reads as no limit","where":"s.yaml"}`},
-		{InvalidLimit{}, `{"code":"invalid-limit","scaler":"","labels":[],"image":"","message":"","scalerIndex":0,"labelSetIndex":0,"scalerType":"","field":"","value":"","error":"hostconfig.ResolveSpawnLimits: limits.memory \"\": comes out as zero, which Docker reads as no limit","where":""}`},
-		{InvalidMemory{}, `{"code":"invalid-memory","scaler":"","labels":[],"image":"","message":"","scalerIndex":0,"labelSetIndex":0,"scalerType":"","field":"","value":"","error":"","where":""}`},
+		{"zero InvalidLimit", InvalidLimit{}, `{"code":"invalid-limit","scaler":"","labels":[],"image":"","message":"","scalerIndex":0,"labelSetIndex":0,"scalerType":"","field":"","value":"","error":"hostconfig.ResolveSpawnLimits: limits.memory \"\": comes out as zero, which Docker reads as no limit","where":""}`},
+		{"zero InvalidMemory", InvalidMemory{}, `{"code":"invalid-memory","scaler":"","labels":[],"image":"","message":"","scalerIndex":0,"labelSetIndex":0,"scalerType":"","field":"","value":"","error":"","where":""}`},
 	} {
-		raw, err := json.Marshal(tt.f)
-		require.NoError(t, err)
-		var obj map[string]any
-		require.NoError(t, json.Unmarshal(raw, &obj))
-		assert.Equal(t, tt.f.Message(), obj["message"])
-		want := strings.Replace(tt.want, `"message":""`, `"message":`+string(mustMarshal(t, tt.f.Message())), 1)
-		assert.Equal(t, want, string(raw))
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			raw, err := json.Marshal(tt.f)
+			require.NoError(t, err)
+			var obj map[string]any
+			require.NoError(t, json.Unmarshal(raw, &obj))
+			assert.Equal(t, tt.f.Message(), obj["message"])
+			want := strings.Replace(tt.want, `"message":""`, `"message":`+string(mustMarshal(t, tt.f.Message())), 1)
+			assert.Equal(t, want, string(raw))
+		})
 	}
 }
 
@@ -236,13 +251,17 @@ func mustMarshal(t *testing.T, v any) []byte {
 }
 
 func TestMemoryFix(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"4GB": "4g", "4Gi": "4g", "512 MiB": "512m", "2gb": "2g", "1.5GB": "1.5g", "64kB": "64k", "1KiB": "1k",
 		"4G": "", "4": "", "4TB": "", "GB": "", "4 GBs": "", "4.GB": "", "-1GB": "", "": "",
 	} {
-		got, ok := memoryFix(in)
-		assert.Equal(t, want, got, "%q", in)
-		assert.Equal(t, want != "", ok, "%q", in)
+		t.Run(strconv.Quote(in), func(t *testing.T) {
+			t.Parallel()
+			got, ok := memoryFix(in)
+			assert.Equal(t, want, got)
+			assert.Equal(t, want != "", ok)
+		})
 	}
 }
 

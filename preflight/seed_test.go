@@ -61,9 +61,11 @@ func onlySeedCodes(findings []Finding) []seedFinding {
 // TestCheckAgentImagesAgreesWithSeed checks the orchestrator's two findings
 // byte for byte against what its own code printed for the same input.
 func TestCheckAgentImagesAgreesWithSeed(t *testing.T) {
+	t.Parallel()
 	s := loadSeedRuns(t)
 	for i, run := range s.Runs {
 		t.Run(strconv.Itoa(i)+"_"+strconv.Quote(run.Input.TargetVersion), func(t *testing.T) {
+			t.Parallel()
 			got := CheckAgentImages(Input{
 				Config:        &s.Config,
 				Location:      scalerconfig.Location{Path: run.Input.ScalerConfigPath, Dir: run.Input.ScalerConfigDir},

@@ -11,11 +11,11 @@ import (
 // ServiceInput is the orchestrator service whose scaler config
 // [CheckService] checks, as its unit describes it.
 type ServiceInput struct {
-	// FS is the service's file system, rooted at the root of the env
-	// file's volume: os.DirFS("/"), or os.DirFS(`C:\`) on Windows. The
-	// config it names is read from it too; a config on another Windows
-	// volume is [Unreadable], with scalerconfig.ErrNotFSPath. A relative
-	// EnvFile is relative to FS's root.
+	// FS is the service's file system, rooted at the root of the env file's
+	// volume: os.DirFS("/"), or os.DirFS(`C:\`) on Windows. The config it names
+	// is read from it too. A config on another Windows volume is [Unreadable],
+	// with scalerconfig.ErrNotFSPath. A relative EnvFile is relative to FS's
+	// root.
 	FS fs.FS
 	// EnvFile is the service's env file, as the operating system names it:
 	// /etc/kici/orchestrator.env.
@@ -41,16 +41,16 @@ type ServiceCheck interface{ serviceCheck() }
 type Checked struct {
 	Location scalerconfig.Location // where the env file puts the config
 	Config   *scalerconfig.Config  // the config, as Location.Load returned it
-	// Findings are Check's, in its order: never nil, empty when there is
-	// nothing to report.
+	// Findings are Check's, in its order. They are never nil, and empty when
+	// there is nothing to report.
 	Findings []Finding
 }
 
-// NoScalerConfig reports that the env file names no scaler config (no
-// KICI_SCALER_CONFIG_PATH, or an empty one): there is nothing to check.
+// NoScalerConfig reports that the env file names no scaler config: no
+// KICI_SCALER_CONFIG_PATH, or an empty one. There is nothing to check.
 type NoScalerConfig struct{}
 
-// Invalid reports a config that the orchestrator refuses to load: the
+// Invalid reports a config that the orchestrator refuses to load. The
 // upgrade's check then warns about nothing, and the restarted orchestrator
 // fails to start its scalers. Err lists every problem, each naming its file
 // as Location does.
@@ -59,21 +59,24 @@ type Invalid struct {
 	Err      *scalerconfig.Error   // every problem, never nil
 }
 
-// Unreadable reports an env file or a config that cannot be read: the
-// orchestrator's upgrade then warns about nothing, and Err is a reason to
-// log.
+// Unreadable reports an env file or a config that cannot be read. The
+// orchestrator's upgrade then warns about nothing. Err is a reason to log.
 type Unreadable struct {
-	// Location is where the env file puts the config; the zero Location
+	// Location is where the env file puts the config. It is the zero Location
 	// when the env file itself could not be read.
 	Location scalerconfig.Location
-	// Err is why: the fs error of an unreadable file or folder (with its
-	// path, as Location names it); a *scalerconfig.FileError for a file
-	// that is not a regular file (a named pipe, a device, a directory, a
-	// socket: never opened for reading), a drop-in folder that is not a
-	// directory, or a file longer than node reads (the env file as
-	// kici-admin's readFileSync reads it; each config file as the
-	// orchestrator's readFile does), or a path outside FS
-	// (scalerconfig.ErrNotFSPath).
+	// Err is why. It is one of these:
+	//
+	//   - the fs error of an unreadable file or folder, with its path as
+	//     Location names it;
+	//   - a *scalerconfig.FileError for a file that is not a regular file (a
+	//     named pipe, a device, a directory, a socket: never opened for
+	//     reading), a drop-in folder that is not a directory, or a file longer
+	//     than node reads. The env file is read as kici-admin's readFileSync
+	//     reads it. Each config file is read as the orchestrator's readFile
+	//     does.
+	//   - a *scalerconfig.FileError of scalerconfig.ErrNotFSPath for a path
+	//     outside FS.
 	Err error
 }
 
@@ -90,16 +93,16 @@ func (Unreadable) serviceCheck()     {}
 // path on the service's system.
 //
 // When the env file or the config cannot be read or loaded, the
-// orchestrator has nothing to report. CheckService says why: [Invalid]
-// with every problem of a config the orchestrator refuses, or
-// [Unreadable] with the error of a file it cannot read.
+// orchestrator has nothing to report. CheckService says why: [Invalid] with
+// every problem of a config the orchestrator refuses, or [Unreadable] with
+// the error of a file it cannot read.
 //
-// Every file is read within bounds ([scalerconfig.Options.LocateFile]). A path that
-// is not a regular file is refused before it is opened: a named pipe would
-// wait for a writer, /dev/zero never ends. A file longer than the node call
+// Every file is read within bounds ([scalerconfig.Options.LocateFile]). A
+// path that is not a regular file is refused before it is opened: a named
+// pipe would wait for a writer, /dev/zero never ends. A file longer than the node call
 // that reads it takes is refused, as node fails on it. That is an env file
-// of 2^29 − 24 bytes or more (fs.readFileSync's limit), or a config file
-// whose text passes 2^29 − 24 UTF-16 code units (the orchestrator's
+// of 2^29 − 24 bytes or more (fs.readFileSync's limit). It is also a config
+// file whose text passes 2^29 − 24 UTF-16 code units (the orchestrator's
 // readFile). The upgrade itself catches those failures and says nothing.
 func CheckService(in ServiceInput) ServiceCheck {
 	volume, envPath, _, err := scalerconfig.Location{Path: in.EnvFile, Windows: in.Windows}.FS()

@@ -17,6 +17,7 @@ import (
 // drop-in folder that are not what they should be: Unreadable, each with
 // a FileError naming it as the service's system does, none opened.
 func TestCheckServiceNotRegular(t *testing.T) {
+	t.Parallel()
 	const env = "KICI_SCALER_CONFIG_PATH=/etc/kici/scalers.yaml\nKICI_SCALER_CONFIG_DIR=/etc/kici/scalers.d\n"
 	envFile := &fstest.MapFile{Data: []byte(env)}
 	config := &fstest.MapFile{Data: []byte(serviceConfig)}
@@ -41,6 +42,7 @@ func TestCheckServiceNotRegular(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got := CheckService(ServiceInput{FS: tt.fsys, EnvFile: "/etc/kici/orchestrator.env"})
 			u, ok := got.(Unreadable)
 			require.True(t, ok, "%#v", got)
@@ -79,6 +81,7 @@ func (f bigFile) Sys() any                   { return nil }
 // TestCheckServiceEnvTooLong refuses an env file that kici-admin's
 // readFileSync cannot make a string of, by its size, without reading it.
 func TestCheckServiceEnvTooLong(t *testing.T) {
+	t.Parallel()
 	got := CheckService(ServiceInput{FS: bigEnv{size: noderead.MaxTextUnits}, EnvFile: "/etc/kici/orchestrator.env"})
 	u, ok := got.(Unreadable)
 	require.True(t, ok, "%#v", got)

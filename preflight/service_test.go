@@ -31,6 +31,7 @@ const dropIn = `scalers:
 `
 
 func TestCheckService(t *testing.T) {
+	t.Parallel()
 	files := func(env string, more ...string) fstest.MapFS {
 		m := fstest.MapFS{"etc/kici/orchestrator.env": {Data: []byte(env)}}
 		for i := 0; i+1 < len(more); i += 2 {
@@ -94,6 +95,7 @@ func TestCheckService(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got := CheckService(tt.in)
 			switch got := got.(type) {
 			case Checked:
@@ -112,9 +114,9 @@ func TestCheckService(t *testing.T) {
 			case NoScalerConfig:
 				assert.Equal(t, tt.want, got)
 			case Invalid:
-				t.Fatalf("Invalid: %v", got.Err)
+				require.FailNow(t, "Invalid", "%v", got.Err)
 			default:
-				t.Fatalf("unexpected outcome %T", got)
+				require.FailNow(t, "unexpected outcome", "%T", got)
 			}
 			assert.IsType(t, tt.want, got)
 		})
@@ -124,6 +126,7 @@ func TestCheckService(t *testing.T) {
 // TestCheckServiceInvalid: a config the orchestrator refuses is Invalid,
 // with every problem, each naming its file as the service's system does.
 func TestCheckServiceInvalid(t *testing.T) {
+	t.Parallel()
 	fsys := fstest.MapFS{
 		"etc/kici/orchestrator.env":  {Data: []byte("KICI_SCALER_CONFIG_PATH=/etc/kici/scalers.yaml\nKICI_SCALER_CONFIG_DIR=/etc/kici/scalers.d")},
 		"etc/kici/scalers.yaml":      {Data: []byte("scalers: []\n")},
@@ -143,6 +146,7 @@ func TestCheckServiceInvalid(t *testing.T) {
 // TestCheckServicePositions: the findings' positions name each file by its
 // path on the service's system.
 func TestCheckServicePositions(t *testing.T) {
+	t.Parallel()
 	fsys := fstest.MapFS{
 		"etc/kici/orchestrator.env":  {Data: []byte("KICI_SCALER_CONFIG_PATH=/etc/kici/scalers.yaml\nKICI_SCALER_CONFIG_DIR=/etc/kici/scalers.d")},
 		"etc/kici/scalers.yaml":      {Data: []byte(serviceConfig)},

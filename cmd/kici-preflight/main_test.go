@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -134,6 +135,7 @@ func golden(t *testing.T, name string, got []byte) {
 // TestUsage: each usage error is one line on standard error, exit 2, and
 // nothing on standard output.
 func TestUsage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args []string
@@ -161,6 +163,7 @@ func TestUsage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			var stdout, stderr bytes.Buffer
 			assert.Equal(t, 2, run(tt.args, strings.NewReader(""), &stdout, &stderr))
 			assert.Empty(t, stdout.String())
@@ -173,6 +176,7 @@ func TestUsage(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	var stdout, stderr bytes.Buffer
 	assert.Equal(t, 0, run([]string{"-h"}, strings.NewReader(""), &stdout, &stderr))
 	for _, want := range append([]string{"-env-file", "-failure-threshold", "-strict", "-ignore", "-diff", "-write", "-version", "-schema",
@@ -186,6 +190,7 @@ func TestHelp(t *testing.T) {
 // workspace (or the working folder) when it lies inside it, with slashes,
 // and by its absolute path otherwise.
 func TestAnnotationFile(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("the paths below are Unix paths")
 	}
@@ -205,7 +210,10 @@ func TestAnnotationFile(t *testing.T) {
 		{stdinName, "/work/repo", stdinName},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, annotationFile(tt.file, tt.root), "%s in %s", tt.file, tt.root)
+		t.Run(tt.file+" in "+tt.root, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.want, annotationFile(tt.file, tt.root))
+		})
 	}
 }
 
@@ -244,6 +252,7 @@ func TestSARIFPlaces(t *testing.T) {
 }
 
 func TestEscape(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want, keepTab string }{
 		{"plain é", "plain é", "plain é"},
 		{"a\nb\r\tc", `a\x0ab\x0d\x09c`, "a\\x0ab\\x0d\tc"},
@@ -254,14 +263,18 @@ func TestEscape(t *testing.T) {
 		{"\t\t", `\x09\x09`, "\t\t"},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, escape(tt.in), "%q", tt.in)
-		assert.Equal(t, tt.keepTab, escapeControls(tt.in, true), "%q, tabs kept", tt.in)
+		t.Run(strconv.Quote(tt.in), func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.want, escape(tt.in))
+			assert.Equal(t, tt.keepTab, escapeControls(tt.in, true), "tabs kept")
+		})
 	}
 }
 
 // TestEscapeC1: the JSON and SARIF outputs write U+0080 to U+009F as
 // \u00XX, as encoding/json writes the C0 controls, and change nothing else.
 func TestEscapeC1(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   any
@@ -276,6 +289,7 @@ func TestEscapeC1(t *testing.T) {
 	e := newEncoder("", "")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got, err := e.encode(tt.in)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, string(got))
@@ -288,6 +302,7 @@ func TestEscapeC1(t *testing.T) {
 // TestDiffLine: -diff writes a line with its control characters escaped
 // but tabs, and its line end as it is.
 func TestDiffLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ line, want string }{
 		{"  image: a:latest\n", "+  image: a:latest\n"},
 		{"\tkey: v # \x1b[2J\n", "+\tkey: v # \\x1b[2J\n"},
@@ -297,11 +312,14 @@ func TestDiffLine(t *testing.T) {
 		{"last with a CR\r", "+last with a CR\\x0d\n\\ No newline at end of file\n"},
 	}
 	for _, tt := range tests {
-		var b bytes.Buffer
-		w := bufio.NewWriter(&b)
-		writeLine(w, '+', []byte(tt.line))
-		require.NoError(t, w.Flush())
-		assert.Equal(t, tt.want, b.String(), "%q", tt.line)
+		t.Run(strconv.Quote(tt.line), func(t *testing.T) {
+			t.Parallel()
+			var b bytes.Buffer
+			w := bufio.NewWriter(&b)
+			writeLine(w, '+', []byte(tt.line))
+			require.NoError(t, w.Flush())
+			assert.Equal(t, tt.want, b.String())
+		})
 	}
 }
 
@@ -310,6 +328,7 @@ func TestDiffLine(t *testing.T) {
 // and counts the others among the errors, in the summary line and in the
 // JSON output's summary; ignored, they count as ignored.
 func TestProblemsListed(t *testing.T) {
+	t.Parallel()
 	const extra = 3
 	n := maxListed + extra
 	config := filepath.Join(t.TempDir(), "scalers.yaml")

@@ -94,6 +94,7 @@ func sarifOf(t *testing.T, args ...string) []byte {
 // TestSARIFLimit: a run keeps at most the results GitHub keeps, errors
 // first, and says how many it left out.
 func TestSARIFLimit(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("version: 1\nscalers:\n  - name: many\n    type: container\n    maxAgents: 1\n    labelSets:\n")
 	const n = maxSARIFResults + 10

@@ -20,13 +20,17 @@ import (
 // TestSchemaFlag: -schema prints scaler-config.schema.json byte for byte,
 // whatever else the command line says, and nothing on standard error.
 func TestSchemaFlag(t *testing.T) {
+	t.Parallel()
 	want, err := os.ReadFile("scaler-config.schema.json")
 	require.NoError(t, err)
 	for _, args := range [][]string{{"-schema"}, {"-schema", "-format", "json"}} {
-		var stdout, stderr bytes.Buffer
-		assert.Equal(t, 0, run(args, strings.NewReader(""), &stdout, &stderr))
-		assert.Equal(t, want, stdout.Bytes(), "%v", args)
-		assert.Empty(t, stderr.String())
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			assert.Equal(t, 0, run(args, strings.NewReader(""), &stdout, &stderr))
+			assert.Equal(t, want, stdout.Bytes())
+			assert.Empty(t, stderr.String())
+		})
 	}
 }
 
@@ -52,6 +56,7 @@ func readmeBlocks(t *testing.T, lang string) []string {
 // beside a main file); the VS Code setting is JSON that binds scalers.yaml
 // to the main schema and the drop-ins to the drop-in schema.
 func TestReadmeEditorSnippets(t *testing.T) {
+	t.Parallel()
 	schemas := map[string]*jsonschema.Schema{}
 	c := jsonschema.NewCompiler()
 	for _, name := range []string{"scaler-config.schema.json", "scaler-config-dropin.schema.json"} {
@@ -157,7 +162,7 @@ func mustJSON(t *testing.T, n *yamljs.Node) []byte {
 		case yamljs.String:
 			return n.Str
 		}
-		t.Fatalf("a README example holds a %v", n.Kind)
+		require.FailNow(t, "a README example holds a value JSON has not", "%v", n.Kind)
 		return nil
 	}
 	raw, err := json.Marshal(v(n))

@@ -10,6 +10,7 @@ import (
 // TestVersion: -version, and the tool's version in the JSON and SARIF
 // outputs, come from the build information, as `go version -m` shows it.
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	vcs := func(rev, modified string) []debug.BuildSetting {
 		return []debug.BuildSetting{{Key: "-buildmode", Value: "exe"}, {Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: modified}}
 	}
@@ -33,6 +34,7 @@ func TestVersion(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			v := versionOf(tt.info, tt.ok)
 			assert.Equal(t, tt.want, v.String())
 			assert.Equal(t, tt.semver, v.semantic())

@@ -107,6 +107,7 @@ func onlyImages(t *testing.T, old, new []byte) {
 // TestWriteSymlink: a config reached through a symbolic link is rewritten
 // where it is, and the link stays a link.
 func TestWriteSymlink(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	copyFile(t, "sample/scalers.yaml", filepath.Join(dir, "real.yaml"))
 	link := filepath.Join(dir, "scalers.yaml")
@@ -126,6 +127,7 @@ func TestWriteSymlink(t *testing.T) {
 // temporary file is too long for the file system), no file is: the other's
 // pins are not made either, and no temporary file is left.
 func TestWriteAllOrNone(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	long := strings.Repeat("d", 250) + ".yaml" // 255 bytes: the most a name may have
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "scalers.d"), 0o755))
@@ -156,6 +158,7 @@ func TestWriteAllOrNone(t *testing.T) {
 // -write's rename is left as the change left it, and so is every other
 // file: nothing is written, and the error names the file and what differs.
 func TestWriteRefusesChangedFile(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		change func(t *testing.T, file string)
@@ -193,6 +196,7 @@ func TestWriteRefusesChangedFile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			require.NoError(t, os.MkdirAll(filepath.Join(dir, "scalers.d"), 0o755))
 			main, dropIn := filepath.Join(dir, "scalers.yaml"), filepath.Join(dir, "scalers.d", "10-mirror.yaml")

@@ -20,6 +20,7 @@ var update = flag.Bool("update", false, "rewrite the expected output files in te
 // (exit 1, on stdout) or NAME.stderr (exit 2, one line). Exactly one of the
 // three must exist; with -update the test rewrites the one there is.
 func TestSamples(t *testing.T) {
+	t.Parallel()
 	argFiles, err := filepath.Glob(filepath.Join("testdata", "*.args"))
 	require.NoError(t, err)
 	require.NotEmpty(t, argFiles)
@@ -65,6 +66,7 @@ func TestSamples(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	var stdout, stderr bytes.Buffer
 	assert.Equal(t, 0, run([]string{"-h"}, &stdout, &stderr))
 	assert.True(t, strings.HasPrefix(stdout.String(), usage+"\n"))
@@ -75,6 +77,7 @@ func TestHelp(t *testing.T) {
 // TestProbe checks -npm-cli probe against a node installation laid out in
 // a temporary folder: the only run that looks at the disk.
 func TestProbe(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	node := filepath.Join(root, "bin", "node")
 	entry := filepath.Join(root, "lib", "node_modules", "@kici-dev", "orchestrator", "dist", "server.js")
@@ -95,6 +98,7 @@ func TestProbe(t *testing.T) {
 // TestRunningDefault checks that a not-global refusal names this program
 // when -running is not given.
 func TestRunningDefault(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	var stdout, stderr bytes.Buffer
@@ -107,6 +111,7 @@ func TestRunningDefault(t *testing.T) {
 // paths hold a newline, a carriage return and a terminal escape sequence,
 // and checks that every value prints on its line, quoted.
 func TestControlCharactersEscaped(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args []string
@@ -121,6 +126,7 @@ func TestControlCharactersEscaped(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			var stdout, stderr bytes.Buffer
 			assert.Equal(t, tt.code, run(tt.args, &stdout, &stderr))
 			for _, line := range strings.SplitAfter(stdout.String()+stderr.String(), "\n") {

@@ -121,6 +121,7 @@ func writeSample(t *testing.T, name string, code int, stdout, stderr []byte) {
 }
 
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	var stdout, stderr bytes.Buffer
 	assert.Equal(t, 0, run([]string{"-h"}, &stdout, &stderr))
 	assert.True(t, strings.HasPrefix(stdout.String(), usage+"\n"), stdout.String())
@@ -135,6 +136,7 @@ type failingWriter struct{}
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
 func TestWriteError(t *testing.T) {
+	t.Parallel()
 	args := []string{"-config", filepath.Join("testdata", "scalers.yaml"), "-runs-on", "linux"}
 	var stderr bytes.Buffer
 	assert.Equal(t, 1, run(args, failingWriter{}, &stderr))
@@ -148,6 +150,7 @@ func TestWriteError(t *testing.T) {
 // TestAbsolutePaths: a config named by an absolute path loads through the
 // root of its volume, and routes as the relative one does.
 func TestAbsolutePaths(t *testing.T) {
+	t.Parallel()
 	file, err := filepath.Abs(filepath.Join("testdata", "scalers.yaml"))
 	require.NoError(t, err)
 	dir, err := filepath.Abs(filepath.Join("testdata", "scalers.d"))

@@ -137,9 +137,11 @@
 //	pretty.go        errors.ts (prettifyError), parse/line-counter.ts
 //	errors.go        errors.ts (the codes), this package's own codes
 //	text.go          Node's UTF-8 decoding (fs.readFile(path, 'utf-8'))
-//	node.go, parse.go, slab.go, split.go
+//	node.go, parse.go, slab.go, split.go, count.go, joined.go
 //	                 this package's own: the value tree, the entry
-//	                 points, memory reuse, reading part by part
+//	                 points, memory reuse, reading part by part,
+//	                 counting entries before a read, a string built
+//	                 piece by piece in linear time
 //
 // bench/README.md has how fast it reads beside go.yaml.in/yaml/v3.
 //

@@ -60,6 +60,7 @@ func accessACL(uid int) []byte {
 // and extended attributes, a POSIX ACL among them, though the file it
 // renames over the old one is a new one.
 func TestKeepsOwnerModeXattrs(t *testing.T) {
+	t.Parallel()
 	uid, gid := nobody(t)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "scalers.yaml")
@@ -97,6 +98,7 @@ func TestKeepsOwnerModeXattrs(t *testing.T) {
 // old one's owner (nobody, on root's file in a folder anyone may write)
 // changes nothing and says why.
 func TestCannotKeepOwner(t *testing.T) {
+	t.Parallel()
 	uid, gid := nobody(t)
 	dir := t.TempDir()
 	require.NoError(t, os.Chmod(filepath.Dir(dir), 0o755)) // t.TempDir's parent is 0700

@@ -49,6 +49,7 @@ const sample = "../../sample/scalers.yaml"
 // TestUnchanged: the last check before the rename compares the file's
 // bytes with those the check read, whatever its metadata says.
 func TestUnchanged(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "scalers.yaml")
 	require.NoError(t, os.WriteFile(file, []byte("version: 1\n"), 0o644))
 	meta, err := readMeta(file)
@@ -60,6 +61,7 @@ func TestUnchanged(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			s := &staged{file: &File{Shown: "scalers.yaml", Old: []byte(tt.read)}, target: file, meta: meta}
 			err := s.unchanged()
 			if tt.want == "" {
@@ -74,6 +76,7 @@ func TestUnchanged(t *testing.T) {
 // TestAll: the files get their new bytes and keep their mode; no
 // temporary file is left.
 func TestAll(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	old, err := os.ReadFile(sample)
 	require.NoError(t, err)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestArtifact(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		shown   string
 		windows bool
@@ -22,6 +23,7 @@ func TestArtifact(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.shown, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, ArtifactOf(tt.shown, tt.windows))
 		})
 	}
