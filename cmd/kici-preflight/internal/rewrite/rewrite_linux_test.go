@@ -116,7 +116,10 @@ func TestCannotKeepOwner(t *testing.T) {
 	require.NoError(t, os.Chmod(prog, 0o755))
 
 	cmd := exec.Command(prog)
-	cmd.Env = append(os.Environ(), asProgramEnv+"="+file)
+	// Under -cover the copy writes coverage data, and says on standard
+	// error that it cannot when the folder is not the other user's to
+	// write: it gets one that is.
+	cmd.Env = append(os.Environ(), asProgramEnv+"="+file, "GOCOVERDIR="+dir)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
 	var stdout, stderr bytes.Buffer
