@@ -116,6 +116,29 @@ func New(ctx context.Context, o Options) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
+	b := newBackend(o, cfg)
+	if b.isolation {
+		if err := b.nft.probe(b.name); err != nil {
+			return nil, err
+		}
+	}
+	if b.engine, b.socket, err = engineFor(o, &cfg.Scalers[0]); err != nil {
+		return nil, err
+	}
+	if b.isolation {
+		if _, err := ensureNetwork(ctx, b.engine, b.name); err != nil {
+			return nil, err
+		}
+		if err := b.nft.transact(tableScript()); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// newBackend is the backend of cfg's scaler, o's zero fields defaulted,
+// before any I/O.
+func newBackend(o Options, cfg *scalerconfig.Config) *Backend {
 	s := &cfg.Scalers[0]
 	b := &Backend{
 		name:         s.Name,
@@ -142,23 +165,7 @@ func New(ctx context.Context, o Options) (*Backend, error) {
 	if b.registered == nil {
 		b.registered = func(string) bool { return true }
 	}
-	if b.isolation {
-		if err := b.nft.probe(b.name); err != nil {
-			return nil, err
-		}
-	}
-	if b.engine, b.socket, err = engineFor(o, s); err != nil {
-		return nil, err
-	}
-	if b.isolation {
-		if _, err := ensureNetwork(ctx, b.engine, b.name); err != nil {
-			return nil, err
-		}
-		if err := b.nft.transact(tableScript()); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
+	return b
 }
 
 // spawnSlots is how many spawns a scaler runs at once: maxConcurrentSpawns,
