@@ -11,6 +11,7 @@ import (
 // TestToNumber compares with node 20's Number(s), written as JavaScript's
 // String(Number(s)); "-0" for negative zero.
 func TestToNumber(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in, want string
 	}{
@@ -69,6 +70,7 @@ func TestToNumber(t *testing.T) {
 		{"\u180e1", "NaN"},
 	} {
 		t.Run(strconv.Quote(tc.in), func(t *testing.T) {
+			t.Parallel()
 			got := ToNumber(tc.in)
 			switch {
 			case tc.want == "NaN":
