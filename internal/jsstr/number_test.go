@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestToNumber compares with node 20's Number(s), written as JavaScript's
@@ -79,7 +80,7 @@ func TestToNumber(t *testing.T) {
 				assert.True(t, got == 0 && math.Signbit(got), "got %v", got)
 			default:
 				want, err := strconv.ParseFloat(tc.want, 64) // reads "Infinity" too
-				assert.NoError(t, err)
+				require.NoError(t, err)
 				assert.Equal(t, want, got)
 				assert.False(t, math.Signbit(got) && got == 0)
 			}
