@@ -31,6 +31,7 @@ func bigScalerConfig(head string, n int, set func(i int) string, tail string) []
 // of label sets, of every kind the scaler's refinement reads otherwise,
 // and checks that the Config, or the refusal, is the whole config's.
 func TestLoadByItemBigScaler(t *testing.T) {
+	t.Parallel()
 	container := "    type: container\n    maxAgents: 2\n"
 	image := func(i int) string {
 		return fmt.Sprintf("      - labels: [Docker, 'L%d']\n        image: reg/kici-agent:0.20.%d\n", i, i%5)
@@ -76,6 +77,7 @@ func TestLoadByItemBigScaler(t *testing.T) {
 		{"an issue outside the sets", bigScalerConfig("    type: container\n    maxAgents: 0\n", 300, image, ""), false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			const group = 64 // the big scaler, over 32 groups, is read by groups of label sets
 			require.Greater(t, len(c.src), 32*group)
 			items, ok := yamljs.SplitItems(c.src, "scalers")

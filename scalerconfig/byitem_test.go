@@ -64,6 +64,7 @@ func byItemConfig(n int) []byte {
 }
 
 func TestLoadByItem(t *testing.T) {
+	t.Parallel()
 	read := 0
 	for _, c := range readLoadCases(t) {
 		if checkByItem(t, []byte(c.Files[c.Main])) {
@@ -78,6 +79,7 @@ func TestLoadByItem(t *testing.T) {
 // TestLoadByItemRefuses checks that loadByItem leaves to the whole file
 // what only the whole file can say.
 func TestLoadByItemRefuses(t *testing.T) {
+	t.Parallel()
 	for name, src := range map[string]string{
 		"an issue":                "version: 1\nscalers:\n  - name: a\n    type: container\n    maxAgents: 0\n    labelSets: [{labels: [x], image: i}]\n",
 		"a YAML error in an item": "version: 1\nscalers:\n  - name: a\n    name: b\n",
@@ -89,6 +91,7 @@ func TestLoadByItemRefuses(t *testing.T) {
 		"a YAML error, not plain": "version: 1\nscalers: []\nscalers: []\n",
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			_, _, ok, _ := loadByItem(files{}, "s.yaml", []byte(src), "", groupBytes, nil)
 			assert.False(t, ok)
 			got, err := Load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
@@ -103,6 +106,7 @@ func TestLoadByItemRefuses(t *testing.T) {
 // plain one, whose scalers key holds a list, is read whole and its scalers
 // one at a time, as the whole config's reading reads them.
 func TestLoadByItemMainWhole(t *testing.T) {
+	t.Parallel()
 	scaler := "{name: %s, type: container, maxAgents: 1, labelSets: [{labels: [x], image: i}]}"
 	for name, src := range map[string]string{
 		"an alias":     "version: 1\nscalers:\n  - &a " + fmt.Sprintf(scaler, "a") + "\nx: *a\n",
@@ -111,6 +115,7 @@ func TestLoadByItemMainWhole(t *testing.T) {
 		"a tag":        "version: 1\nscalers: !!seq\n  - " + fmt.Sprintf(scaler, "a") + "\n",
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			_, _, ok, _ := loadByItem(files{}, "s.yaml", []byte(src), "", groupBytes, nil)
 			assert.True(t, ok)
 			checkScan(t, fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
@@ -167,6 +172,7 @@ func checkScan(t testing.TB, fsys fstest.MapFS, main, dir string) {
 // form (read whole, each on its own), that do not parse, and a folder that
 // holds no drop-in.
 func TestLoadByItemDropIns(t *testing.T) {
+	t.Parallel()
 	main := byItemConfig(300)
 	scaler := "scalers:\n  - name: %s\n    type: container\n    maxAgents: 1\n    labelSets: [{labels: [x], image: 'kici-agent:0.20.0'}]\n"
 	byItem := map[string]bool{"two drop-ins": true, "no scalers": true, "not a drop-in": true, "empty folder": true,
@@ -190,6 +196,7 @@ func TestLoadByItemDropIns(t *testing.T) {
 		// in a flow list, as a config of drop-ins often has.
 		for _, main := range [][]byte{main, []byte("version: 1\nscalers: []\n")} {
 			t.Run(name, func(t *testing.T) {
+				t.Parallel()
 				fsys := fstest.MapFS{"etc/s.yaml": {Data: main}, "etc/s.d": {Mode: fs.ModeDir | 0o755}}
 				for n, text := range drops {
 					fsys["etc/s.d/"+n] = &fstest.MapFile{Data: []byte(text)}
@@ -217,6 +224,7 @@ func FuzzLoadByItemDropIn(f *testing.F) {
 }
 
 func TestScan(t *testing.T) {
+	t.Parallel()
 	for _, c := range readLoadCases(t) {
 		checkScan(t, c.fsOf(), c.Main, c.Dir)
 	}
@@ -304,6 +312,7 @@ var byItemEdgeTexts = []string{
 // TestLoadByItemEdges holds the by-item path, Scan and the edits by group
 // to the whole file's on byItemEdgeTexts.
 func TestLoadByItemEdges(t *testing.T) {
+	t.Parallel()
 	read := 0
 	for _, src := range byItemEdgeTexts {
 		if checkByItem(t, []byte(src)) {
@@ -337,6 +346,7 @@ func emptyImageConfig() []byte {
 // position"). The fix is SplitItems' (TestSplitItemsEmptyBlockScalar in
 // internal/yamljs).
 func TestLoadByItemEmptyBlockImage(t *testing.T) {
+	t.Parallel()
 	src := emptyImageConfig()
 	checkByItem(t, src)
 	cfg, err := load(fstest.MapFS{"s.yaml": {Data: src}}, "s.yaml", "", yamljs.Parse, false)
@@ -353,6 +363,7 @@ func TestLoadByItemEmptyBlockImage(t *testing.T) {
 // The image written as an empty block scalar is left to
 // TestLoadByItemEmptyBlockImage.
 func TestLoadByItemGroupEnds(t *testing.T) {
+	t.Parallel()
 	images := []string{"reg/i:1", "\"reg/i:1\"", "'reg/i:1'", "''", "|\n          reg/i:1", ">-\n          reg/i:1",
 		"|+\n          reg/i:1\n", "|2\n           reg/i:1", "reg/i:1 # c", "reg/i:1\n          :2"}
 	trails := []string{"", "\n", "\n \n", "   \n", "# c\n", "    # c\n", "\n  \n\n", "\n        \n"}
@@ -391,6 +402,7 @@ func checkByItemLogged(t *testing.T, src string) bool {
 // for the main file rather than parse it again, parses the drop-ins, and
 // says what Load says.
 func TestWholeMainParsedOnce(t *testing.T) {
+	t.Parallel()
 	dropIn := "version: 1\nscalers:\n  - name: local\n    type: container\n    maxAgents: 2\n    labelSets:\n      - labels: [linux]\n        image: ghcr.io/kici-dev/kici-agent:0.20.0\n"
 	tests := []struct {
 		src, dropIn string
@@ -404,16 +416,19 @@ func TestWholeMainParsedOnce(t *testing.T) {
 		{"version: 1\nscalers:\n  - 1\n", "", 1}, // split: the parts' error may not be the file's
 	}
 	for _, tt := range tests {
-		fsys, dir := fstest.MapFS{"s.yaml": {Data: []byte(tt.src)}}, ""
-		if tt.dropIn != "" {
-			fsys["d/a.yaml"], dir = &fstest.MapFile{Data: []byte(tt.dropIn)}, "d"
-		}
-		parses := 0
-		counted := func(b []byte) (*yamljs.Node, error) { parses++; return yamljs.Parse(b) }
-		got, err := scan(files{fsys: fsys}, "s.yaml", dir, counted, true, 0, nil)
-		want, wantErr := load(fsys, "s.yaml", dir, yamljs.Parse, false)
-		assert.Equal(t, tt.parses, parses, "%q: parses of the whole read", tt.src)
-		assert.Equal(t, want, got, tt.src)
-		assert.Equal(t, wantErr, err, tt.src)
+		t.Run(tt.src, func(t *testing.T) {
+			t.Parallel()
+			fsys, dir := fstest.MapFS{"s.yaml": {Data: []byte(tt.src)}}, ""
+			if tt.dropIn != "" {
+				fsys["d/a.yaml"], dir = &fstest.MapFile{Data: []byte(tt.dropIn)}, "d"
+			}
+			parses := 0
+			counted := func(b []byte) (*yamljs.Node, error) { parses++; return yamljs.Parse(b) }
+			got, err := scan(files{fsys: fsys}, "s.yaml", dir, counted, true, 0, nil)
+			want, wantErr := load(fsys, "s.yaml", dir, yamljs.Parse, false)
+			assert.Equal(t, tt.parses, parses, "%q: parses of the whole read", tt.src)
+			assert.Equal(t, want, got, tt.src)
+			assert.Equal(t, wantErr, err, tt.src)
+		})
 	}
 }

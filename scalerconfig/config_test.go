@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -20,12 +21,14 @@ import (
 // TestMarshalLikeTheOrchestrator checks that json.Marshal of every config
 // that loads reads as the orchestrator's JSON.stringify of it, key for key.
 func TestMarshalLikeTheOrchestrator(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for _, c := range readLoadCases(t) {
 		if c.Want.Config == nil {
 			continue
 		}
 		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
 			got, err := load(c.fsOf(), c.Main, c.Dir, c.jsonParser(t), false)
 			require.NoError(t, err)
 			raw, err := json.Marshal(got)
@@ -58,6 +61,7 @@ func ptr[T any](v T) *T { return &v }
 // TestLiteralMeansDefaults: a Config written as a literal, with its
 // defaulted fields empty, is what Load makes of the same file.
 func TestLiteralMeansDefaults(t *testing.T) {
+	t.Parallel()
 	literal := Config{Scalers: []Scaler{{
 		Name: "local", Type: TypeContainer, MaxAgents: 2,
 		LabelSets: []LabelSet{{Labels: []string{"docker", "linux"}, Image: "ghcr.io/kici-dev/kici-agent:0.20.0"}},
@@ -78,10 +82,11 @@ func TestLiteralMeansDefaults(t *testing.T) {
 		assert.Nil(t, literal.Scalers[0].NetworkIsolation, "WithDefaults copies, it does not modify")
 		return
 	}
-	t.Fatal("no minimal case")
+	require.Fail(t, "no minimal case")
 }
 
 func TestWithDefaultsKeepsValues(t *testing.T) {
+	t.Parallel()
 	s := Scaler{
 		MaxConcurrentSpawns: 3, Runtime: RuntimePodman, NetworkIsolation: ptr(false), MandatoryLabels: []string{"gpu"},
 		ChrootBaseDir: ptr(""), VcpuCount: 4, MemSizeMib: 64, ClaimTTLSeconds: 1, AgentTokenTTLSeconds: 2,
@@ -102,6 +107,7 @@ func TestWithDefaultsKeepsValues(t *testing.T) {
 // TestSpawnResources feeds hostconfig.ResolveSpawnLimits from a loaded
 // config: a label set's resources, else the defaults.
 func TestSpawnResources(t *testing.T) {
+	t.Parallel()
 	defaults := &hostconfig.Resources{Limits: &hostconfig.ResourceSpec{CPUs: 1, Memory: "1g"}}
 	own := &hostconfig.Resources{Limits: &hostconfig.ResourceSpec{CPUs: 2, Memory: "4g"}}
 	empty := &hostconfig.Resources{}
@@ -118,6 +124,7 @@ func TestSpawnResources(t *testing.T) {
 		{"none", Config{}, LabelSet{}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Same(t, tc.want, tc.cfg.SpawnResources(tc.ls))
 		})
 	}
@@ -127,6 +134,7 @@ func TestSpawnResources(t *testing.T) {
 }
 
 func TestResourceCapJSON(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		cap  ResourceCap
@@ -139,6 +147,7 @@ func TestResourceCapJSON(t *testing.T) {
 		{"infinite", ResourceCap{MaxMemoryBytes: ptr(math.Inf(1))}, `{"maxMemoryBytes":null}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			got, err := json.Marshal(tc.cap)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, string(got))
@@ -147,6 +156,7 @@ func TestResourceCapJSON(t *testing.T) {
 }
 
 func TestEnvJSON(t *testing.T) {
+	t.Parallel()
 	env := Env{{"2", "two"}, {"B", `"q"`}, {"A", "a"}}
 	raw, err := json.Marshal(env)
 	require.NoError(t, err)
@@ -167,6 +177,7 @@ func TestEnvJSON(t *testing.T) {
 // TestMemoryBeyondFloat: a maxMemory too long for a float64 is +Inf bytes,
 // as parseFloat reads it, and its JSON is null.
 func TestMemoryBeyondFloat(t *testing.T) {
+	t.Parallel()
 	node := &yamljs.Node{Kind: yamljs.Map, Pairs: []yamljs.Pair{
 		{Key: "version", Value: &yamljs.Node{Kind: yamljs.Number, Num: 1}},
 		{Key: "globalResourceCap", Value: &yamljs.Node{Kind: yamljs.Map, Pairs: []yamljs.Pair{
@@ -183,6 +194,7 @@ func TestMemoryBeyondFloat(t *testing.T) {
 }
 
 func TestErrorText(t *testing.T) {
+	t.Parallel()
 	e := &Error{Problems: []Problem{
 		{File: "s.yaml", Line: 3, Column: 5, Path: "scalers[0].type", Message: "Invalid option"},
 		{File: "d/a.yaml", Line: 1, Column: 1, Message: "Invalid input: expected object, received null"},
@@ -198,6 +210,7 @@ func TestErrorText(t *testing.T) {
 }
 
 func TestPathString(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		path []zod.Seg
 		want string
@@ -216,12 +229,16 @@ func TestPathString(t *testing.T) {
 		// holds in WTF-8) as JSON.stringify escapes it.
 		{[]zod.Seg{zod.Key("env"), zod.Key("a\xed\xa0\x80")}, `env["a\ud800"]`},
 	} {
-		assert.Equal(t, tc.want, pathString(tc.path))
+		t.Run(tc.want, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tc.want, pathString(tc.path))
+		})
 	}
 }
 
 // TestUnionReasons: "Invalid input" comes with why each form failed.
 func TestUnionReasons(t *testing.T) {
+	t.Parallel()
 	for _, c := range readLoadCases(t) {
 		if c.Name != "flat cpus too big" {
 			continue
@@ -237,12 +254,13 @@ func TestUnionReasons(t *testing.T) {
 		}, e.Problems[0].Reasons)
 		return
 	}
-	t.Fatal("no case")
+	require.Fail(t, "no case")
 }
 
 // TestReserved: a label is reserved when its JavaScript lower case starts
 // with "kici:", before any trimming.
 func TestReserved(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		label string
 		want  bool
@@ -260,11 +278,15 @@ func TestReserved(t *testing.T) {
 		{"", false},
 		{"kici\uFF1A", false}, // a fullwidth colon
 	} {
-		assert.Equal(t, tc.want, reserved(tc.label), "%+q", tc.label)
+		t.Run(strconv.QuoteToASCII(tc.label), func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tc.want, reserved(tc.label), "%+q", tc.label)
+		})
 	}
 }
 
 func TestPos(t *testing.T) {
+	t.Parallel()
 	assert.False(t, Pos{}.IsValid())
 	assert.Equal(t, "s.yaml", Pos{File: "s.yaml"}.String())
 	p := Pos{File: "d/a.yaml", Line: 3, Column: 7, Offset: 40}
@@ -275,6 +297,7 @@ func TestPos(t *testing.T) {
 // TestDropInNameNotUTF8: node reads a file name as UTF-8, replacing what
 // is not, and then cannot open the file by the name it read.
 func TestDropInNameNotUTF8(t *testing.T) {
+	t.Parallel()
 	fsys := fstest.MapFS{
 		"s.yaml":        {Data: []byte("version: 1\nscalers: []\n")},
 		"d/\xff.yaml":   {Data: []byte("scalers: []\n")},
@@ -296,6 +319,7 @@ func TestDropInNameNotUTF8(t *testing.T) {
 }
 
 func TestPlatformTaints(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		p    Platform
 		want []string
@@ -305,8 +329,11 @@ func TestPlatformTaints(t *testing.T) {
 		{Platform{OS: "macos", Arch: "arm64"}, []string{"macos", "arm64"}},
 		{Platform{OS: "windows", Arch: "x64"}, []string{"windows"}},
 	} {
-		assert.Equal(t, tc.want, tc.p.Taints(nil), "%+v", tc.p)
-		assert.Equal(t, append([]string{"x"}, tc.want...), tc.p.Taints([]string{"x"}), "appends to dst")
+		t.Run(tc.p.OS+"/"+tc.p.Arch, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tc.want, tc.p.Taints(nil), "%+v", tc.p)
+			assert.Equal(t, append([]string{"x"}, tc.want...), tc.p.Taints([]string{"x"}), "appends to dst")
+		})
 	}
 	for _, l := range []string{"windows", "win32", "macos", "darwin", "arm64", "aarch64", "arm"} {
 		assert.True(t, IsPlatformTaint(l), l)

@@ -5,8 +5,8 @@ package scalerconfig
 // out.
 
 // WithDefaults returns c with every empty defaulted field set to its
-// default, as Load returns a file that leaves the field out. It copies what
-// it changes: c is not modified.
+// default, as Load does for a file that leaves the field out. It copies
+// what it changes: c is not modified.
 func (c Config) WithDefaults() Config {
 	if c.Version == 0 {
 		c.Version = 1 // a literal in the schema, not a default: the one version there is

@@ -13,12 +13,12 @@ import (
 )
 
 // ImageEdit sets the image of one label set, in the file that declares it.
-// [LabelSet.ImageEdit] makes one from a loaded label set; a literal works
+// [LabelSet.ImageEdit] makes one from a loaded label set. A literal works
 // too.
 type ImageEdit struct {
-	// Pos and End are where the image value's source text starts and ends:
-	// the label set's ImagePos and ImageEnd, as Load gave them. Only their
-	// offsets are read.
+	// Pos and End are where the image value's source text starts and ends.
+	// They are the label set's ImagePos and ImageEnd, as Load gave them.
+	// Only their offsets are read.
 	Pos, End Pos
 	// Image is the image to write there.
 	Image string
@@ -44,12 +44,9 @@ func sumOf(src []byte) fileSum {
 	return fileSum{size: len(src) + 1, crc: crc32.Checksum(src, crc32.MakeTable(crc32.Castagnoli))}
 }
 
-// ImageEdit returns the edit that sets the label set's image to image, in
-// the file that declares it, and true; or false when the label set has no
-// image position (a literal, or no image). [EditImages] makes an edit
-// from a label set Load returned without reading the file's syntax again,
-// when it is handed the bytes Load read (which it checks) and they hold no
-// anchor, alias, tag or directive.
+// ImageEdit returns the edit that sets the label set's image to image, and
+// true. It returns false when the label set has no image position: a
+// literal, or no image.
 func (ls *LabelSet) ImageEdit(image string) (ImageEdit, bool) {
 	if !ls.ImagePos.IsValid() || !ls.ImageEnd.IsValid() {
 		return ImageEdit{}, false
@@ -61,8 +58,8 @@ func (ls *LabelSet) ImageEdit(image string) (ImageEdit, bool) {
 	return e, true
 }
 
-// Replacement is one change [EditImages] makes: the bytes from Pos to End
-// of the file replaced by Text.
+// Replacement is one change [EditImages] makes. It replaces the file's
+// bytes from Pos to End by Text.
 type Replacement struct {
 	Pos, End Pos    // the image value's extent in the file before the edit
 	Text     string // the new image's source text, in the quotes of the old one
@@ -75,8 +72,8 @@ type EditError struct {
 	Err  error     // a [Reason], or the YAML reader's error
 }
 
-// Error returns "scalerconfig.EditImages(<image>): at LINE:COLUMN: <why>",
-// quoting at most the first 64 bytes of the new image.
+// Error returns "scalerconfig.EditImages(<image>): at LINE:COLUMN: <why>".
+// It quotes at most the first 64 bytes of the new image.
 func (e *EditError) Error() string {
 	return "scalerconfig.EditImages(" + errtext.Quote(e.Edit.Image) + "): at " +
 		strconv.Itoa(e.Edit.Pos.Line) + ":" + strconv.Itoa(e.Edit.Pos.Column) + ": " + e.Err.Error()
@@ -86,32 +83,18 @@ func (e *EditError) Error() string {
 func (e *EditError) Unwrap() error { return e.Err }
 
 // EditImages returns src, a config file's bytes, with the image values the
-// edits name replaced, and the replacements made, in file order. Every other
-// byte stays as it is: comments, key order, indentation, line ends, a BOM.
-// A quoted value stays in its quotes ('…' doubles a quote, "…" escapes
-// what it must); a plain value stays plain.
+// edits name replaced. It also returns the replacements made, in file
+// order. Every other byte stays as it is: comments, key order,
+// indentation, line ends, a BOM. A quoted value stays in its quotes: '…'
+// doubles a quote, "…" escapes what it must. A plain value stays plain.
 //
-// It makes the edits exactly or none of them: it refuses (src unchanged,
-// and an error joining an [*EditError] for each edit refused) an image
-// written as a block scalar, one reached through a YAML alias, a new image
-// that the value's style cannot hold (a plain value that would read as
-// another type or another string, a single-quoted one with a line break),
-// and any edit that changes more than the edited images, which it finds by
-// reading the edited bytes back when the file holds an alias, a tag or a
-// directive (without them, each value written as above reads as its new
-// image and nothing else changes). Edits of one value with the same image
-// count once.
-//
-// Memory: beside src and the edited copy it returns, EditImages holds the
-// edits, the replacements and a copy of each edited value, and, for a file
-// without an alias, a tag or a directive whose scalers list is a block
-// sequence (the plain form of Load's reading by item), the syntax tree of
-// about 32 KB of the file at a time: it parses the file without the list,
-// then groups of the list's items, one at a time. Any other file, or one
-// where a part does not parse, it reads whole, and holds the whole file's
-// syntax tree (tens of times the file's size) while it edits, and, with an
-// alias, a tag or a directive, that of the edited bytes as it reads them
-// back.
+// It makes all the edits or none. It refuses an image written as a block
+// scalar, or reached through a YAML alias. It refuses a new image the
+// value's style cannot hold: a plain value that would read as another
+// type or string, or a single-quoted one with a line break. It refuses an
+// edit that would change more than the edited images. On refusal, src is
+// unchanged, and the error joins an [*EditError] for each edit refused.
+// Edits of one value with the same image count once.
 func EditImages(src []byte, edits []ImageEdit) ([]byte, []Replacement, error) {
 	return editImages(src, edits, groupBytes)
 }

@@ -66,6 +66,7 @@ func plainFleet(t testing.TB) []byte {
 // TestEditImagesByGroupExisting runs the other edit tests' files and edits
 // both ways.
 func TestEditImagesByGroupExisting(t *testing.T) {
+	t.Parallel()
 	fleet, err := os.ReadFile("testdata/edit/fleet.yaml")
 	require.NoError(t, err)
 	const pin = "quay.io/kici-dev/kici-agent:0.20.0"
@@ -108,6 +109,7 @@ func TestEditImagesByGroupExisting(t *testing.T) {
 // TestEditImagesByGroupLoadCases sets every image of each load case's
 // main file that loads.
 func TestEditImagesByGroupLoadCases(t *testing.T) {
+	t.Parallel()
 	byGroup := 0
 	for _, c := range readLoadCases(t) {
 		src := []byte(c.Files[c.Main])
@@ -158,6 +160,7 @@ func editConfig(n int) []byte {
 // TestEditImagesByGroupGenerated edits a config of several groups in every
 // way an edit can go right or wrong, and breaks it where no edit is.
 func TestEditImagesByGroupGenerated(t *testing.T) {
+	t.Parallel()
 	src := editConfig(700)
 	cfg := loadBytes(t, src)
 	all := everyImage(cfg, func(i int) string { return fmt.Sprintf("reg/kici-agent:1.%d", i) })
@@ -202,12 +205,14 @@ func TestEditImagesByGroupGenerated(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			_, _, err := EditImages(src, tt.edits)
 			assert.ErrorIs(t, err, tt.err)
 			assert.True(t, sameEdits(t, src, tt.edits), "read by groups")
 		})
 	}
 	t.Run("a YAML error where no edit is", func(t *testing.T) {
+		t.Parallel()
 		at := strings.Index(string(src), "  - name: \"pool-50\"")
 		broken := string(src[:at]) + "  - {a: 1, a: 2}\n" + string(src[at:])
 		_, _, err := EditImages([]byte(broken), fifth[:3])

@@ -39,6 +39,7 @@ func configJSON(t *testing.T, cfg *Config) string {
 // values, with CRLF line ends and a BOM: the bytes are the expected file's,
 // and the file loads to the same config with only those images changed.
 func TestEditImagesFleet(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("testdata/edit/fleet.yaml")
 	require.NoError(t, err)
 	want, err := os.ReadFile("testdata/edit/fleet.want.yaml")
@@ -65,6 +66,7 @@ func TestEditImagesFleet(t *testing.T) {
 }
 
 func TestEditImagesRefused(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("testdata/edit/fleet.yaml")
 	require.NoError(t, err)
 	cfg := loadBytes(t, src)
@@ -91,6 +93,7 @@ func TestEditImagesRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got, reps, err := EditImages(src, tt.edits)
 			assert.ErrorIs(t, err, tt.want)
 			assert.Nil(t, got)
@@ -105,6 +108,7 @@ func TestEditImagesRefused(t *testing.T) {
 // TestEditImagesQuoting writes images that need escaping in each style,
 // and reads them back.
 func TestEditImagesQuoting(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, value, image, want string
 	}{
@@ -117,6 +121,7 @@ func TestEditImagesQuoting(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			head := "version: 1\nscalers:\n  - name: s\n    type: container\n    maxAgents: 1\n    labelSets:\n      - labels: [a]\n        image: "
 			src := []byte(head + tt.value + " # after\n")
 			if strings.HasPrefix(tt.value, "{") {
@@ -136,6 +141,7 @@ func TestEditImagesQuoting(t *testing.T) {
 // TestEditImagesOtherPlaces: a value that is more than one label set's
 // image is refused, however it is shared.
 func TestEditImagesOtherPlaces(t *testing.T) {
+	t.Parallel()
 	head := "version: 1\nscalers:\n  - name: s\n    type: container\n    maxAgents: 1\n    labelSets:\n"
 	tests := []struct {
 		name, body string
@@ -147,6 +153,7 @@ func TestEditImagesOtherPlaces(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			src := []byte(head + tt.body)
 			cfg := loadBytes(t, src)
 			_, _, err := EditImages(src, []ImageEdit{edit(cfg, 0, 0, "kici-agent:2")})
@@ -157,6 +164,7 @@ func TestEditImagesOtherPlaces(t *testing.T) {
 
 // TestEditImagesEveryRefusal: each refused edit is named, and none is made.
 func TestEditImagesEveryRefusal(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("testdata/edit/fleet.yaml")
 	require.NoError(t, err)
 	cfg := loadBytes(t, src)
@@ -174,6 +182,7 @@ func TestEditImagesEveryRefusal(t *testing.T) {
 }
 
 func TestEditImagesNothing(t *testing.T) {
+	t.Parallel()
 	src := []byte("not: [yaml")
 	got, reps, err := EditImages(src, nil)
 	require.NoError(t, err)

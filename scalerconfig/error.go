@@ -9,13 +9,13 @@ import (
 	"github.com/kicikit/kicikit/internal/zod"
 )
 
-// Error is what Load returns when the orchestrator would refuse the config:
-// every problem it has, in the order the orchestrator's validation finds
+// Error is what Load returns when the orchestrator would refuse the
+// config. It holds every problem, in the order the orchestrator finds
 // them. errors.As reads it from Load's error.
 type Error struct {
 	Problems []Problem // every problem, in the order of the orchestrator's validation; never empty
 	// Omitted is how many problems the config has past Problems, counted
-	// but not kept: zero but for a load with [ScanOptions.MaxProblems].
+	// but not kept. It is zero but for a load with [ScanOptions.MaxProblems].
 	Omitted int
 }
 
@@ -26,41 +26,39 @@ type Problem struct {
 	Path         string // the orchestrator's form: scalers[0].labelSets[1].image; "" for the file itself
 	Message      string // the orchestrator's message, word for word
 
-	// Code is the kind of problem: zod's issue code (invalid_type,
-	// invalid_value, too_small, too_big, unrecognized_keys, invalid_union,
-	// custom), or "yaml" for a file the YAML parser refuses, or "TypeError"
-	// for a file the orchestrator's loader itself fails on.
+	// Code is the kind of problem. It is zod's issue code: invalid_type,
+	// invalid_value, too_small, too_big, unrecognized_keys, invalid_union
+	// or custom. It is "yaml" for a file the YAML parser refuses. It is
+	// "TypeError" for a file the orchestrator's loader itself fails on.
 	Code string
-	// Reasons, for an invalid_union ("Invalid input"), say why each form
-	// of the value failed: "flat form: cpus: Too big: expected number to be <=256".
+	// Reasons say why each form of an invalid_union ("Invalid input")
+	// failed, such as "flat form: cpus: Too big: expected number to be <=256".
 	Reasons []string
-	// Suggestions say which key a misspelt key was likely meant to be, in
-	// the mapping the problem is about: for a problem of unknown keys
-	// (unrecognized_keys), each of its keys that is close to a key the
-	// object allows, with that key; for the problem of a key the mapping
-	// lacks (a required key, or a key a rule of the orchestrator asks
-	// for, such as a container label set's image), each key of the
-	// mapping that the object does not allow and that is closest to the
-	// missing one; for the problem of a union (invalid_union: a resources
-	// block that neither its nested nor its flat form reads), each
-	// unknown key a form found that is close to a key that form allows
-	// (cpu in limits, for cpus). So maxAgnets: 2 gets two problems that
-	// name each other: the unknown key maxAgnets with {maxAgnets,
-	// maxAgents}, and the missing key maxAgents with the same suggestion. Keys are close when
-	// equal but for case or within a small edit distance (see
-	// [Problem.DidYouMean]); nil when no key is. The keys that a stripping
-	// object drops without a word (the top level's, a warm pool's...)
-	// count too: scaler: where scalers: is meant gets the suggestion on
-	// the missing scalers. Message stays the orchestrator's own; String
-	// and Error add [Problem.DidYouMean] after it.
+	// Suggestions name the key a misspelt key was likely meant to be, in
+	// the mapping the problem is about. They are nil when no key is close.
+	//
+	//   - unrecognized_keys: each unknown key close to an allowed key, with
+	//     that key.
+	//   - A missing key: the mapping's unknown keys closest to it. That is a
+	//     required key, or one a rule asks for, such as a container label
+	//     set's image.
+	//   - invalid_union, a resources block neither form reads: each unknown
+	//     key a form found that is close to one it allows (cpu for cpus).
+	//
+	// So maxAgnets: 2 gets two problems that name each other. Both the
+	// unknown key maxAgnets and the missing key maxAgents get {maxAgnets,
+	// maxAgents}. Keys are close when equal but for case, or within a
+	// small edit distance. Keys a stripping object drops silently count
+	// too: scaler: where scalers: is meant gets a suggestion. Message stays
+	// the orchestrator's own. String and Error add [Problem.DidYouMean].
 	Suggestions []Suggestion
 }
 
-// String returns "file:line:column: path: message", without the path when
-// it is empty, and with [Problem.DidYouMean] after the message when there
-// are suggestions: the whole problem, as it is, whatever its length and
-// whatever characters it holds. [Error.Error] writes a shorter, escaped
-// line of each of the first problems.
+// String returns "file:line:column: path: message", the whole problem.
+// The path is left out when empty. [Problem.DidYouMean] follows the
+// message when there are suggestions. Nothing is cut or escaped.
+// [Error.Error] writes a shorter, escaped line for each of the first
+// problems.
 func (p Problem) String() string {
 	var b strings.Builder
 	b.WriteString(p.File)
@@ -78,23 +76,20 @@ func (p Problem) String() string {
 	return b.String()
 }
 
-// Error returns "scalerconfig.Load: N problem(s)" and then each of the
-// first 20 problems on a line of its own, "file:line:column: path:
-// message" as [Problem.String] writes it, so that an editor jumps to each;
-// with more problems (Omitted included), a last line "and N more".
-// Problems holds all but the Omitted.
+// Error returns "scalerconfig.Load: N problem(s)", then the first 20
+// problems, one a line. Each line is "file:line:column: path: message",
+// as [Problem.String] writes it, so an editor jumps to each. With more
+// problems, Omitted included, a last line says "and N more".
 //
-// The text stays short and one line per problem, whatever the config
-// holds: in each part of a line (the file, the path and the message,
-// which quotes the config's values), a control character (C0, DEL and
-// C1), any other rune Go does not print and a byte of invalid UTF-8 are
-// escaped as strconv.Quote escapes them (\n, \x1b, \u0085, \xff; '"' and
-// '\' stay as they are); and a part whose escaped text is longer than 256
-// bytes (the file, the path) or 512 (the message) is cut around its
-// middle: its first and last halves of that, around "... (N bytes) ...",
-// N being its length. The start names the thing, the end of a message
-// says what is wrong with it. The whole text is under 24,000 bytes: for the
-// 300,000 problems of a 1.4 MB file, as for a 10 MB scaler name.
+// The text is one line per problem and under 24,000 bytes, whatever the
+// config holds. Each part of a line (the file, the path, the message) is
+// escaped as strconv.Quote escapes it: control characters (C0, DEL, C1),
+// other runes Go does not print, and invalid UTF-8 (\n, \x1b, \u0085,
+// \xff). '"' and '\' stay as they are. A part whose escaped text passes
+// 256 bytes (the file, the path) or 512 (the message) is cut in the
+// middle. Its first and last halves stay, around "... (N bytes) ...", N
+// being its length. So the start names the thing, and a message's end
+// says what is wrong.
 func (e *Error) Error() string {
 	var b strings.Builder
 	all := len(e.Problems) + max(e.Omitted, 0)

@@ -17,6 +17,7 @@ const maxErrorText = 24000
 
 // TestShown escapes and cuts each part of a problem's line.
 func TestShown(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in string
 		max      int
@@ -36,6 +37,7 @@ func TestShown(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, shown(tt.in, tt.max))
 		})
 	}
@@ -77,6 +79,7 @@ func numberItem(i int) Problem {
 // TestErrorProblemsOfLoad loads a scalers list of 3,000 numbers: the
 // problems TestErrorManyProblems writes are Load's.
 func TestErrorProblemsOfLoad(t *testing.T) {
+	t.Parallel()
 	src := "version: 1\nscalers:\n" + strings.Repeat("- 1\n", 3000)
 	_, err := Load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
 	var e *Error
@@ -92,6 +95,7 @@ func TestErrorProblemsOfLoad(t *testing.T) {
 // problem quoting it is a short line, that starts with what the message
 // is about and ends with what is wrong; Problem.String is the whole line.
 func TestErrorLongName(t *testing.T) {
+	t.Parallel()
 	name := strings.Repeat("n", 10<<20)
 	src := "version: 1\nscalers:\n- name: " + name + "\n  type: container\n  maxAgents: 1\n  labelSets: [{labels: [a]}]\n"
 	_, err := Load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
@@ -112,6 +116,7 @@ func TestErrorLongName(t *testing.T) {
 // TestErrorControlCharacters keeps each problem on its line, whatever the
 // config's values hold.
 func TestErrorControlCharacters(t *testing.T) {
+	t.Parallel()
 	src := "version: 1\nscalers:\n- name: \"a\\nb\\e[31m\\u0085\\u202e\"\n  type: container\n  maxAgents: 1\n  labelSets: [{labels: [a]}]\n"
 	_, err := Load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
 	var e *Error
@@ -125,6 +130,7 @@ func TestErrorControlCharacters(t *testing.T) {
 // most bytes, positions with the most digits: Error stays under its
 // bound.
 func TestErrorBound(t *testing.T) {
+	t.Parallel()
 	huge := strings.Repeat("\x01", 1<<20)
 	p := Problem{File: huge, Line: 1<<63 - 1, Column: -1 << 63, Path: huge, Message: huge}
 	e := &Error{Problems: make([]Problem, 25)}

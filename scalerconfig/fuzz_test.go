@@ -120,8 +120,10 @@ func anyReserved(labels []string) bool {
 // YAML reader, and compares the config or the problems, their files,
 // lines and columns included, with the orchestrator's.
 func TestLoad(t *testing.T) {
+	t.Parallel()
 	for _, c := range readLoadCases(t) {
 		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
 			got, err := Load(c.fsOf(), c.Main, c.Dir)
 			checkLoad(t, c, got, err, true)
 		})
@@ -132,6 +134,7 @@ func TestLoad(t *testing.T) {
 // in the main file and in a drop-in: src[ImagePos.Offset:ImageEnd.Offset]
 // is the image's source text, quotes included.
 func TestPositions(t *testing.T) {
+	t.Parallel()
 	main := "version: 1\nmachinePools: [{name: p, cap: {}}]\nscalers:\n  - name: a\n    type: container\n    maxAgents: 1\n    labelSets:\n      - labels: [x]\n        image: \"ghcr.io/kici-dev/kici-agent:0.20.0\"\n      - {labels: [y], image: 'alpine:3'}\n"
 	drop := "# a drop-in\nscalers:\n- name: b\n  type: container\n  maxAgents: 1\n  labelSets:\n  - labels: [z]\n    image: busybox   # plain\n"
 	cfg, err := Load(fstest.MapFS{"etc/s.yaml": {Data: []byte(main)}, "etc/s.d/b.yml": {Data: []byte(drop)}}, "etc/s.yaml", "etc/s.d")
@@ -148,11 +151,14 @@ func TestPositions(t *testing.T) {
 		{0, 1, "etc/s.yaml:4:5", "etc/s.yaml:10:9", `'alpine:3'`},
 		{1, 0, "etc/s.d/b.yml:3:3", "etc/s.d/b.yml:7:5", `busybox`},
 	} {
-		s := cfg.Scalers[tc.scaler]
-		ls := s.LabelSets[tc.set]
-		assert.Equal(t, tc.scalerPos, s.Pos.String())
-		assert.Equal(t, tc.setPos, ls.Pos.String())
-		assert.Equal(t, ls.Pos.File, ls.ImagePos.File)
-		assert.Equal(t, tc.image, src[ls.ImagePos.File][ls.ImagePos.Offset:ls.ImageEnd.Offset])
+		t.Run(tc.setPos, func(t *testing.T) {
+			t.Parallel()
+			s := cfg.Scalers[tc.scaler]
+			ls := s.LabelSets[tc.set]
+			assert.Equal(t, tc.scalerPos, s.Pos.String())
+			assert.Equal(t, tc.setPos, ls.Pos.String())
+			assert.Equal(t, ls.Pos.File, ls.ImagePos.File)
+			assert.Equal(t, tc.image, src[ls.ImagePos.File][ls.ImagePos.Offset:ls.ImageEnd.Offset])
+		})
 	}
 }

@@ -28,8 +28,8 @@ func (ls LabelSet) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plainLabelSet(ls.WithDefaults()))
 }
 
-// MarshalJSON writes the cap as JavaScript's JSON.stringify does: a
-// maxMemoryBytes that is not finite is null.
+// MarshalJSON writes the cap as JavaScript's JSON.stringify does.
+// A maxMemoryBytes that is not finite is null.
 func (c ResourceCap) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')

@@ -93,6 +93,7 @@ func compiledSchemas(t *testing.T) (main, dropIn *jsonschema.Schema) {
 // schema): whatever Load accepts, they accept; whatever Load refuses, they
 // refuse, unless beyondSchema lists the case with the reason they cannot.
 func TestJSONSchemaHoldsToLoad(t *testing.T) {
+	t.Parallel()
 	mainSchema, dropInSchema := compiledSchemas(t)
 	listed := map[string]bool{}
 	for _, c := range schemaCases(t) {

@@ -13,26 +13,25 @@ import (
 	"github.com/kicikit/kicikit/internal/zod"
 )
 
-// Load reads the scaler config as the orchestrator's loadScalerConfig does
-// and returns it as the orchestrator holds it after loading.
+// Load reads the scaler config as the orchestrator's loadScalerConfig
+// does. It returns the config as the orchestrator holds it after loading.
 //
-// path is the main file. dir, when not "", is the drop-in folder: its
-// files ending in .yaml or .yml are read in JavaScript's sort order, each
-// adding the entries of its scalers list (if it has one) to the main
-// file's. Both are paths in fsys, as [fs.FS] names them: slash-separated,
-// without a leading slash. [Location.Load] loads the paths [Locate]
-// returns, and [Location.Scan] hands the scalers over one at a time.
+// path is the main file. dir, when not "", is the drop-in folder. Its
+// files ending in .yaml or .yml are read in JavaScript's sort order. Each
+// adds the entries of its scalers list, if any, to the main file's. Both
+// are paths in fsys, as [fs.FS] names them: slash-separated, without a
+// leading slash. [Location.Load] loads the paths [Locate] returns.
 //
-// A config the orchestrator would refuse (a YAML error, a value the schema
-// refuses) comes back as an *[Error] listing every problem. A file or folder
-// that cannot be read comes back as the fs error, wrapped with its path. A
-// path that is not a regular file (or, for dir, a directory) and a file
-// longer than the orchestrator reads come back as a *[FileError], each
-// checked before it is read, as every file of a load is.
+// A config the orchestrator would refuse (a YAML error, a value the
+// schema refuses) returns an *[Error] listing every problem. A file or
+// folder that cannot be read returns the fs error, wrapped with its path.
+// Every file is checked before it is read. A path that is not a regular
+// file (for dir, a directory) returns a *[FileError]. So does a file
+// longer than the orchestrator reads.
 //
-// A config in the plain form most are written in (see [Location.Scan]) is
-// read a group of scalers at a time: beside the files' bytes, Load then
-// holds little more than the Config it returns.
+// A config in the plain form (see [Location.Scan]) is read a group of
+// scalers at a time. Load then holds little more than the files' bytes
+// and the Config it returns.
 func Load(fsys fs.FS, path, dir string) (*Config, error) {
 	return load(fsys, path, dir, yamljs.Parse, true)
 }

@@ -314,8 +314,10 @@ func checkLoadError(t *testing.T, name, code string, err error) {
 // the values the npm yaml parser gave, and compares the config or the
 // problems (their paths, messages and codes) with the orchestrator's.
 func TestLoadValues(t *testing.T) {
+	t.Parallel()
 	for _, c := range readLoadCases(t) {
 		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
 			got, err := load(c.fsOf(), c.Main, c.Dir, c.jsonParser(t), false)
 			checkLoad(t, c, got, err, false)
 		})

@@ -15,8 +15,8 @@ import (
 type Location struct {
 	Path string // the config file
 	Dir  string // its drop-in folder; "" when none
-	// Windows says that Path and Dir are Windows paths, as
-	// Options.Locate makes them for Options{Windows: true}.
+	// Windows says that Path and Dir are Windows paths. Options.Locate
+	// makes them so for Options{Windows: true}.
 	Windows bool
 }
 
@@ -24,28 +24,23 @@ type Location struct {
 // The zero Options are a service's on Linux or macOS.
 type Options struct {
 	// Windows reads the paths with Windows rules, as the orchestrator does
-	// on Windows: a path is absolute when it starts with a drive and a
-	// separator (C:\), or with two separators (a UNC path); one that starts
-	// with one separator is on the working directory's drive; either
-	// separator separates.
+	// on Windows. A path is absolute when it starts with a drive and a
+	// separator (C:\), or with two separators (UNC). One that starts with
+	// one separator is on the working directory's drive. Either separator
+	// separates.
 	Windows bool
 }
 
-// Locate returns where the env file of a service puts its scaler config:
-// KICI_SCALER_CONFIG_PATH and KICI_SCALER_CONFIG_DIR, read as the
-// orchestrator's readEnvValue reads a key. The file is split on "\n"; each
-// line is trimmed (JavaScript's white space); blank lines and lines
-// starting with # are skipped; a line is the key's when the text before its
-// first = is exactly the key ("KEY = v" and "export KEY=v" are not); its
-// value is the rest, trimmed, less one leading and one trailing quote
-// character (" or '), each stripped on its own; the last such line wins.
+// Locate returns where a service's env file puts its scaler config. It
+// reads KICI_SCALER_CONFIG_PATH and KICI_SCALER_CONFIG_DIR as the
+// orchestrator's readEnvValue does (see the package doc's "The env file").
 //
 // It reports false when the env file names no config file: no
-// KICI_SCALER_CONFIG_PATH, or an empty one. A relative path is relative to
-// workingDir, the service's working directory, from which the orchestrator
-// opens it; Locate joins them with slashes (for a Windows service,
-// [Options.Locate] with Options{Windows: true}). An empty
-// KICI_SCALER_CONFIG_DIR, or none, is no drop-in folder.
+// KICI_SCALER_CONFIG_PATH, or an empty one. An empty or missing
+// KICI_SCALER_CONFIG_DIR means no drop-in folder. A relative path is
+// relative to workingDir, the service's working directory. Locate joins
+// them with slashes. For a Windows service, use [Options.Locate] with
+// Options{Windows: true}.
 func Locate(envFile []byte, workingDir string) (Location, bool) {
 	return Options{}.Locate(envFile, workingDir)
 }
@@ -55,13 +50,13 @@ func (o Options) Locate(envFile []byte, workingDir string) (Location, bool) {
 	return locate(envFile, workingDir, o.Windows)
 }
 
-// LocateFile reads the service's env file envFile in fsys, then locates the
-// config as [Options.Locate] does. It reads the file as kici-admin's
-// upgrade does, with node's fs.readFileSync, and within its bounds: it
-// refuses with a *[FileError] a path that is not a regular file (before
-// opening it: a named pipe would wait, /dev/zero never ends), and a file
-// of 2^29 − 24 bytes or more, on which readFileSync fails. Any other error
-// is the fs error. Errors read "scalerconfig.LocateFile(<envFile>): ...".
+// LocateFile reads the service's env file envFile in fsys, then locates
+// the config as [Options.Locate] does. It reads the file within the bounds
+// of node's fs.readFileSync, which kici-admin's upgrade uses. It refuses
+// with a *[FileError] a path that is not a regular file, before opening
+// it. It refuses a file of 2^29 − 24 bytes or more, on which readFileSync
+// fails. Any other error is the fs error. Errors read
+// "scalerconfig.LocateFile(<envFile>): ...".
 func (o Options) LocateFile(fsys fs.FS, envFile, workingDir string) (Location, bool, error) {
 	env, err := noderead.ReadFile(fsys, envFile, noderead.EnvFileLimit)
 	if err != nil {
@@ -160,17 +155,21 @@ func windowsVolume(p string) string {
 	return ""
 }
 
-// FS returns the paths of l in a file system rooted at the root of their
-// volume, as [Load] takes them: for "/etc/kici/scalers.yaml",
-// "etc/kici/scalers.yaml" in os.DirFS("/"); for a Windows
-// "C:\kici\scalers.yaml", "kici/scalers.yaml" in os.DirFS(`C:\`), and the
-// volume "C:" (`\\server\share` for a UNC path). A relative path (when
-// Locate had no working directory) stays relative: the file system is then
-// rooted at the process's working directory (for a Windows path written
-// after a drive, C:kici\scalers.yaml, that drive's). Path and Dir must lie
-// in one file system: on one volume, and both absolute or both relative;
-// else FS refuses Dir with a *[FileError] ([ErrNotFSPath]), as no one
-// fs.FS holds both.
+// FS returns l's paths in a file system rooted at their volume's root, as
+// [Load] takes them, and that volume. The file system is os.DirFS("/"),
+// or os.DirFS(`C:\`) for the volume C:.
+//
+//	l.Path                       volume          file
+//	/etc/kici/scalers.yaml       ""              etc/kici/scalers.yaml
+//	C:\kici\scalers.yaml         C:              kici/scalers.yaml
+//	\\server\share\scalers.yaml  \\server\share  scalers.yaml
+//
+// A relative path stays relative, when Locate had no working directory.
+// The file system is then rooted at the process's working directory. For
+// a Windows path after a drive (C:kici\scalers.yaml), it is that drive's.
+// Path and Dir must lie in one file system: on one volume, and both
+// absolute or both relative. Else FS refuses Dir with a *[FileError]
+// ([ErrNotFSPath]), as no one fs.FS holds both.
 func (l Location) FS() (volume, file, dir string, err error) {
 	volume, file, err = l.fsPath(l.Path)
 	if err != nil || l.Dir == "" {
@@ -194,10 +193,10 @@ func (l Location) rooted(p string) bool {
 	return strings.HasPrefix(volume, `\\`) || rest != "" && isSep(rest[0])
 }
 
-// Load loads the config at l from fsys, a file system rooted at the root of
-// l's volume: os.DirFS("/"), or os.DirFS(`C:\`) for a Windows location on
-// C:. It is [Load] with the paths of [Location.FS], except that the
-// positions, problems and errors name each file as l does ([Location.OSPath]):
+// Load loads the config at l from fsys, a file system rooted at l's
+// volume's root: os.DirFS("/"), or os.DirFS(`C:\`) for a Windows location
+// on C:. It is [Load] with the paths of [Location.FS]. But its positions,
+// problems and errors name each file as l does ([Location.OSPath]):
 // "/etc/kici/scalers.yaml:3:7", not "etc/kici/scalers.yaml:3:7".
 func (l Location) Load(fsys fs.FS) (*Config, error) {
 	return l.Scan(fsys, ScanOptions{}, nil)
@@ -205,36 +204,34 @@ func (l Location) Load(fsys fs.FS) (*Config, error) {
 
 // ScanOptions are the choices of [Location.Scan].
 type ScanOptions struct {
-	// MaxProblems, when positive, is the most problems the *[Error] of a
-	// config the orchestrator would refuse keeps in Problems: the first
-	// ones, in the order Load gives them. Its Omitted counts the others,
-	// without keeping them. So a config of millions of problems is told
-	// in memory that does not grow with them. (The Reasons and
-	// Suggestions of an "Invalid input" of a resources block are those of
-	// its first MaxProblems issues too.) Zero keeps them all.
+	// MaxProblems, when positive, is the most problems an *[Error] keeps in
+	// Problems: the first ones, in Load's order. Its Omitted counts the
+	// others without keeping them. So millions of problems take no more
+	// memory than MaxProblems of them. An "Invalid input" of a resources
+	// block takes its Reasons and Suggestions from its first MaxProblems
+	// issues too. Zero keeps them all.
 	MaxProblems int
 }
 
 // Scan is [Location.Load] for a caller that takes the scalers one at a
-// time and need not hold them all. It hands each scaler to each, in
-// order, with its index in the merged scalers list, and returns the Config
-// without its scalers (Scalers is nil). The *Scaler is the caller's to
-// keep. With each nil, it returns the Config with its scalers, as Load
-// does.
+// time. It hands each scaler to each, in order, with its index in the
+// merged scalers list. It returns the Config without its scalers (Scalers
+// is nil). The *Scaler is the caller's to keep. With each nil, it returns
+// the Config with its scalers, as Load does.
 //
-// A config in the plain form is read, validated and handed over a group of
-// scalers at a time: Scan's memory is then the files' bytes and one
-// group's, whatever their size. The plain form is a main file that is
-// valid UTF-8, one document without directives, with no anchor, alias or
-// tag, whose root is a block mapping with a scalers key holding a block
-// sequence; and drop-ins each in that form too, or adding no scalers. Any
-// other config is loaded whole first, as Load does.
+// A config in the plain form is read, validated and handed over a group
+// of scalers at a time. Scan then holds the files' bytes and one group,
+// whatever the config's size. The plain form is a main file that is valid
+// UTF-8 and one document, with no directive, anchor, alias or tag. Its
+// root is a block mapping whose scalers key holds a block sequence. Each
+// drop-in is in that form too, or adds no scalers. Any other config is
+// loaded whole first, as Load does.
 //
 // Whether the orchestrator accepts the config is known only at the end.
-// Each scaler handed over is valid on its own, but a later one, or the
-// top level (a machinePool no pool defines), may still make Scan return
-// an *[Error]. A caller must hold back what it concludes from the scalers
-// until Scan returns a nil error.
+// Each scaler handed over is valid on its own. But a later one, or the top
+// level (a machinePool no pool defines), may still make Scan return an
+// *[Error]. A caller must hold back its conclusions until Scan returns a
+// nil error.
 func (l Location) Scan(fsys fs.FS, opts ScanOptions, each func(index int, s *Scaler)) (*Config, error) {
 	f, err := l.files(fsys)
 	if err != nil {
@@ -243,13 +240,13 @@ func (l Location) Scan(fsys fs.FS, opts ScanOptions, each func(index int, s *Sca
 	return scan(f, f.file, f.dir, yamljs.Parse, true, opts.MaxProblems, each)
 }
 
-// OSPath returns the file at p, a path in the file system that
-// [Location.FS] describes, as the operating system names it: l.Path for
-// the config file, l.Dir and the drop-in's name for a drop-in (joined with
-// "\" for a Windows location whose Dir is not written with slashes alone,
-// "/" else), and any other path under the volume's root, or the working
-// folder for a relative l. It is how [Location.Load] names files, for a
-// caller that loaded them with [Load] and the paths of [Location.FS].
+// OSPath returns the file at p, a path in the file system of
+// [Location.FS], as the operating system names it. It is how
+// [Location.Load] names files, for a caller that used [Load] instead. The
+// config file is l.Path. A drop-in is l.Dir joined with its name: by "\"
+// for a Windows location whose Dir is not written with slashes alone, by
+// "/" else. Any other path is under the volume's root, or under the
+// working folder for a relative l.
 func (l Location) OSPath(p string) string {
 	f, err := l.files(nil)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 // TestEnvValue compares envValue with the orchestrator's readEnvValue on
 // the env files of testdata/env.json (testdata/gen/gen.mjs).
 func TestEnvValue(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("testdata/env.json")
 	require.NoError(t, err)
 	var cases []struct {
@@ -27,6 +28,7 @@ func TestEnvValue(t *testing.T) {
 	require.NotEmpty(t, cases)
 	for _, c := range cases {
 		t.Run(strconv.Quote(c.Content), func(t *testing.T) {
+			t.Parallel()
 			for _, k := range []struct {
 				key  string
 				want *string
@@ -42,6 +44,7 @@ func TestEnvValue(t *testing.T) {
 }
 
 func TestLocate(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, env, workingDir string
 		windows               bool
@@ -81,6 +84,7 @@ func TestLocate(t *testing.T) {
 			want: Location{Path: `/srv/C:\s.yaml`}, ok: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			got, ok := Options{Windows: tc.windows}.Locate([]byte(tc.env), tc.workingDir)
 			if !tc.windows {
 				plain, plainOK := Locate([]byte(tc.env), tc.workingDir)
@@ -94,6 +98,7 @@ func TestLocate(t *testing.T) {
 }
 
 func TestLocationFS(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name              string
 		loc               Location
@@ -126,6 +131,7 @@ func TestLocationFS(t *testing.T) {
 		{name: "windows: both on a share", loc: Location{Path: `\\srv\share\s.yaml`, Dir: `\\srv\share\s.d`, Windows: true}, volume: `\\srv\share`, file: "s.yaml", dir: "s.d"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			volume, file, dir, err := tc.loc.FS()
 			if tc.err {
 				assert.ErrorIs(t, err, ErrNotFSPath)
@@ -145,6 +151,7 @@ func TestLocationFS(t *testing.T) {
 // the files as the Location does, in positions, problems and errors, and
 // that OSPath names them so too.
 func TestLocationLoadNames(t *testing.T) {
+	t.Parallel()
 	const main = "version: 1\nscalers:\n  - name: a\n    type: container\n    maxAgents: 1\n    labelSets:\n      - labels: [x]\n        image: kici-agent:1\n"
 	const bad = "scalers:\n  - name: b\n    type: container\n    maxAgents: 0\n    labelSets:\n      - labels: [y]\n        image: kici-agent:1\n"
 	const good = "scalers:\n  - name: c\n    type: container\n    maxAgents: 1\n    labelSets:\n      - labels: [z]\n        image: kici-agent:1\n"
@@ -180,6 +187,7 @@ func TestLocationLoadNames(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			cfg, err := tc.loc.Load(tc.fsys)
 			require.NoError(t, err)
 			require.Len(t, cfg.Scalers, 2)
@@ -224,6 +232,7 @@ func TestLocationLoadNames(t *testing.T) {
 }
 
 func TestLocationOSPath(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		loc  Location
 		p    string
@@ -244,6 +253,9 @@ func TestLocationOSPath(t *testing.T) {
 		{Location{Path: `\kici\s.yaml`, Windows: true}, "kici/other.yaml", `\kici\other.yaml`},
 		{Location{Path: `C:s.yaml`, Windows: true}, "x.yaml", `C:x.yaml`},
 	} {
-		assert.Equal(t, tc.want, tc.loc.OSPath(tc.p), "%+v.OSPath(%q)", tc.loc, tc.p)
+		t.Run(tc.want, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tc.want, tc.loc.OSPath(tc.p), "%+v.OSPath(%q)", tc.loc, tc.p)
+		})
 	}
 }

@@ -17,6 +17,7 @@ import (
 // 0b46a9a5a27836be8b5af7a5e0c806592d3b5d6d), beside hostconfig.ParseMemory,
 // which reads the same grammar exactly and into an int64.
 func TestMemoryBytes(t *testing.T) {
+	t.Parallel()
 	const refused = -1
 	for _, tc := range []struct {
 		in    string
@@ -39,6 +40,7 @@ func TestMemoryBytes(t *testing.T) {
 		{strings.Repeat("9", 400) + "k", math.Inf(1), refused},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
+			t.Parallel()
 			got, err := memoryBytes(tc.in)
 			require.NoError(t, err)
 			assert.Equal(t, tc.node, got)

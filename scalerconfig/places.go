@@ -104,30 +104,33 @@ func (m *merged) seal(start int, own *[]place, item func(i int) *[]place) {
 	m.places = m.places[:start]
 }
 
-// PosOf returns where the file writes the value at path, a path below the
-// config in the orchestrator's form, as [Problem.Path] writes one:
-// "version", "defaults.resources.limits.memory", "machinePools[0].cap",
-// "scalers[2].labelSets[0].env.HOME", `scalers[0].labelSets[1].env["MY VAR"]`.
-// The path is that of the value Load returns: a label set's flat
-// resources {cpus, memory} are at resources.requests and resources.limits
-// both, a resource cap's maxMemory is at maxMemory. A list's item (labels[1],
-// volumes[0], extraHosts[0], roles[0]) and an env's entry (env.HOME, at its
-// value) have positions of their own, and so has the list or the mapping
-// that holds them; a scaler, a label set or a machine pool is at its
-// mapping (its Pos).
+// PosOf returns where the file writes the value at path. path is below the
+// config, in the orchestrator's form, as [Problem.Path] writes one:
 //
-// It reports false when the path names no value the file writes: a key
-// that is left out (a default applied is not in the file), a path that is
-// not of the config's form, and any path of a Config built as a literal,
-// or of the scalers of a Config that [Location.Scan] returned, which holds none.
+//	version
+//	defaults.resources.limits.memory
+//	machinePools[0].cap
+//	scalers[2].labelSets[0].env.HOME
+//	scalers[0].labelSets[1].env["MY VAR"]
+//
+// The path is that of the value Load returns. A label set's flat resources
+// {cpus, memory} are at both resources.requests and resources.limits. A
+// resource cap's maxMemory is at maxMemory. A list item (labels[1],
+// volumes[0]) has a position of its own, and so has an env entry
+// (env.HOME, at its value). So has the list or mapping that holds them. A
+// scaler, a label set or a machine pool is at its mapping (its Pos).
+//
+// It reports false when the file writes no value at path: a key left out
+// (a default applied is not in the file), or a path not of the config's
+// form. Every path of a Config built as a literal reports false. So do
+// the scalers of a Config that [Location.Scan] returned, which holds none.
 func (c *Config) PosOf(path string) (Pos, bool) {
 	ks := configKeys(c, nil)
 	return posOf(c.at, c.Pos.File, &ks, path)
 }
 
 // PosOf returns where the file that declares the scaler writes the value
-// at path below it: "maxAgents", "extraHosts[0]", "platform.os",
-// "resourceCap.maxMemory", "labelSets[1].resources.limits.memory". It
+// at path below it, such as "labelSets[1].resources.limits.memory". It
 // reads path as [Config.PosOf] does.
 func (s *Scaler) PosOf(path string) (Pos, bool) {
 	ks := scalerKeys(s)
@@ -135,9 +138,8 @@ func (s *Scaler) PosOf(path string) (Pos, bool) {
 }
 
 // PosOf returns where the file that declares the label set writes the
-// value at path below it: "image", "labels[0]", "resources.limits.memory",
-// "volumes[1]", "env.HOME", "networkPolicy.hostAccess[0]". It reads path
-// as [Config.PosOf] does.
+// value at path below it, such as "image" or "env.HOME". It reads path as
+// [Config.PosOf] does.
 func (ls *LabelSet) PosOf(path string) (Pos, bool) {
 	if path == "image" {
 		return ls.ImagePos, ls.ImagePos.IsValid() // kept once, as the image's edits need it
@@ -147,8 +149,8 @@ func (ls *LabelSet) PosOf(path string) (Pos, bool) {
 }
 
 // PosOf returns where the file writes the value at path below the
-// machine pool: "name", "cap.maxCpu", "cap.maxMemory". It reads path as
-// [Config.PosOf] does.
+// machine pool, such as "cap.maxMemory". It reads path as [Config.PosOf]
+// does.
 func (p *MachinePool) PosOf(path string) (Pos, bool) {
 	ks := poolKeys(p)
 	return posOf(p.at, p.Pos.File, &ks, path)

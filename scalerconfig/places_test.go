@@ -54,6 +54,7 @@ const placesDrop = "scalers:\n- name: b\n  type: bare-metal\n  maxAgents: 1\n  l
 // TestPosOf asks Load's config where values are, below each kind of
 // struct, and checks each against the file's text.
 func TestPosOf(t *testing.T) {
+	t.Parallel()
 	src := map[string]string{"etc/s.yaml": placesMain, "etc/s.d/b.yaml": placesDrop}
 	cfg, err := Load(fstest.MapFS{"etc/s.yaml": {Data: []byte(placesMain)}, "etc/s.d/b.yaml": {Data: []byte(placesDrop)}}, "etc/s.yaml", "etc/s.d")
 	require.NoError(t, err)
@@ -100,6 +101,7 @@ func TestPosOf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
+			t.Parallel()
 			pos, ok := tt.at(tt.path)
 			require.True(t, ok)
 			text := src[pos.File][pos.Offset:]
@@ -114,6 +116,7 @@ func TestPosOf(t *testing.T) {
 // TestPosOfNone: no position for a value the file leaves out, a default,
 // a path of another form, or a config without places.
 func TestPosOfNone(t *testing.T) {
+	t.Parallel()
 	cfg, err := Load(fstest.MapFS{"s.yaml": {Data: []byte(placesMain)}}, "s.yaml", "")
 	require.NoError(t, err)
 	for _, path := range []string{
@@ -150,6 +153,7 @@ func TestPosOfNone(t *testing.T) {
 // the position of its node in the file's tree, and each it does not know
 // (a key a stripping object drops) none.
 func TestPosOfEveryValue(t *testing.T) {
+	t.Parallel()
 	sources := map[string][]byte{"rich": richConfig(30), "by item": byItemConfig(60), "places": []byte(placesMain)}
 	for _, c := range readLoadCases(t) {
 		if c.Want.Config != nil && c.Dir == "" {
@@ -159,6 +163,7 @@ func TestPosOfEveryValue(t *testing.T) {
 	root := configSchema()
 	for name, src := range sources {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			cfg, err := Load(fstest.MapFS{"s.yaml": {Data: src}}, "s.yaml", "")
 			require.NoError(t, err)
 			tree, err := yamljs.Parse(src)
@@ -255,6 +260,7 @@ func schemaKnows(s *zod.Schema, path []zod.Seg) bool {
 }
 
 func TestParsePath(t *testing.T) {
+	t.Parallel()
 	for _, path := range []string{"a", "a.b", "a[0]", "a[0].b[12]", `a["x y"]`, `a["é\"]"].b`, "scalers[0].labelSets[1].env.HOME", "env."} {
 		segs, ok := parsePath(path)
 		require.True(t, ok, path)

@@ -91,6 +91,7 @@ func errText(err error) string {
 }
 
 func TestPlanLoadedEdits(t *testing.T) {
+	t.Parallel()
 	for _, c := range readLoadCases(t) {
 		checkPlanLoaded(t, []byte(c.Files[c.Main]))
 	}
@@ -109,6 +110,7 @@ func TestPlanLoadedEdits(t *testing.T) {
 // literal edits are: here the image line became a comment, with every
 // offset kept.
 func TestPlanLoadedEditsOtherBytes(t *testing.T) {
+	t.Parallel()
 	src := []byte("version: 1\nscalers:\n  - name: a\n    type: container\n    maxAgents: 1\n    labelSets:\n      - labels: [x]\n        image: kici-agent:1\n")
 	edits, ok := loadedEdits(src, []string{"kici-agent:2"})
 	require.True(t, ok)
@@ -127,6 +129,7 @@ func TestPlanLoadedEditsOtherBytes(t *testing.T) {
 // value: moved onto the key "image: ", it is refused, where it replaced
 // the key.
 func TestPlanLoadedEditsMoved(t *testing.T) {
+	t.Parallel()
 	src := []byte("version: 1\nscalers:\n  - name: a\n    type: container\n    maxAgents: 1\n    labelSets:\n      - labels: [x]\n        image: kici-agent:1\n")
 	edits, ok := loadedEdits(src, []string{"kici-agent:2"})
 	require.True(t, ok)
@@ -137,6 +140,7 @@ func TestPlanLoadedEditsMoved(t *testing.T) {
 		"Pos, End": func(e *ImageEdit) { e.Pos.Offset, e.End.Offset = e.Pos.Offset-7, e.End.Offset-7 },
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			moved := edits[0]
 			move(&moved)
 			_, want, wantErr := EditImages(src, literal([]ImageEdit{moved}))
@@ -181,6 +185,7 @@ func bytesPerRun(runs int, f func()) uint64 {
 }
 
 func TestLabelSetImageEdit(t *testing.T) {
+	t.Parallel()
 	_, ok := (&LabelSet{Image: "x"}).ImageEdit("y")
 	assert.False(t, ok, "no position, no edit")
 	ls := LabelSet{ImagePos: Pos{Line: 1, Column: 8, Offset: 7}, ImageEnd: Pos{Line: 1, Column: 9, Offset: 8}}

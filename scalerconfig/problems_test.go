@@ -21,6 +21,7 @@ import (
 // issue is let go as it becomes a Problem. A list of scalars as the
 // scalers has one problem an item.
 func TestProblemsShareMessages(t *testing.T) {
+	t.Parallel()
 	const n = 1000
 	src := "version: 1\nscalers: [" + strings.Repeat("a, ", n-1) + "a]\n"
 	_, err := Load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
@@ -39,6 +40,7 @@ func TestProblemsShareMessages(t *testing.T) {
 // leaves none of them reachable from the list it was given, so that the
 // two lists never stand whole side by side.
 func TestProblemsLetIssuesGo(t *testing.T) {
+	t.Parallel()
 	root, err := yamljs.Parse([]byte("version: 1\nscalers: [a, b, {name: x}]\n"))
 	require.NoError(t, err)
 	m := &merged{main: "s.yaml", root: root}
@@ -63,6 +65,7 @@ func TestProblemsLetIssuesGo(t *testing.T) {
 // keys, a resources union, refinements over label sets, a TypeError after
 // many), each read whole and by groups.
 func TestMaxProblemsKeepsTheFirst(t *testing.T) {
+	t.Parallel()
 	type config struct {
 		name  string
 		fsys  fstest.MapFS
@@ -147,6 +150,7 @@ func manyProblems() string {
 // thousands of problems holds the limit's issues, not one a problem: the
 // others are counted as they come, each let go.
 func TestMaxProblemsHoldsFew(t *testing.T) {
+	t.Parallel()
 	const n, k = 10_000, 10
 	root, err := yamljs.Parse([]byte("version: 1\nscalers: [" + strings.Repeat("a, ", n-1) + "a]\n"))
 	require.NoError(t, err)

@@ -15,28 +15,28 @@ import (
 // its files.
 
 // FileError is a file or folder that a read refuses ([ErrNotRegular],
-// [ErrNotDir], [ErrTooLong], [ErrHeapLimit]), or a Location path that
-// names no file of the file system ([ErrNotFSPath]). Load and the others
-// wrap it with their name, as they wrap an fs error:
-// "scalerconfig.Load(\"/dev/zero\"): \"/dev/zero\": a character device,
-// not a regular file".
+// [ErrNotDir], [ErrTooLong], [ErrHeapLimit]). It is also a Location path
+// that names no file of the file system ([ErrNotFSPath]). Load and the
+// others wrap it with their name, as they wrap an fs error:
+//
+//	scalerconfig.Load("/dev/zero"): "/dev/zero": a character device, not a regular file
 type FileError struct {
 	Path string // the file or folder, named as the read names it
-	// Mode, for ErrNotRegular and ErrNotDir, is the file's mode as its
-	// Stat reported it, symbolic links followed.
+	// Mode is the file's mode, as Stat reported it with symbolic links
+	// followed. It is set for ErrNotRegular and ErrNotDir.
 	Mode fs.FileMode
-	// Size, for ErrTooLong, is the bytes the read took before it stopped,
-	// or the size Stat reported when that was enough. For ErrHeapLimit,
-	// it is the file's bytes.
+	// Size, for ErrTooLong, is the bytes read before the read stopped. It
+	// is the size Stat reported when that was enough. For ErrHeapLimit, it
+	// is the file's size.
 	Size   int64
 	Reason Reason // why: ErrNotRegular, ErrNotDir, ErrTooLong, ErrHeapLimit or ErrNotFSPath
-	// Entries, for ErrHeapLimit, is the entries of lists and mappings
-	// counted in the file, and FlowEntries those of flow collections.
+	// Entries, for ErrHeapLimit, is the list and mapping entries counted
+	// in the file. FlowEntries are those of flow collections.
 	Entries, FlowEntries int
-	// NodeError, for ErrTooLong and ErrHeapLimit, is what node throws
-	// or prints as it stops: "RangeError: Invalid string length". The
-	// orchestrator does not catch it, and starts no scaler. The
-	// upgrade's image check catches it and says nothing.
+	// NodeError is what node throws or prints as it stops, such as
+	// "RangeError: Invalid string length". It is set for ErrTooLong and
+	// ErrHeapLimit. The orchestrator does not catch it, and starts no
+	// scaler. The upgrade's image check catches it and says nothing.
 	NodeError string
 }
 

@@ -22,6 +22,7 @@ import (
 // TestLocateFileNotRegular refuses every kind of env file but a regular
 // one, saying what it is.
 func TestLocateFileNotRegular(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		mode fs.FileMode
 		what string
@@ -33,6 +34,7 @@ func TestLocateFileNotRegular(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.what, func(t *testing.T) {
+			t.Parallel()
 			loc, ok, err := Options{}.LocateFile(fstest.MapFS{"f": {Mode: tt.mode}}, "f", "/")
 			var fe *FileError
 			require.ErrorAs(t, err, &fe)
@@ -48,6 +50,7 @@ func TestLocateFileNotRegular(t *testing.T) {
 // TestLocateFile passes the fs errors on, wrapped, and locates the config
 // an env file names, as Locate does.
 func TestLocateFile(t *testing.T) {
+	t.Parallel()
 	_, _, err := Options{}.LocateFile(fstest.MapFS{}, "etc/kici/orchestrator.env", "/")
 	assert.ErrorIs(t, err, fs.ErrNotExist)
 	assert.Equal(t, `scalerconfig.LocateFile("etc/kici/orchestrator.env"): open etc/kici/orchestrator.env: file does not exist`, err.Error())
@@ -73,6 +76,7 @@ func TestLocateFile(t *testing.T) {
 // regular file (or, for the drop-in folder, not a directory), naming it
 // as the load names its files.
 func TestLoadNotRegular(t *testing.T) {
+	t.Parallel()
 	main := &fstest.MapFile{Data: []byte("version: 1\nscalers: []\n")}
 	pipe := &fstest.MapFile{Mode: fs.ModeNamedPipe}
 	tests := []struct {
@@ -107,6 +111,7 @@ func TestLoadNotRegular(t *testing.T) {
 	each := func(int, *Scaler) {}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			_, err := Load(tt.fsys, "etc/kici/scalers.yaml", "etc/kici/scalers.d")
 			assert.ErrorIs(t, err, tt.reason)
 			assert.EqualError(t, err, tt.text)
@@ -126,6 +131,7 @@ func TestLoadNotRegular(t *testing.T) {
 // TestLoadReadsOnce checks a refused drop-in once, though a load by item
 // that gives up reads the drop-ins again.
 func TestLoadReadsOnce(t *testing.T) {
+	t.Parallel()
 	fsys := &countingFS{MapFS: fstest.MapFS{
 		"s.yaml":   {Data: []byte("version: 1\nscalers:\n  - name: a\n")},
 		"d/a.yaml": {Mode: fs.ModeNamedPipe},
@@ -155,6 +161,7 @@ func (c *countingFS) Stat(name string) (fs.FileInfo, error) {
 // refused by itself. (A file without a size is read to the limit:
 // noderead's TestReadLimit.)
 func TestLoadGrowing(t *testing.T) {
+	t.Parallel()
 	text := "version: 1\nscalers: []\n#"
 	cfg, err := Load(growingFS{size: int64(len(text)), text: text}, "f", "")
 	require.NoError(t, err)
@@ -196,6 +203,7 @@ func (f growingFile) Sys() any           { return nil }
 
 // TestFileErrorText says what is wrong with the file, and what node throws.
 func TestFileErrorText(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		err  *FileError
 		want string
@@ -215,8 +223,11 @@ func TestFileErrorText(t *testing.T) {
 			`"b.yaml": 12 bytes, at least 8000000 entries of lists and mappings, 2 of them in flow collections (node's yaml runs out of node's default heap from 8000000 entries, 6000000 in flow collections, or as many of both as fill it): node fails with FATAL ERROR`},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, tt.err.Error())
-		assert.ErrorIs(t, tt.err, tt.err.Reason)
+		t.Run(tt.err.Reason.Error(), func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.want, tt.err.Error())
+			assert.ErrorIs(t, tt.err, tt.err.Reason)
+		})
 	}
 	assert.Equal(t, "not a regular file", ErrNotRegular.Error())
 	assert.Equal(t, "not a directory", ErrNotDir.Error())

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -27,7 +28,7 @@ func within(t *testing.T, d time.Duration, f func()) {
 	select {
 	case <-done:
 	case <-time.After(d):
-		t.Fatalf("still reading after %v", d)
+		require.Failf(t, "a read that does not end", "still reading after %v", d)
 	}
 }
 
@@ -134,27 +135,30 @@ func TestLoadSparse(t *testing.T) {
 		{1 << 31, "RangeError [ERR_FS_FILE_TOO_LARGE]: File size (2147483648) is greater than 2 GiB"},
 	}
 	for _, tt := range tests {
-		name := filepath.Join(dir, "scalers.yaml")
-		f, err := os.Create(name)
-		require.NoError(t, err)
-		require.NoError(t, f.Truncate(tt.size))
-		require.NoError(t, f.Close())
+		// Not parallel: each measures its memory and time, in one file.
+		t.Run(strconv.FormatInt(tt.size, 10)+" bytes", func(t *testing.T) {
+			name := filepath.Join(dir, "scalers.yaml")
+			f, err := os.Create(name)
+			require.NoError(t, err)
+			require.NoError(t, f.Truncate(tt.size))
+			require.NoError(t, f.Close())
 
-		start, alloc := time.Now(), allocated()
-		var lerr error
-		within(t, 30*time.Second, func() { _, lerr = Location{Path: name}.Load(os.DirFS("/")) })
-		took, used := time.Since(start), allocated()-alloc
-		var fe *FileError
-		require.ErrorAs(t, lerr, &fe)
-		assert.Equal(t, ErrTooLong, fe.Reason)
-		assert.Equal(t, tt.node, fe.NodeError)
-		assert.Equal(t, tt.size, fe.Size)
-		assert.Less(t, used, uint64(16<<20), "bytes allocated")
-		t.Logf("%d bytes refused in %v, %d bytes allocated", tt.size, took, used)
+			start, alloc := time.Now(), allocated()
+			var lerr error
+			within(t, 30*time.Second, func() { _, lerr = Location{Path: name}.Load(os.DirFS("/")) })
+			took, used := time.Since(start), allocated()-alloc
+			var fe *FileError
+			require.ErrorAs(t, lerr, &fe)
+			assert.Equal(t, ErrTooLong, fe.Reason)
+			assert.Equal(t, tt.node, fe.NodeError)
+			assert.Equal(t, tt.size, fe.Size)
+			assert.Less(t, used, uint64(16<<20), "bytes allocated")
+			t.Logf("%d bytes refused in %v, %d bytes allocated", tt.size, took, used)
 
-		_, _, err = Options{}.LocateFile(os.DirFS(dir), "scalers.yaml", "/")
-		require.ErrorAs(t, err, &fe)
-		assert.Equal(t, "Error: Cannot create a string longer than 0x1fffffe8 characters", fe.NodeError, "the env file is refused by its size")
-		require.NoError(t, os.Remove(name))
+			_, _, err = Options{}.LocateFile(os.DirFS(dir), "scalers.yaml", "/")
+			require.ErrorAs(t, err, &fe)
+			assert.Equal(t, "Error: Cannot create a string longer than 0x1fffffe8 characters", fe.NodeError, "the env file is refused by its size")
+			require.NoError(t, os.Remove(name))
+		})
 	}
 }

@@ -2,27 +2,28 @@ package scalerconfig
 
 import "strconv"
 
-// Reason is why a call of this package refuses its input, for errors.Is:
-// the errors it returns wrap one ([EditError], [FileError]). Its values
+// Reason is why a call of this package refuses its input, for errors.Is.
+// The errors it returns wrap one ([EditError], [FileError]). Its values
 // are the constants below.
 type Reason uint8
 
-// The reasons, in three groups: why [EditImages] refuses an edit
-// ([EditError]), why a [Location] names no file of a file system, and why
-// a read refuses a file ([FileError]): what [Options.LocateFile], [Load],
-// [Location.Load] and [Location.Scan] refuse before they read it, or as
-// they read it.
+// The reasons, in three groups. The first say why [EditImages] refuses an
+// edit ([EditError]). [ErrNotFSPath] says a [Location] names no file of a
+// file system. The last say why a read refuses a file ([FileError]).
+// [Options.LocateFile], [Load], [Location.Load] and [Location.Scan]
+// refuse such a file before or as they read it.
 const (
 	// ErrNoImageValue: no string value starts and ends at the edit's
 	// positions (a position from another file, or from before a change).
 	ErrNoImageValue Reason = iota + 1
 	// ErrBlockScalar: the image is written as a block scalar (| or >).
 	ErrBlockScalar
-	// ErrAliased: the value is reached through a YAML alias, so that
-	// rewriting it would change every place the alias names it.
+	// ErrAliased: the value is reached through a YAML alias. Rewriting it
+	// would change every place the alias names it.
 	ErrAliased
 	// ErrStyle: the new image cannot be written in the old value's style
-	// (plain, 'single-quoted' or "double-quoted") and read back as itself.
+	// and read back as itself. The styles are plain, 'single-quoted' and
+	// "double-quoted".
 	ErrStyle
 	// ErrConflict: two edits of one value, or of overlapping text, disagree.
 	ErrConflict
@@ -30,27 +31,27 @@ const (
 	// edited images.
 	ErrChanged
 
-	// ErrNotFSPath: a Location path that names no file of a file system
-	// rooted at its volume: a relative path that climbs out with "..", or
-	// a Dir in another file system than Path's (on another Windows volume,
-	// or relative where Path is absolute, or absolute where it is relative).
+	// ErrNotFSPath: a Location path names no file of a file system rooted
+	// at its volume. It is a relative path that climbs out with "..". Or it
+	// is a Dir in another file system than Path's: on another Windows
+	// volume, or relative where Path is absolute, or the reverse.
 	ErrNotFSPath
 
-	// ErrNotRegular: the path names something else than a regular file,
-	// symbolic links followed (FileError.Mode says what): a directory, a
+	// ErrNotRegular: the path names something other than a regular file,
+	// symbolic links followed. FileError.Mode says what: a directory, a
 	// named pipe, a device such as /dev/zero, a socket. It is never read:
 	// a named pipe would wait for a writer, and a device may never end.
 	ErrNotRegular
-	// ErrNotDir: the drop-in folder's path names something else than a
+	// ErrNotDir: the drop-in folder's path names something other than a
 	// directory.
 	ErrNotDir
 	// ErrTooLong: the file is longer than the node call that reads it
-	// takes; FileError.NodeError is what node throws.
+	// takes. FileError.NodeError is what node throws.
 	ErrTooLong
-	// ErrHeapLimit: the file holds more entries of lists and mappings
-	// than node's yaml parses in node's default heap (FileError.Entries
-	// and FlowEntries say how many); FileError.NodeError is what node
-	// prints as it stops.
+	// ErrHeapLimit: the file holds more list and mapping entries than
+	// node's yaml parses in node's default heap. FileError.Entries and
+	// FlowEntries say how many. FileError.NodeError is what node prints as
+	// it stops.
 	ErrHeapLimit
 )
 

@@ -348,10 +348,10 @@ func gateOf(mandatory, structured []string, labels []*yamljs.Node) ([]string, ma
 }
 
 // IsPlatformTaint reports whether a plain label, lower-cased, taints the
-// label set that carries it, so that a job must request it to run there:
-// windows, win32, macos, darwin, arm64, aarch64 or arm (the orchestrator's
-// PLATFORM_TAINT_LABELS, which the scaler manager applies to every label
-// set; manager.ts at 0b46a9a).
+// label set that carries it. A job must then request it to run there. The
+// taints are windows, win32, macos, darwin, arm64, aarch64 and arm. They
+// are the orchestrator's PLATFORM_TAINT_LABELS, which its scaler manager
+// applies to every label set (manager.ts at 0b46a9a).
 func IsPlatformTaint(label string) bool {
 	switch label {
 	case "windows", "win32", "macos", "darwin", "arm64", "aarch64", "arm":
@@ -361,9 +361,9 @@ func IsPlatformTaint(label string) bool {
 }
 
 // Taints appends to dst the labels a declared platform taints its pool
-// with, as the orchestrator's platformToTaints lists them: its os when it
-// is macos or windows, then arm64 when that is its arch; none for linux on
-// x64.
+// with, as the orchestrator's platformToTaints does. They are its os when
+// macos or windows, then arm64 when that is its arch. Linux on x64 has
+// none.
 func (p Platform) Taints(dst []string) []string {
 	switch p.OS {
 	case "macos", "windows":

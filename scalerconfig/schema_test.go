@@ -59,7 +59,7 @@ func fieldOf(t *testing.T, dst reflect.Value, k key) reflect.StructField {
 			return dst.Type().Field(i)
 		}
 	}
-	t.Fatalf("%s: %s points to no field of %s", dst.Type(), k.name, dst.Type())
+	require.Failf(t, "no field", "%s: %s points to no field of %s", dst.Type(), k.name, dst.Type())
 	return reflect.StructField{}
 }
 
@@ -67,8 +67,10 @@ func fieldOf(t *testing.T, dst reflect.Value, k key) reflect.StructField {
 // field has the key as its JSON name, omitted when empty exactly when the
 // key is optional, and every field with a JSON name has a key.
 func TestTablesJSONNames(t *testing.T) {
+	t.Parallel()
 	for _, tb := range goTables() {
 		t.Run(tb.name, func(t *testing.T) {
+			t.Parallel()
 			dst, ks := tb.keys()
 			named := map[string]bool{}
 			for _, k := range ks.list() {
@@ -85,7 +87,7 @@ func TestTablesJSONNames(t *testing.T) {
 			}
 			for i := range tb.typ.NumField() {
 				if f := tb.typ.Field(i); f.IsExported() && f.Tag.Get("json") != "-" && !named[f.Name] {
-					t.Errorf("%s.%s has a JSON name but no key", tb.name, f.Name)
+					assert.Fail(t, "a JSON name but no key", "%s.%s", tb.name, f.Name)
 				}
 			}
 		})
@@ -96,6 +98,7 @@ func TestTablesJSONNames(t *testing.T) {
 // in it is made from a table (it knows its Go type), with the table's keys
 // in the table's order.
 func TestTablesInTheSchema(t *testing.T) {
+	t.Parallel()
 	byType := map[reflect.Type]goTable{}
 	for _, tb := range goTables() {
 		byType[tb.typ] = tb
@@ -136,6 +139,7 @@ func TestTablesInTheSchema(t *testing.T) {
 // that leaves every defaulted key out, and the Effective methods of the
 // enums. Each gives a key's field the value its table writes as JSON.
 func TestTablesDefaults(t *testing.T) {
+	t.Parallel()
 	src := "version: 1\nfirecracker: {}\nscalers:\n  - name: s\n    type: container\n    maxAgents: 1\n    warmPool: {}\n" +
 		"    labelSets:\n      - labels: [x]\n        image: i\n        networkPolicy: {}\n"
 	cfg, err := Load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
@@ -192,6 +196,7 @@ func TestTablesDefaults(t *testing.T) {
 // whose key has a default names it ("default 8", `default "auto"`), and
 // the package doc's list of defaults says what the tables say.
 func TestTablesDocs(t *testing.T) {
+	t.Parallel()
 	docs := fieldDocs(t, "config.go")
 	for _, tb := range goTables() {
 		if tb.typ.PkgPath() != reflect.TypeFor[Config]().PkgPath() {
@@ -260,6 +265,7 @@ func fieldDocs(t *testing.T, file string) map[string]string {
 // TestHostconfigDocs: the resources' fields, which hostconfig declares,
 // are documented there.
 func TestHostconfigDocs(t *testing.T) {
+	t.Parallel()
 	docs := fieldDocs(t, "../hostconfig/spawn.go")
 	for _, tb := range []goTable{tableOf(resourcesKeys), tableOf(specKeys)} {
 		dst, ks := tb.keys()

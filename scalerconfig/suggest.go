@@ -16,9 +16,9 @@ import (
 // and the schema only once there is a problem, so that a config that
 // loads costs nothing more.
 
-// Suggestion pairs a key the file writes where its object does not allow
-// it with the allowed key it is likely a misspelling of: equal to it but
-// for case, or within a small edit distance ([Problem.Suggestions]).
+// Suggestion pairs an unknown key the file writes with the allowed key it
+// likely misspells. They are equal but for case, or within a small edit
+// distance ([Problem.Suggestions]).
 type Suggestion struct {
 	Key   string // the key as the file writes it, which the object does not allow
 	Meant string // the key the object allows that Key is close to
@@ -210,14 +210,13 @@ func editDistance(a, b string) int {
 	return min(prev[len(rb)], 3)
 }
 
-// DidYouMean returns what the problem's Suggestions say, for a person to
-// read after its message: "" when there are none; `did you mean
-// "maxAgents"?` for the one unknown key of a problem of unknown keys; and
-// otherwise each meant key with the key the file writes for it, `did you
-// mean "maxAgents" for "maxAgnets"?` (on the problem of the missing key
-// maxAgents), `did you mean "image" for "imagee", "binaryPath" for
-// "binarypath"?`. Keys are written between double quotes as they are, as
-// the orchestrator's own message quotes them.
+// DidYouMean returns the problem's Suggestions for a person to read after
+// its message, or "" when there are none. A problem of one unknown key
+// gets `did you mean "maxAgents"?`. Otherwise each meant key comes with
+// the key the file writes for it. The missing key maxAgents gets `did you
+// mean "maxAgents" for "maxAgnets"?`. Two read `did you mean "image" for
+// "imagee", "binaryPath" for "binarypath"?`. Keys are written as they
+// are, in double quotes, as the orchestrator's own message quotes them.
 func (p Problem) DidYouMean() string {
 	switch {
 	case len(p.Suggestions) == 0:

@@ -35,6 +35,7 @@ const suggestHead = "version: 1\nscalers:\n  - name: local\n    type: container\
 // mapping then lacks names the unknown key; the orchestrator's message
 // stays whole before the suggestion.
 func TestDidYouMean(t *testing.T) {
+	t.Parallel()
 	labelSets := "    labelSets: [{labels: [x], image: i}]\n"
 	tests := []struct {
 		name  string
@@ -81,6 +82,7 @@ func TestDidYouMean(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, problemsOf(t, tt.files, tt.dir))
 		})
 	}
@@ -89,6 +91,7 @@ func TestDidYouMean(t *testing.T) {
 // TestDidYouMeanInErrorText: Error's lines carry the suggestion too, cut
 // like the rest of the line when the file's key is long.
 func TestDidYouMeanInErrorText(t *testing.T) {
+	t.Parallel()
 	fsys := fstest.MapFS{"s.yaml": {Data: []byte(suggestHead + "    maxAgnets: 2\n    labelSets: [{labels: [x], image: i}]\n")}}
 	_, err := Load(fsys, "s.yaml", "")
 	require.Error(t, err)
@@ -107,6 +110,7 @@ func TestDidYouMeanInErrorText(t *testing.T) {
 // problems of unknown or missing keys, or of a union whose forms found
 // unknown keys, have one.
 func TestSuggestionsOfLoadCases(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for _, c := range readLoadCases(t) {
 		_, err := Load(c.fsOf(), c.Main, c.Dir)
@@ -135,6 +139,7 @@ func (c loadCase) filesText() []string {
 }
 
 func TestEditDistance(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		a, b string
 		want int
@@ -153,7 +158,10 @@ func TestEditDistance(t *testing.T) {
 		{strings.Repeat("a", 50), strings.Repeat("b", 50), 3},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, editDistance(tt.a, tt.b), "%q %q", tt.a, tt.b)
-		assert.Equal(t, tt.want, editDistance(tt.b, tt.a), "%q %q", tt.b, tt.a)
+		t.Run(tt.a+" "+tt.b, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.want, editDistance(tt.a, tt.b), "%q %q", tt.a, tt.b)
+			assert.Equal(t, tt.want, editDistance(tt.b, tt.a), "%q %q", tt.b, tt.a)
+		})
 	}
 }

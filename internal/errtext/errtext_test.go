@@ -7,9 +7,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestQuote(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("a", MaxQuoted)
 	tests := []struct {
 		name, in, want string
@@ -24,19 +26,21 @@ func TestQuote(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, Quote(tt.in))
 		})
 	}
 }
 
 func TestQuoteIsBounded(t *testing.T) {
+	t.Parallel()
 	huge := strings.Repeat("\u00e9\"\\", 1<<20)
 	q := Quote(huge)
 	// Each byte quotes to at most 4 bytes (\xNN), plus the quotes and the
 	// length note.
 	assert.LessOrEqual(t, len(q), 4*MaxQuoted+40)
 	unq, err := strconv.Unquote(q[:strings.LastIndex(q, `"`)+1])
-	assert.NoError(t, err)
+	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(huge, unq), "the quoted part is a prefix of the input")
 	assert.True(t, utf8.ValidString(unq))
 }
@@ -49,14 +53,12 @@ func FuzzQuote(f *testing.F) {
 		q := Quote(s)
 		end := strings.LastIndex(q, `"`) + 1
 		unq, err := strconv.Unquote(q[:end])
-		if err != nil {
-			t.Fatalf("Quote(%q) = %s: its quoted part does not unquote: %v", s, q, err)
-		}
-		if !strings.HasPrefix(s, unq) || len(unq) > MaxQuoted {
-			t.Fatalf("Quote(%q) = %s: not a prefix of at most %d bytes", s, q, MaxQuoted)
-		}
-		if (len(s) <= MaxQuoted) != (end == len(q)) || (len(s) <= MaxQuoted && unq != s) {
-			t.Fatalf("Quote(%q) = %s: a short input must be quoted whole, a long one noted", s, q)
+		require.NoError(t, err, "Quote(%q) = %s: its quoted part does not unquote", s, q)
+		assert.True(t, strings.HasPrefix(s, unq), "Quote(%q) = %s: not a prefix", s, q)
+		assert.LessOrEqual(t, len(unq), MaxQuoted, "Quote(%q) = %s", s, q)
+		assert.Equal(t, len(s) <= MaxQuoted, end == len(q), "Quote(%q) = %s: a short input is quoted whole, a long one noted", s, q)
+		if len(s) <= MaxQuoted {
+			assert.Equal(t, s, unq, "Quote(%q) = %s: a short input is quoted whole", s, q)
 		}
 	})
 }

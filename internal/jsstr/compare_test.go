@@ -6,6 +6,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // utf16Order is the definition Compare follows, spelled out: the strings'
@@ -15,6 +16,7 @@ func utf16Order(a, b string) int {
 }
 
 func TestCompare(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		a, b string
@@ -45,6 +47,7 @@ func TestCompare(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, Compare(tt.a, tt.b))
 			assert.Equal(t, -tt.want, Compare(tt.b, tt.a))
 			assert.Equal(t, tt.want, utf16Order(tt.a, tt.b), "the definition")
@@ -58,9 +61,7 @@ func FuzzCompare(f *testing.F) {
 		f.Add(s, "\uE000")
 	}
 	f.Fuzz(func(t *testing.T, a, b string) {
-		if got, want := Compare(a, b), utf16Order(a, b); got != want {
-			t.Fatalf("Compare(%q, %q) = %d, UTF-16 order says %d", a, b, got, want)
-		}
+		require.Equal(t, utf16Order(a, b), Compare(a, b), "Compare(%q, %q): UTF-16 order", a, b)
 	})
 }
 

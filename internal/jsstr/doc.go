@@ -1,6 +1,6 @@
 // Package jsstr holds the JavaScript string rules that the orchestrator's
-// code relies on and kicikit must match, each in one place, as node 20
-// applies them:
+// code relies on. kicikit must match each, as node 20 applies it, and
+// keeps each in one place here:
 //
 //   - white space, what String.prototype.trim removes and a regular
 //     expression's \s matches (one set): [IsSpace], [SpaceLen], [Trim],
@@ -13,6 +13,6 @@
 //     [UTF16Counter] for the text node decodes from a file's bytes.
 //
 // The tests hold each to node's own answers, kept in testdata/ with the
-// node scripts that wrote them (testdata/gen/), so that go test never
-// needs node.
+// node scripts that wrote them (testdata/gen/). So go test never needs
+// node.
 package jsstr

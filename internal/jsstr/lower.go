@@ -8,13 +8,13 @@ import (
 
 //go:generate go run gen_lower.go
 
-// ToLower returns s lower-cased as JavaScript's String.prototype.toLowerCase
-// does it in node 20 (ICU's full case mapping, locale independent): where
-// a character's lower case is several characters (U+0130 becomes "i̇"),
-// where Unicode is newer than Go's tables, and capital sigma, which is final
-// sigma (ς) at the end of a word and σ elsewhere (Unicode's Final_Sigma
-// condition). Invalid UTF-8 is kept as it is. A string with nothing to
-// change is returned without allocating.
+// ToLower returns s lower-cased as node 20's String.prototype.toLowerCase
+// does. That is ICU's full case mapping, locale independent. It differs
+// from strings.ToLower in three ways. A character's lower case may be
+// several characters: U+0130 becomes "i̇". It follows a Unicode newer than
+// Go's tables. Capital sigma becomes final sigma (ς) at the end of a word, σ
+// elsewhere (Unicode's Final_Sigma condition). Invalid UTF-8 is kept as
+// it is. A string with nothing to change is returned without allocating.
 func ToLower(s string) string {
 	i := 0
 	for i < len(s) && s[i] < utf8.RuneSelf && !('A' <= s[i] && s[i] <= 'Z') {

@@ -8,12 +8,16 @@ import (
 )
 
 // ToNumber returns the number JavaScript's Number(s) reads from a string
-// (ECMAScript's StringToNumber): white space ([IsSpace]) around it is
-// ignored; "" is 0; a decimal literal with an optional sign, fraction and
-// exponent, "Infinity" with an optional sign, or an unsigned 0x, 0o or 0b
-// integer is its value, rounded to the nearest float64; anything else is
-// NaN. Go's strconv readings that JavaScript refuses ("inf", "1_000",
-// "0x1p3") are NaN.
+// (ECMAScript's StringToNumber). White space ([IsSpace]) around it is
+// ignored, and "" is 0. These read as their value, rounded to the nearest
+// float64:
+//
+//   - a decimal literal, with an optional sign, fraction and exponent;
+//   - "Infinity", with an optional sign;
+//   - an unsigned 0x, 0o or 0b integer.
+//
+// Anything else is NaN. So are Go's readings that JavaScript refuses:
+// "inf", "1_000", "0x1p3".
 func ToNumber(s string) float64 {
 	s = Trim(s)
 	if s == "" {

@@ -6,11 +6,13 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestToNumber compares with node 20's Number(s), written as JavaScript's
 // String(Number(s)); "-0" for negative zero.
 func TestToNumber(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in, want string
 	}{
@@ -69,6 +71,7 @@ func TestToNumber(t *testing.T) {
 		{"\u180e1", "NaN"},
 	} {
 		t.Run(strconv.Quote(tc.in), func(t *testing.T) {
+			t.Parallel()
 			got := ToNumber(tc.in)
 			switch {
 			case tc.want == "NaN":
@@ -77,7 +80,7 @@ func TestToNumber(t *testing.T) {
 				assert.True(t, got == 0 && math.Signbit(got), "got %v", got)
 			default:
 				want, err := strconv.ParseFloat(tc.want, 64) // reads "Infinity" too
-				assert.NoError(t, err)
+				require.NoError(t, err)
 				assert.Equal(t, want, got)
 				assert.False(t, math.Signbit(got) && got == 0)
 			}

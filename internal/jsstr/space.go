@@ -2,10 +2,10 @@ package jsstr
 
 import "unicode/utf8"
 
-// IsSpace reports whether JavaScript reads r as white space: a WhiteSpace or
-// LineTerminator code point of ECMAScript, which String.prototype.trim
-// removes and \s matches. That is [unicode.IsSpace] without U+0085 (NEL) and
-// with U+FEFF (ZERO WIDTH NO-BREAK SPACE).
+// IsSpace reports whether JavaScript reads r as white space. That is a
+// WhiteSpace or LineTerminator code point of ECMAScript, which
+// String.prototype.trim removes and \s matches. It is [unicode.IsSpace]
+// without U+0085 (NEL) and with U+FEFF (ZERO WIDTH NO-BREAK SPACE).
 func IsSpace(r rune) bool {
 	switch r {
 	case '\t', '\n', '\v', '\f', '\r', ' ', 0x00A0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
@@ -14,9 +14,9 @@ func IsSpace(r rune) bool {
 	return 0x2000 <= r && r <= 0x200A
 }
 
-// SpaceLen returns the length in bytes of the white space character ([IsSpace])
-// that s starts with, or 0 when s starts with none. Invalid UTF-8 is not
-// white space.
+// SpaceLen returns the length in bytes of the white space character
+// ([IsSpace]) that s starts with. It returns 0 when s starts with none.
+// Invalid UTF-8 is not white space.
 func SpaceLen(s string) int {
 	if s == "" {
 		return 0

@@ -5,17 +5,18 @@ import (
 	"unicode/utf8"
 )
 
-// Stringify returns JSON.stringify(s): s in double quotes, with '"' and '\'
-// escaped by a backslash, the control characters U+0000 to U+001F escaped
-// (\b, \t, \n, \f and \r by these short forms, the others as \u00xx, hex
-// in lower case), and each lone surrogate as \uxxxx, as JSON.stringify
-// writes it since ES2019 (node 12). Everything else is written as it is:
-// U+007F, U+2028, U+2029 and every other character.
+// Stringify returns JSON.stringify(s), the well-formed form of ES2019:
 //
-// A lone surrogate is read from its WTF-8 bytes (ED A0..BF 80..BF), the way
-// a \u escape leaves one in a string of the YAML reader; a high and a low
-// surrogate written so, one after the other, are one character, as in
-// JavaScript. Any other byte that is not UTF-8 is written as U+FFFD.
+//   - s in double quotes, with '"' and '\' escaped by a backslash;
+//   - U+0000 to U+001F escaped: \b, \t, \n, \f and \r so, the others as
+//     \u00xx, hex in lower case;
+//   - each lone surrogate as \uxxxx;
+//   - everything else as it is, U+007F, U+2028 and U+2029 included.
+//
+// A lone surrogate is read from its WTF-8 bytes (ED A0..BF 80..BF). That
+// is how a \u escape leaves one in a string of the YAML reader. A high and
+// a low surrogate written so, one after the other, are one character, as
+// in JavaScript. Any other byte that is not UTF-8 is written as U+FFFD.
 func Stringify(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)

@@ -72,6 +72,7 @@ func wtf8(units []uint16) string {
 // character, the edges of each UTF-8 length, and surrogates alone, paired
 // and reversed.
 func TestStringifyLikeNode(t *testing.T) {
+	t.Parallel()
 	cases, _ := readNodeStrings(t)
 	for _, c := range cases {
 		assert.Equal(t, c.Want, Stringify(wtf8(c.In)), "%U", c.In)
@@ -79,6 +80,7 @@ func TestStringifyLikeNode(t *testing.T) {
 }
 
 func TestStringify(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, in, want string
 	}{
@@ -94,6 +96,7 @@ func TestStringify(t *testing.T) {
 		{"invalid UTF-8 byte by byte", "\xff\xc3", "\"\uFFFD\uFFFD\""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tc.want, Stringify(tc.in))
 		})
 	}
@@ -102,6 +105,7 @@ func TestStringify(t *testing.T) {
 // TestCompareLikeNode: sorting node's strings with Compare gives node's
 // order, and Compare agrees with the order of their code units.
 func TestCompareLikeNode(t *testing.T) {
+	t.Parallel()
 	_, sorted := readNodeStrings(t)
 	want := make([]string, len(sorted))
 	for i, u := range sorted {
@@ -121,6 +125,7 @@ func TestCompareLikeNode(t *testing.T) {
 // TestCompareDropIns: the order of file names in JavaScript's sort, and so
 // in scalerconfig.Load's order of drop-ins.
 func TestCompareDropIns(t *testing.T) {
+	t.Parallel()
 	sorted := []string{"10.yaml", "9.yaml", "a.yaml", "a.yml", "ab", "\U00010000.yaml", "\uE000.yaml"}
 	for i, a := range sorted {
 		for j, b := range sorted {

@@ -107,7 +107,7 @@ func (c *UTF16Counter) lead(b byte) {
 // finished yet is not counted: it is at least one more unit.
 func (c *UTF16Counter) Units() int64 { return c.units }
 
-// End counts a sequence that the end of the bytes cuts short, and returns
+// End counts a sequence that the end of the bytes cuts short. It returns
 // the units of the whole text.
 func (c *UTF16Counter) End() int64 {
 	if c.need > 0 {

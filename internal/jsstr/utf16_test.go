@@ -18,6 +18,7 @@ import (
 // decoding: whole, split at every byte, and inside ASCII runs long enough
 // for the eight-byte steps.
 func TestUTF16CounterLikeNode(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("testdata/utf16.json")
 	require.NoError(t, err)
 	var table struct {
@@ -48,6 +49,7 @@ func TestUTF16CounterLikeNode(t *testing.T) {
 // of testdata/strings.json, lone surrogates included, written as the YAML
 // reader holds them, and characters of each UTF-8 length.
 func TestUTF16Len(t *testing.T) {
+	t.Parallel()
 	cases, _ := readNodeStrings(t)
 	for _, c := range cases {
 		assert.Equal(t, len(c.In), UTF16Len(wtf8(c.In)), "%U", c.In)
@@ -69,6 +71,7 @@ func TestUTF16Len(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, UTF16Len(tt.s))
 			if utf8.ValidString(tt.s) {
 				assert.Equal(t, len(utf16.Encode([]rune(tt.s))), UTF16Len(tt.s), "Go's own count")
@@ -81,6 +84,7 @@ func TestUTF16Len(t *testing.T) {
 // as node decodes them, three invalid parts, where UTF16Len reads one
 // unit.
 func TestUTF16CounterSurrogates(t *testing.T) {
+	t.Parallel()
 	var c UTF16Counter
 	c.Add([]byte("\xED\xA0\x80"))
 	assert.Equal(t, int64(3), c.End())

@@ -1,15 +1,22 @@
-// Package memstr holds the orchestrator's grammar of memory strings ("512m",
-// "1.5g"), the one its parseMemoryString applies both to a label set's
-// resources (hostconfig.ParseMemory reads them, in exact arithmetic into an
-// int64) and to a resource cap's maxMemory (scalerconfig reads it, in the
-// orchestrator's own float64 arithmetic). [Split] checks a string against
-// the grammar; each reader computes its bytes from the parts.
+// Package memstr holds the orchestrator's grammar of memory strings
+// ("512m", "1.5g"). Its parseMemoryString applies it to two things:
+//
+//   - a label set's resources, which hostconfig.ParseMemory reads in exact
+//     arithmetic into an int64;
+//   - a resource cap's maxMemory, which scalerconfig reads in the
+//     orchestrator's own float64 arithmetic.
+//
+// [Split] checks a string against the grammar. Each reader computes its
+// bytes from the parts.
 //
 // The grammar is the regular expression /^(\d+(?:\.\d+)?)\s*([kmgKMG])$/
 // of the orchestrator's config.ts (kici-dev/kici-public, commit
-// 0b46a9a5a27836be8b5af7a5e0c806592d3b5d6d): a decimal number of ASCII
-// digits, optionally "." and more digits; JavaScript's white space
-// ([jsstr.IsSpace]); one unit k, m or g in either case, nothing after it.
+// 0b46a9a5a27836be8b5af7a5e0c806592d3b5d6d):
+//
+//   - a decimal number of ASCII digits, optionally "." and more digits;
+//   - JavaScript's white space ([jsstr.IsSpace]);
+//   - one unit, k, m or g in either case, with nothing after it.
+//
 // hostconfig's package documentation gives it to users.
 package memstr
 
@@ -37,8 +44,8 @@ const (
 	Trailing       // anything after the unit, white space included
 )
 
-// Split returns the number and the unit of s, or the fault that makes s no
-// memory string. It does not allocate.
+// Split returns the number and the unit of s. It returns the fault that
+// makes s no memory string, if any. It does not allocate.
 func Split(s string) (Memory, Fault) {
 	if s == "" {
 		return Memory{}, Empty

@@ -9,6 +9,7 @@ import (
 )
 
 func TestSplit(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in    string
 		want  Memory
@@ -40,6 +41,7 @@ func TestSplit(t *testing.T) {
 		{"512Mi", Memory{}, Trailing},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
+			t.Parallel()
 			got, fault := Split(tc.in)
 			assert.Equal(t, tc.fault, fault)
 			assert.Equal(t, tc.want, got)

@@ -1,10 +1,11 @@
 // Package netpolicy reads the entries of a label set's networkPolicy as the
-// orchestrator's nftables layer reads them: packages/shared/src/net/nftables.ts
-// in kici-dev/kici-public at 221047e (parseHostAccess, isIpv4OrCidr).
+// orchestrator's nftables layer does. That layer is
+// packages/shared/src/net/nftables.ts in kici-dev/kici-public at 221047e
+// (parseHostAccess, isIpv4OrCidr).
 //
-// Both the config's validation (package scalerconfig) and the rules an agent
-// container gets (package agentspawn) read entries here, so that a config
-// that loads is a config whose rules can be written.
+// The config's validation (package scalerconfig) reads entries here. So do
+// the rules an agent container gets (package agentspawn). So a config that
+// loads is a config whose rules can be written.
 package netpolicy
 
 import (
@@ -24,10 +25,11 @@ type HostAccess struct {
 	Port uint16
 }
 
-// ParseHostAccess reads a hostAccess entry: <cidr|address|*>[:<port|*>],
-// or a bare port, after JavaScript's trim. The address is an IPv4 address
-// or CIDR as [ParseCIDR] reads it, the port decimal digits from 1 to 65535.
-// Its errors are the orchestrator's texts, which name the entry as written.
+// ParseHostAccess reads a hostAccess entry after JavaScript's trim. An
+// entry is <cidr|address|*>[:<port|*>], or a bare port. The address is an
+// IPv4 address or CIDR, as [ParseCIDR] reads it. The port is decimal
+// digits, from 1 to 65535. Its errors are the orchestrator's texts, which
+// name the entry as written.
 func ParseHostAccess(entry string) (HostAccess, error) {
 	t := jsstr.Trim(entry)
 	if t == "" {
@@ -74,11 +76,11 @@ func parsePort(v, entry string) (uint16, error) {
 	return uint16(p), nil
 }
 
-// ParseCIDR reads an IPv4 address or CIDR as the orchestrator accepts one: a
-// dotted quad of 1 to 3 decimal digits an octet, each at most 255, and an
-// optional /prefix of 1 or 2 digits, at most 32. Leading zeros are decimal
-// ("010" is 10). An address alone is a /32. The Prefix keeps the address as
-// written, host bits included.
+// ParseCIDR reads an IPv4 address or CIDR as the orchestrator accepts one.
+// That is a dotted quad of 1 to 3 decimal digits an octet, each at most
+// 255. An optional /prefix of 1 or 2 digits, at most 32, follows. Leading
+// zeros are decimal ("010" is 10). An address alone is a /32. The Prefix
+// keeps the address as written, host bits included.
 func ParseCIDR(s string) (netip.Prefix, bool) {
 	addr, prefix, hasPrefix := strings.Cut(s, "/")
 	bits := 32

@@ -40,6 +40,7 @@ func TestParseHostAccess(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got, err := ParseHostAccess(tt.entry)
 			if tt.err != "" {
 				require.EqualError(t, err, tt.err)
@@ -73,6 +74,7 @@ func TestParseCIDR(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
+			t.Parallel()
 			got, ok := ParseCIDR(tt.in)
 			if tt.want == "" {
 				assert.False(t, ok)

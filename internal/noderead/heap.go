@@ -29,30 +29,30 @@ import (
 // file whose shares add up to one fills it too: 5,000,000 entries of
 // block lists and 2,250,000 of flow lists (5/8 + 2.25/6).
 
-// MaxEntries is the fewest entries of collections (items of lists, pairs
-// of mappings) on which node 20 runs out of heap parsing a config file
-// with yaml 2.9.1. Its heap is then full of yaml's syntax tree and
-// document. node stops with "FATAL ERROR: Reached heap limit Allocation
-// failed - JavaScript heap out of memory", and the orchestrator does not
-// start its scalers. The entries are counted with yaml's own lexer
-// ([yamljs.CountEntries], a lower bound of what yaml's parser makes).
+// MaxEntries is the fewest collection entries (list items, mapping pairs)
+// on which node 20 runs out of heap parsing a config file with yaml
+// 2.9.1. Its heap is then full of yaml's syntax tree and document. node
+// stops with "FATAL ERROR: Reached heap limit Allocation failed -
+// JavaScript heap out of memory". The orchestrator then starts no
+// scalers. The entries are counted with yaml's own lexer
+// ([yamljs.CountEntries]), a lower bound of what yaml's parser makes.
 const MaxEntries = 8_000_000
 
-// MaxFlowEntries is the fewest entries of flow collections ([a, b],
-// {a: b}) on which node 20 runs out of heap, as for [MaxEntries]. An
-// entry of a flow collection costs yaml more than an empty block item.
-// The entries are counted at the "," separators, no more than there are.
+// MaxFlowEntries is the fewest flow collection entries ([a, b], {a: b})
+// on which node 20 runs out of heap, as for [MaxEntries]. A flow entry
+// costs yaml more than an empty block item. The entries are counted at
+// the "," separators, no more than there are.
 const MaxFlowEntries = 6_000_000
 
 // nodeHeapError is what node prints when its heap is full.
 const nodeHeapError = "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory"
 
 // CheckEntries refuses b, the bytes of the config file name, when they
-// hold too many entries for node's heap: MaxEntries or more,
+// hold too many entries for node's heap. That is MaxEntries or more, or
 // MaxFlowEntries of flow collections or more, or as many of both as fill
 // it. The refusal is a [HeapLimit] Error. A file is lexed only when it
-// has MaxFlowEntries bytes or more that can be the indicators entries are
-// counted at ("-", ":", ",").
+// has MaxFlowEntries bytes or more that can be entry indicators ("-",
+// ":", ",").
 func CheckEntries(name string, b []byte) error {
 	const fewest = min(MaxEntries, MaxFlowEntries)
 	if len(b) < fewest || indicators(b) < fewest {

@@ -13,6 +13,7 @@ import (
 // collections, MaxEntries entries in all, or as many of both as fill the
 // heap; and passes a file of one entry fewer, and long files of few.
 func TestCheckEntries(t *testing.T) {
+	t.Parallel()
 	var fe *Error
 	flow := []byte("[" + strings.Repeat("a,", MaxFlowEntries) + "a]\n")
 	err := CheckEntries("s.yaml", flow)

@@ -44,14 +44,14 @@ const (
 	// ConfigLimit is the orchestrator's readFile(path, "utf-8") of each
 	// config file. A file over MaxReadFileBytes fails at once
 	// (ERR_FS_FILE_TOO_LARGE). Any other is read up to the size its open
-	// file reports, or to its end when that size is 0 (as for /proc).
-	// It fails when its text passes MaxTextUnits UTF-16 code units
+	// file reports, or to its end when that size is 0, as for /proc. It
+	// fails when its text passes MaxTextUnits UTF-16 code units
 	// ("RangeError: Invalid string length").
 	ConfigLimit Limit = iota
 	// EnvFileLimit is kici-admin's readFileSync(path, "utf-8") of the
-	// service's env file. It reads to the end of the file, and fails
-	// when the bytes read are MaxTextUnits or more
-	// (ERR_STRING_TOO_LONG), whatever they decode to.
+	// service's env file. It reads to the end of the file. It fails when
+	// the bytes read are MaxTextUnits or more (ERR_STRING_TOO_LONG),
+	// whatever they decode to.
 	EnvFileLimit
 )
 
@@ -70,16 +70,16 @@ const (
 type Error struct {
 	Path string      // the file or folder, as the read names it
 	Mode fs.FileMode // for NotRegular and NotDir: the mode Stat reported
-	// Size, for TooLong, is the bytes read before the read stopped, or
-	// the size Stat reported when that was enough; for HeapLimit, the
-	// file's bytes.
+	// Size, for TooLong, is the bytes read before the read stopped. It is
+	// the size Stat reported when that was enough. For HeapLimit, it is
+	// the file's size.
 	Size int64
 	Kind Kind // why the read refuses it
-	// Entries, for HeapLimit, is the entries of collections counted in
-	// the file, and FlowEntries those of flow collections among them.
+	// Entries, for HeapLimit, is the collection entries counted in the
+	// file. FlowEntries are those of flow collections among them.
 	Entries, FlowEntries int
-	// NodeError, for TooLong and HeapLimit, is what node throws, or
-	// prints as it stops, as String(err) writes it.
+	// NodeError, for TooLong and HeapLimit, is what node throws or prints
+	// as it stops. It is written as String(err) writes it.
 	NodeError string
 }
 
@@ -145,21 +145,21 @@ const (
 
 // ReadFile returns the bytes of the regular file name in fsys, read as
 // limit's node call reads it. It checks the path with fs.Stat before it
-// opens it, and the open file's Stat again, so that a device or a folder
-// put in its place is never read. Only a named pipe put there between the
-// two checks makes the open wait, as node's open waits: [io/fs.FS] has no
-// way to open without waiting.
+// opens it, and the open file's Stat again. So a device or a folder put
+// in its place is never read. Only a named pipe put there between the two
+// checks makes the open wait, as node's open waits. [io/fs.FS] has no way
+// to open without waiting.
 //
 // No read goes past the size the open file's Stat reports. A file of more
-// than MaxTextUnits bytes is counted first, keeping nothing, so that one
-// too long is refused in little memory.
+// than MaxTextUnits bytes is counted first, keeping nothing. So one too
+// long is refused in little memory.
 func ReadFile(fsys fs.FS, name string, limit Limit) ([]byte, error) {
 	return reader{limit: limit, max: MaxTextUnits}.readFile(fsys, name)
 }
 
-// ReadAll reads r to its end as [ReadFile] reads a file, for a file that
-// has no path to check, such as standard input. With no size to stop at,
-// ConfigLimit takes up to three bytes a unit before it refuses a text
+// ReadAll reads r to its end as [ReadFile] reads a file. It is for a file
+// with no path to check, such as standard input. With no size to stop
+// at, ConfigLimit takes up to three bytes a unit before it refuses a text
 // (about 1.5 GiB).
 func ReadAll(r io.Reader, name string, limit Limit) ([]byte, error) {
 	return reader{limit: limit, max: MaxTextUnits}.read(r, name, 0, true)
@@ -167,7 +167,7 @@ func ReadAll(r io.Reader, name string, limit Limit) ([]byte, error) {
 
 // ReadDir returns the entries of the folder name in fsys. A path that is
 // not a directory, symbolic links followed, is refused before it is
-// opened: opening a named pipe would wait.
+// opened. Opening a named pipe would wait.
 func ReadDir(fsys fs.FS, name string) ([]fs.DirEntry, error) {
 	info, err := fs.Stat(fsys, name)
 	if err != nil {

@@ -107,6 +107,7 @@ func growing(size int64, text string) *fakeFS {
 // code units: the text of a config may be 64 units, whatever its bytes;
 // the bytes of an env file fewer than 64.
 func TestReadLimit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		fsys   *fakeFS
@@ -138,6 +139,7 @@ func TestReadLimit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			b, err := reader{limit: tt.limit, max: 64}.readFile(tt.fsys, "f")
 			assert.Equal(t, tt.opens, tt.fsys.opens, "opens")
 			if tt.node == "" {
@@ -162,6 +164,7 @@ func TestReadLimit(t *testing.T) {
 // TestReadFileNotRegular refuses every kind of file but a regular one
 // without opening it, for both limits, saying what it is.
 func TestReadFileNotRegular(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		mode fs.FileMode
 		what string
@@ -177,6 +180,7 @@ func TestReadFileNotRegular(t *testing.T) {
 	for _, tt := range tests {
 		for _, limit := range []Limit{ConfigLimit, EnvFileLimit} {
 			t.Run(tt.what, func(t *testing.T) {
+				t.Parallel()
 				fsys := &fakeFS{stat: info{mode: tt.mode}, bytes: func() io.Reader { return &endless{text: "\x00"} }}
 				_, err := ReadFile(fsys, "f", limit)
 				var fe *Error
@@ -193,6 +197,7 @@ func TestReadFileNotRegular(t *testing.T) {
 // TestReadFileSwapped refuses a file that Stat calls regular but whose
 // open file is something else: a device or a pipe put in its place.
 func TestReadFileSwapped(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []fs.FileMode{fs.ModeDevice | fs.ModeCharDevice, fs.ModeNamedPipe, fs.ModeDir} {
 		fsys := &fakeFS{stat: info{size: 10}, opened: info{mode: mode}, bytes: func() io.Reader { return &endless{text: "\x00"} }}
 		_, err := ReadFile(fsys, "f", ConfigLimit)
@@ -206,6 +211,7 @@ func TestReadFileSwapped(t *testing.T) {
 
 // TestReadFileErrors passes the fs errors on.
 func TestReadFileErrors(t *testing.T) {
+	t.Parallel()
 	_, err := ReadFile(fstest.MapFS{}, "etc/kici/orchestrator.env", EnvFileLimit)
 	assert.ErrorIs(t, err, fs.ErrNotExist)
 	assert.Equal(t, `open etc/kici/orchestrator.env: file does not exist`, err.Error())
@@ -237,6 +243,7 @@ func (f *failing) Read([]byte) (int, error) { return 0, f.err }
 // TestReadAll reads standard input as a file is read: to its end, under
 // the limit, its errors naming it.
 func TestReadAll(t *testing.T) {
+	t.Parallel()
 	b, err := ReadAll(strings.NewReader("version: 1\n"), "<stdin>", ConfigLimit)
 	require.NoError(t, err)
 	assert.Equal(t, "version: 1\n", string(b))
@@ -285,6 +292,7 @@ func allocated() uint64 {
 // TestReadDir lists a directory, and refuses a folder that is not one
 // before it opens it.
 func TestReadDir(t *testing.T) {
+	t.Parallel()
 	fsys := fstest.MapFS{"d/a.yaml": {}, "pipe": {Mode: fs.ModeNamedPipe}}
 	entries, err := ReadDir(fsys, "d")
 	require.NoError(t, err)
@@ -303,6 +311,7 @@ func TestReadDir(t *testing.T) {
 
 // TestErrorText says what is wrong with the file, and what node throws.
 func TestErrorText(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		err  Error
@@ -322,6 +331,7 @@ func TestErrorText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, tt.err.Error())
 		})
 	}

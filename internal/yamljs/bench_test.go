@@ -27,6 +27,7 @@ func bigConfig(n int) []byte {
 }
 
 func TestBigConfig(t *testing.T) {
+	t.Parallel()
 	src := bigConfig(1000)
 	n, err := Parse(src)
 	require.NoError(t, err)

@@ -2,17 +2,21 @@ package yamljs
 
 import "unsafe"
 
-// CountEntries returns a lower bound of the entries of collections that
-// yaml's parser makes of src, and of those in flow collections, read with
-// yaml's own lexer and no more: each "-" indicator at a line's start or
-// after another indicator starts an item of a block sequence, each ":"
-// indicator ends the key of a pair, and a flow collection holds at least
-// as many entries as it has "," separators or ":" indicators (flow counts
-// the separators alone: a ":" can end a key of the same entry). It allocates
-// little whatever the text, so that a reader can tell, before it reads a
-// text, a text too large for the memory yaml has (node's heap). (The
-// lexer's decisions look at ASCII bytes only: bytes that are not UTF-8
-// count as the U+FFFD node reads them as.)
+// CountEntries returns a lower bound of the collection entries yaml's
+// parser makes of src, and of those in flow collections. It reads src
+// with yaml's own lexer and no more:
+//
+//   - each "-" indicator at a line's start, or after another indicator,
+//     starts a block sequence item;
+//   - each ":" indicator ends the key of a pair;
+//   - a flow collection holds at least as many entries as it has ","
+//     separators or ":" indicators. flow counts the separators alone: a
+//     ":" can end a key of the same entry.
+//
+// It allocates little, whatever the text. So a reader can tell a text too
+// large for yaml's memory (node's heap) before it reads the text. The
+// lexer's decisions look at ASCII bytes only. Bytes that are not UTF-8
+// count as the U+FFFD node reads them as.
 func CountEntries(src []byte) (entries, flow int) {
 	c := counter{item: true}
 	newLexer(unsafe.String(unsafe.SliceData(src), len(src)), c.token).run()

@@ -39,6 +39,7 @@ func cstEntries(src []byte) (n, flow int) {
 }
 
 func TestCountEntries(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		src        string
 		want, flow int
@@ -62,12 +63,15 @@ func TestCountEntries(t *testing.T) {
 		{"--- [a, b]\n--- [b, c, d]\n", 3, 3},
 		{"- [a, b]\n- {c: d, e: f}\n", 5, 2},
 	} {
-		n, flow := CountEntries([]byte(c.src))
-		assert.Equal(t, c.want, n, "%q", c.src)
-		assert.Equal(t, c.flow, flow, "%q: in flow collections", c.src)
-		treeN, treeFlow := cstEntries([]byte(c.src))
-		assert.LessOrEqual(t, n, treeN, "%q", c.src)
-		assert.LessOrEqual(t, flow, treeFlow, "%q", c.src)
+		t.Run(c.src, func(t *testing.T) {
+			t.Parallel()
+			n, flow := CountEntries([]byte(c.src))
+			assert.Equal(t, c.want, n, "%q", c.src)
+			assert.Equal(t, c.flow, flow, "%q: in flow collections", c.src)
+			treeN, treeFlow := cstEntries([]byte(c.src))
+			assert.LessOrEqual(t, n, treeN, "%q", c.src)
+			assert.LessOrEqual(t, flow, treeFlow, "%q", c.src)
+		})
 	}
 }
 
@@ -104,7 +108,8 @@ func TestCountEntriesLowerBound(t *testing.T) {
 		if got > tree || flow > treeFlow {
 			over++
 			if over <= 5 {
-				t.Errorf("%q: counted %d entries, %d in flow collections; the tree has %d and %d", src, got, flow, tree, treeFlow)
+				assert.LessOrEqual(t, got, tree, "%q: the entries counted, against the tree's", src)
+				assert.LessOrEqual(t, flow, treeFlow, "%q: those in flow collections, against the tree's", src)
 			}
 		}
 	}
@@ -115,6 +120,7 @@ func TestCountEntriesLowerBound(t *testing.T) {
 // in a scalar's end, after the value of an explicit key on its line, make
 // no entries; yaml reads each text without an error.
 func TestCountEntriesIndicatorsInAnEnd(t *testing.T) {
+	t.Parallel()
 	for _, src := range []string{
 		"version: 1\n? \"x\"'y' - - - -\n",
 		"? a - - -\n",

@@ -2,10 +2,11 @@ package yamljs
 
 import "strconv"
 
-// Code is the kind of a problem: yaml's error code, or, for what parse()
-// throws while it builds the value (yaml's ReferenceError and Error, which
-// have none), a code of this package. Each Code is an error value, so a
-// caller can branch on it with errors.Is:
+// Code is the kind of a problem: yaml's error code, or a code of this
+// package. The package's codes are for what parse() throws while it
+// builds the value: yaml's ReferenceError and Error, which have none.
+// Each Code is an error value, so a caller can branch on it with
+// errors.Is:
 //
 //	if errors.Is(err, yamljs.ErrDuplicateKey) { … }
 type Code string
@@ -35,7 +36,7 @@ const (
 	// ErrResourceExhaustion is a collection nested too deep (yaml reports
 	// JavaScript's stack overflow with it).
 	ErrResourceExhaustion Code = "RESOURCE_EXHAUSTION"
-	// ErrTextTooLong is a text of more than 1.5 GiB, which no parse reads:
+	// ErrTextTooLong is a text of more than 1.5 GiB, which no parse reads.
 	// node holds no string that long, so yaml never sees one.
 	ErrTextTooLong Code = "TEXT_TOO_LONG"
 )
@@ -44,8 +45,8 @@ const (
 const (
 	// ErrUnresolvedAlias is an alias to an anchor not set before it.
 	ErrUnresolvedAlias Code = "UNRESOLVED_ALIAS"
-	// ErrAliasCount is yaml's limit on alias expansion (100 values per
-	// anchor), which guards against "billion laughs".
+	// ErrAliasCount is yaml's limit on alias expansion: 100 values per
+	// anchor. It guards against "billion laughs".
 	ErrAliasCount Code = "EXCESSIVE_ALIAS_COUNT"
 	// ErrMergeSource is a merge key whose value is not a map or a
 	// sequence of maps.
@@ -56,8 +57,8 @@ const (
 	// yaml's stringifier refuses.
 	ErrBadAnchorName Code = "BAD_ANCHOR_NAME"
 	// ErrTypeError is a TypeError JavaScript throws inside yaml while it
-	// builds the value: a !!timestamp key whose value is no Date, a !!set
-	// merged whose member is not iterable.
+	// builds the value. A !!timestamp key whose value is no Date throws
+	// one, as does a merged !!set whose member is not iterable.
 	ErrTypeError Code = "TYPE_ERROR"
 )
 
@@ -81,10 +82,11 @@ func (p Problem) String() string {
 // problem yaml reports, in its order. The first is what parse() throws.
 type SyntaxError struct {
 	Problems []Problem // at least one
-	// Thrown is the message of what parse() throws, as yaml words it: the
-	// first problem's message with " at line L, column C:" and an excerpt
-	// of the line pointing at it (lines and columns count UTF-16 code units
-	// there). What the orchestrator prints when it refuses the file.
+	// Thrown is the message of what parse() throws, as yaml words it. It
+	// is the first problem's message, with " at line L, column C:" and an
+	// excerpt of the line pointing at it. Its lines and columns count
+	// UTF-16 code units. The orchestrator prints it when it refuses the
+	// file.
 	Thrown string
 }
 
@@ -98,7 +100,7 @@ func (e *SyntaxError) Error() string {
 	return s
 }
 
-// Unwrap returns the codes of the problems, so that errors.Is(err,
+// Unwrap returns the codes of the problems. So errors.Is(err,
 // ErrDuplicateKey) tells whether any problem is a duplicate key.
 func (e *SyntaxError) Unwrap() []error {
 	errs := make([]error, len(e.Problems))

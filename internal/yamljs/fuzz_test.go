@@ -27,14 +27,16 @@ func checkPositions(t testing.TB, src []byte, n *Node, err error) {
 			lines = append(lines, i+1)
 		}
 	}
+	// Each position is checked first and handed to testify only when it
+	// is wrong: this runs for every node of the corpora.
 	at := func(what string, p Pos) {
 		if p.Offset < 0 || p.off() > len(src) {
-			t.Fatalf("%s offset %d outside [0, %d]", what, p.Offset, len(src))
+			require.Failf(t, "a position outside the text", "%s offset %d outside [0, %d]", what, p.Offset, len(src))
 		}
 		line := sort.SearchInts(lines, p.off()+1)
 		col := p.off() - lines[line-1] + 1
 		if p.line() != line || int(p.Column) != col {
-			t.Fatalf("%s at offset %d says %d:%d, not %d:%d", what, p.Offset, p.Line, p.Column, line, col)
+			require.Equal(t, [2]int{line, col}, [2]int{p.line(), int(p.Column)}, "%s at offset %d: line and column", what, p.Offset)
 		}
 	}
 	var se *SyntaxError
@@ -42,9 +44,7 @@ func checkPositions(t testing.TB, src []byte, n *Node, err error) {
 		for _, p := range se.Problems {
 			at("problem "+p.Message, p.Pos)
 			at("problem end "+p.Message, p.End)
-			if p.End.Offset < p.Pos.Offset {
-				t.Fatalf("problem %q ends before it starts", p.Message)
-			}
+			require.GreaterOrEqual(t, p.End.Offset, p.Pos.Offset, "problem %q ends before it starts", p.Message)
 		}
 		return
 	}
@@ -53,7 +53,7 @@ func checkPositions(t testing.TB, src []byte, n *Node, err error) {
 		at("node", n.Pos)
 		at("node end", n.End)
 		if n.End.Offset < n.Pos.Offset {
-			t.Fatalf("node at %d ends at %d", n.Pos.Offset, n.End.Offset)
+			require.GreaterOrEqual(t, n.End.Offset, n.Pos.Offset, "node at %d ends before it starts", n.Pos.Offset)
 		}
 		for _, p := range n.Pairs {
 			at("key "+strconv.Quote(p.Key), p.KeyPos)

@@ -13,6 +13,7 @@ import (
 
 // TestJoined builds strings piece by piece as yaml's comments are built.
 func TestJoined(t *testing.T) {
+	t.Parallel()
 	var j, sep joined
 	assert.True(t, j.empty())
 	assert.Equal(t, "", j.String())

@@ -14,6 +14,7 @@ import (
 // on strings made of the characters the expressions look at: every string
 // of up to three of them, and random longer ones.
 func TestMatch11(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		pattern string
 		match   func(string) bool
@@ -33,6 +34,7 @@ func TestMatch11(t *testing.T) {
 	inputs = append(inputs, "yes", "Yes", "YES", "yEs", "true", "True", "on", "On", "no", "No", "false", "off", "OFF", "Off", "0xFF_a", "0b1_0", "017", "190:20:30", "1:30.5", "1:60", "1:5", "1:005")
 	for _, tt := range tests {
 		t.Run(tt.pattern, func(t *testing.T) {
+			t.Parallel()
 			re := regexp.MustCompile(tt.pattern)
 			for _, s := range inputs {
 				require.Equal(t, re.MatchString(s), tt.match(s), "%q", s)
@@ -44,6 +46,7 @@ func TestMatch11(t *testing.T) {
 // TestMatchTimestamp holds matchTimestamp to yaml's timestamp expression,
 // its groups included.
 func TestMatchTimestamp(t *testing.T) {
+	t.Parallel()
 	re := regexp.MustCompile(`^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})` +
 		`(?:(?:t|T|[ \t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\.[0-9]+)?)` +
 		`(?:[ \t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$`)

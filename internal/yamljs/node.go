@@ -24,8 +24,8 @@ const (
 	OrderedMap // a Map (!!omap): Pairs, each with its key as a value in KeyNode
 	Symbol     // a Symbol (!!merge used as a value): Str holds its description
 	// Undefined is JavaScript's undefined, which only a merge of a !!set
-	// makes: merging reads each member of the Set as a [key, value] pair,
-	// and a string of one character has no second.
+	// makes. Merging reads each member of the Set as a [key, value] pair.
+	// A string of one character has no second.
 	Undefined
 )
 
@@ -63,8 +63,8 @@ func (k Kind) String() string {
 
 // Pos is a place in the source.
 //
-// Its numbers are int32, which keeps a Node of a large document at 104
-// bytes: no text this package reads is longer than 1.5 GiB (see [Parse]).
+// Its numbers are int32: no text this package reads is longer than
+// 1.5 GiB (see [Parse]).
 type Pos struct {
 	Offset int32 // 0-based byte offset
 	Line   int32 // 1-based line
@@ -107,27 +107,27 @@ type Node struct {
 	Num   float64 // Number; Date
 	Str   string  // String (a lone surrogate from a \u escape is in WTF-8); Symbol; Bytes
 	Items []*Node // Seq; Set
-	// Pairs are a Map's entries in JavaScript's own-key order: the keys
-	// that are array indices ("0", "17") first, in ascending numeric order,
-	// then the others in source order. Keys that name the same property
-	// (1 and "1", or two collections written alike) make one pair, at the
-	// first one's place, with the last one's value. An OrderedMap's pairs
-	// are in source order.
+	// Pairs are a Map's entries in JavaScript's own-key order. Keys that
+	// are array indices ("0", "17") come first, in ascending numeric
+	// order. The others follow in source order. Keys that name the same
+	// property (1 and "1", or two collections written alike) make one
+	// pair. It is at the first one's place, with the last one's value. An
+	// OrderedMap's pairs are in source order.
 	Pairs []Pair
 
-	// Pos is where the node's own text starts: a scalar's first byte (its
-	// quote or block indicator included), a flow collection's bracket, a
-	// block collection's first entry. For an implicit null (an empty
-	// value) it is where the value would start.
+	// Pos is where the node's own text starts. That is a scalar's first
+	// byte (its quote or block indicator included), a flow collection's
+	// bracket, or a block collection's first entry. For an implicit null
+	// (an empty value), it is where the value would start.
 	Pos Pos
-	// End is where a scalar's source text ends (exclusive), so that the
-	// text is src[Pos.Offset:End.Offset]: a quoted scalar's closing
-	// quote included, a block scalar's header and its lines through the
-	// last line break included (with "+" chomping, the blank lines it
-	// keeps too). For a
-	// collection it is where yaml ends its value: a flow collection's
-	// closing bracket, or the end of a block collection's last entry, the
-	// comment and line break after that entry included.
+	// End is where a scalar's source text ends (exclusive): the text is
+	// src[Pos.Offset:End.Offset]. A quoted scalar's closing quote is
+	// included. So are a block scalar's header and its lines through the
+	// last line break, and with "+" chomping the blank lines it keeps. For
+	// a collection, End is where yaml ends its value. That is a flow
+	// collection's closing bracket, or the end of a block collection's
+	// last entry. The comment and line break after that entry are
+	// included.
 	End Pos
 }
 
@@ -138,7 +138,7 @@ type Pair struct {
 	// Value is the entry's value; a key written without one ("? a") has
 	// a Null placed where the key ends.
 	Value *Node
-	// KeyNode is the key as a value, in an OrderedMap only (a JavaScript
-	// Map's keys are values, not property names); nil elsewhere.
+	// KeyNode is the key as a value, in an OrderedMap only; nil elsewhere.
+	// A JavaScript Map's keys are values, not property names.
 	KeyNode *Node
 }

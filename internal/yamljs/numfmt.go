@@ -6,9 +6,10 @@ import (
 	"strings"
 )
 
-// NumberString returns f as JavaScript's String(f) writes it: the shortest
-// decimal that reads back as f, in exponent form below 1e-6 and from 1e21
-// on; "NaN", "Infinity", "-Infinity", and "0" for -0.
+// NumberString returns f as JavaScript's String(f) writes it. That is the
+// shortest decimal that reads back as f, in exponent form below 1e-6 and
+// from 1e21 on. NaN and the infinities are "NaN", "Infinity" and
+// "-Infinity". -0 is "0".
 func NumberString(f float64) string {
 	switch {
 	case math.IsNaN(f):

@@ -3,14 +3,14 @@ package yamljs
 import "bytes"
 
 // Parse returns the JavaScript value that the npm package yaml's parse()
-// returns for src (read as fs.readFile(path, 'utf-8') reads a file), as a
-// tree of Nodes with their positions in src, or a [*SyntaxError] when
-// parse() throws. An empty document, or one of comments only, is a Null
-// node.
+// returns for src, as a tree of Nodes with their positions in src. src is
+// read as fs.readFile(path, 'utf-8') reads a file. When parse() throws,
+// Parse returns a [*SyntaxError]. An empty document, or one of comments
+// only, is a Null node.
 //
 // Parse and the other parses refuse a text of more than 1.5 GiB (3<<29
-// bytes), longer than any string JavaScript holds, whose places would not
-// fit the parser's int32, with a [*SyntaxError] of [ErrTextTooLong].
+// bytes) with a [*SyntaxError] of [ErrTextTooLong]. No JavaScript string
+// is that long, and its places would not fit the parser's int32.
 func Parse(src []byte) (*Node, error) {
 	if err := tooLong(src); err != nil {
 		return nil, err
@@ -19,9 +19,9 @@ func Parse(src []byte) (*Node, error) {
 }
 
 // ParseRange is Parse of src[from.Offset:end], a text of its own, with
-// every position given in src. from must be where a line of src starts, as
-// [SplitItems] gives it. (A [SyntaxError]'s Thrown text, yaml's own
-// message, counts the lines of the part.)
+// every position given in src. from must be where a line of src starts,
+// as [SplitItems] gives it. A [SyntaxError]'s Thrown text, yaml's own
+// message, counts the lines of the part.
 func ParseRange(src []byte, from Pos, end int) (*Node, error) {
 	if err := tooLong(src); err != nil {
 		return nil, err
@@ -35,12 +35,11 @@ func placed(s *source, from Pos) *source {
 	return s
 }
 
-// A Reader parses the parts of a text one after another in the same
-// memory: the syntax tree and the document model of each part are made in
-// chunks it keeps, cleared and used again for the next part, so that
-// reading a large text part by part allocates about what one part takes.
-// The Nodes a parse returns are made there too: they are valid only until
-// the Reader's next parse, and a caller keeps copies of what it needs.
+// A Reader parses the parts of a text one after another, in memory it
+// uses again for each part. Reading a large text part by part then
+// allocates about what one part takes. The Nodes a parse returns live in
+// that memory too. They are valid only until the Reader's next parse: a
+// caller keeps copies of what it needs.
 //
 // The zero Reader is ready to use. It is not safe for concurrent use.
 type Reader struct {
@@ -49,9 +48,9 @@ type Reader struct {
 	lines []int32 // the line starts of the last part
 }
 
-// ParseRange is [ParseRange], in r's memory. It reads src in place rather
-// than a copy of it: src must not change while a Node it returned, or a
-// string of one, is in use.
+// ParseRange is [ParseRange], in r's memory. It reads src in place, not a
+// copy. src must not change while a Node it returned, or a string of one,
+// is in use.
 func (r *Reader) ParseRange(src []byte, from Pos, end int) (*Node, error) {
 	if err := tooLong(src); err != nil {
 		return nil, err
@@ -66,10 +65,10 @@ func (r *Reader) ParseRange(src []byte, from Pos, end int) (*Node, error) {
 	return parseSource(s, r.ps, r.cs)
 }
 
-// ParseWithout is Parse of src without its lines from `from` up to `to`
-// (both where a line starts, as [SplitItems] gives them), with every
-// position given in src. (A [SyntaxError]'s Thrown text, yaml's own
-// message, counts the lines of the text without them.)
+// ParseWithout is Parse of src without its lines from `from` up to `to`,
+// with every position given in src. Both are where a line starts, as
+// [SplitItems] gives them. A [SyntaxError]'s Thrown text, yaml's own
+// message, counts the lines of the text without them.
 func ParseWithout(src []byte, from, to Pos) (*Node, error) {
 	if err := tooLong(src); err != nil {
 		return nil, err
@@ -82,9 +81,9 @@ func ParseWithout(src []byte, from, to Pos) (*Node, error) {
 }
 
 // ParseRangeWithout is [ParseRange] of src[from.Offset:end] without its
-// lines from cutFrom up to cutTo (both where a line starts, as
-// [SplitNestedItems] gives them, within the range), with every position
-// given in src: an item of a sequence without its own items.
+// lines from cutFrom up to cutTo. Both are where a line starts within the
+// range, as [SplitNestedItems] gives them. Every position is given in
+// src. It parses an item of a sequence without the item's own items.
 func ParseRangeWithout(src []byte, from Pos, end int, cutFrom, cutTo Pos) (*Node, error) {
 	if err := tooLong(src); err != nil {
 		return nil, err

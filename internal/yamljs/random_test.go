@@ -16,6 +16,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -60,9 +61,7 @@ func loadRandomCorpus(t testing.TB) []randomCase {
 	cases := make([]randomCase, 0, head.Cases)
 	for sc.Scan() {
 		parts := strings.SplitN(sc.Text(), "\t", 3)
-		if len(parts) != 3 {
-			t.Fatalf("line %d has %d fields, not 3", len(cases)+2, len(parts))
-		}
+		require.Len(t, parts, 3, "line %d: its fields", len(cases)+2)
 		c := randomCase{name: jsonStringValue(t, parts[0]), answer: parts[2]}
 		c.src = randomSource(t, parts[1])
 		cases = append(cases, c)
@@ -80,9 +79,7 @@ func randomSource(t testing.TB, field string) []byte {
 		}
 		require.NoError(t, json.Unmarshal([]byte(field), &b))
 		src, err := base64.StdEncoding.DecodeString(b.B64)
-		if err != nil {
-			t.Fatalf("%s: %v", field, err)
-		}
+		require.NoError(t, err, field)
 		return src
 	}
 	return []byte(jsonStringValue(t, field))
@@ -96,9 +93,7 @@ func jsonStringValue(t testing.TB, field string) string {
 		return s
 	}
 	var s string
-	if err := json.Unmarshal([]byte(field), &s); err != nil {
-		t.Fatalf("%s: %v", field, err)
-	}
+	require.NoError(t, json.Unmarshal([]byte(field), &s), field)
 	return s
 }
 
@@ -133,14 +128,8 @@ func TestRandomCorpus(t *testing.T) {
 	for _, d := range diffs {
 		all = append(all, d...)
 	}
-	for i, d := range all {
-		if i == 30 {
-			t.Errorf("... and %d more", len(all)-i)
-			break
-		}
-		t.Error(d)
-	}
 	t.Logf("%d cases read of %d, %d differ", (len(cases)+step-1)/step, len(cases), len(all))
+	assert.Zero(t, len(all), "cases that differ; the first ones:\n%s", strings.Join(all[:min(len(all), 30)], "\n"))
 }
 
 // randomAnswer is Parse's answer for src in gen.js's compact form.

@@ -8,7 +8,7 @@ import (
 )
 
 // Items is the block sequence a key of the root mapping holds, split into
-// its items, so that a reader can parse one item at a time ([ParseRange])
+// its items. A reader can then parse one item at a time ([ParseRange]),
 // and the rest of the text without them ([ParseWithout]).
 type Items struct {
 	Start Pos   // the line start of the first item
@@ -16,10 +16,9 @@ type Items struct {
 	Items []Pos // each item's line start; item i ends where item i+1 (or End) starts
 }
 
-// SplitItems finds the block sequence that the root mapping's key holds and
-// splits it into its items, when the text is in the plain form where
-// parsing each item on its own reads it exactly as parsing the whole text
-// does:
+// SplitItems splits the block sequence that the root mapping's key holds
+// into its items. It does so only for a text in the plain form. There,
+// parsing each item on its own reads it as parsing the whole text does:
 //
 //   - valid UTF-8 without a byte order mark, one document without
 //     directives or document markers ("---", "..."), and no anchor,
@@ -35,18 +34,18 @@ type Items struct {
 //     tab indents a line; in the sequence, no block scalar with only
 //     blank lines (where it ends depends on the line after it).
 //
-// Within the plain form the lexer's own tokens place every item: an item
+// Within the plain form, the lexer's own tokens place every item. An item
 // starts at each "-" indicator at the sequence's column that begins a line
-// outside any flow collection, and the sequence ends at the first line that
-// begins further left, or at its column with anything else. ok is false,
-// and the text must be read whole, when the text is not in the plain form
-// or has no such sequence.
+// outside any flow collection. The sequence ends at the first line that
+// begins further left, or at its column with anything else. ok is false
+// when the text is not in the plain form or has no such sequence. The
+// text must then be read whole.
 //
-// Parsing the parts gives the same values and positions as parsing the
-// whole text (but for where a block collection ends, which takes in the
-// comments after it up to the part's end) only when each part parses
-// without error; a reader that gets an error from a part must parse the
-// whole text for the error yaml reports.
+// Parsing the parts gives the values and positions of parsing the whole
+// text, if each part parses without error. Only where a block collection
+// ends differs: it takes in the comments after it, up to the part's end.
+// A reader that gets an error from a part must parse the whole text for
+// the error yaml reports.
 func SplitItems(src []byte, key string) (items Items, ok bool) {
 	if len(src) > maxTextBytes || !utf8.Valid(src) { // too long for a Pos, and for Parse
 		return Items{}, false
@@ -65,19 +64,19 @@ func SplitItems(src []byte, key string) (items Items, ok bool) {
 	return sp.positions(), true
 }
 
-// SplitNestedItems is [SplitItems] for the block mapping that one item of a
-// split sequence holds: src[from.Offset:end] is the item (from a line
-// start, such as [Items] gives one, to the next item's), "- " then the
-// mapping's first key on its line and the mapping's other keys below it
-// at that key's column, and key is a key of that mapping whose value is a
-// block sequence. The item is read as a text of its own, in the plain
-// form SplitItems reads, its mapping's lines in place of the root's; the
-// positions are in src.
+// SplitNestedItems is [SplitItems] for the block mapping that one item of
+// a split sequence holds. The item is src[from.Offset:end], from a line
+// start such as [Items] gives to the next item's. It is "- ", then the
+// mapping's first key on its line, then its other keys below at that
+// key's column. key is a key of that mapping whose value is a block
+// sequence. The item is read as a text of its own, in SplitItems's plain
+// form, its mapping's lines in place of the root's. The positions are in
+// src.
 //
-// Parsing the parts (the item without the sequence's lines with
-// [ParseRangeWithout], the sequence's items with [ParseRange]) then gives
-// the values and positions that parsing the item gives, with the same
-// proviso as for SplitItems: a part that does not parse says nothing.
+// Parsing the parts then gives the values and positions that parsing the
+// item gives. The parts are the item without the sequence's lines
+// ([ParseRangeWithout]), and the sequence's items ([ParseRange]). The
+// proviso of SplitItems holds: a part that does not parse says nothing.
 func SplitNestedItems(src []byte, from Pos, end int, key string) (items Items, ok bool) {
 	if len(src) > maxTextBytes { // too long for a Pos, and for Parse
 		return Items{}, false

@@ -10,6 +10,7 @@ import (
 // list at column 1 and at column 3, followed by a second item and a root
 // key, and holds each text's parts to the whole text (checkSplit).
 func TestSplitItemsGenerated(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("about 150,000 texts")
 	}

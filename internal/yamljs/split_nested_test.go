@@ -60,6 +60,7 @@ func checkNestedSplit(t testing.TB, src []byte, key string) bool {
 }
 
 func TestSplitNestedItems(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		src   string
@@ -81,6 +82,7 @@ func TestSplitNestedItems(t *testing.T) {
 		{"a sequence in the item", "outer:\n  - - labelSets:\n      - a\n", 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			src := []byte(c.src)
 			outer, ok := SplitItems(src, "outer")
 			require.True(t, ok)
@@ -97,6 +99,7 @@ func TestSplitNestedItems(t *testing.T) {
 }
 
 func TestSplitNestedItemsPositions(t *testing.T) {
+	t.Parallel()
 	src := []byte("v: 1\nouter:\n  - name: a\n    labelSets:\n      - x\n      - y: 1\n    w: 2\n")
 	outer, ok := SplitItems(src, "outer")
 	require.True(t, ok)
@@ -123,6 +126,7 @@ func TestSplitNestedItemsPositions(t *testing.T) {
 // TestSplitNestedItemsParts holds the parts to the whole item for every
 // text of the split tests, each made the mapping of an item.
 func TestSplitNestedItemsParts(t *testing.T) {
+	t.Parallel()
 	split := 0
 	texts := append([]string(nil), partsSplitTexts...)
 	for _, c := range splitCases {

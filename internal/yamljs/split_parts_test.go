@@ -205,8 +205,10 @@ func checkSplitGroups(t testing.TB, src []byte, key string) {
 }
 
 func TestSplitItemsParts(t *testing.T) {
+	t.Parallel()
 	for _, src := range partsSplitTexts {
 		t.Run("", func(t *testing.T) {
+			t.Parallel()
 			_, ok := SplitItems([]byte(src), "scalers")
 			t.Logf("%q split: %v", src, ok)
 			checkSplitGroups(t, []byte(src), "scalers")
@@ -255,8 +257,10 @@ var emptyBlockScalarTexts = []string{
 // generated texts of TestSplitItemsGenerated and
 // TestLoadByItemEmptyBlockImage pass.
 func TestSplitItemsEmptyBlockScalar(t *testing.T) {
+	t.Parallel()
 	for _, src := range emptyBlockScalarTexts {
 		t.Run("", func(t *testing.T) {
+			t.Parallel()
 			checkSplit(t, []byte(src), "scalers")
 		})
 	}
@@ -278,12 +282,14 @@ func lineStartPos(src []byte, off int) Pos {
 // CRLF) in parts, at line starts found by hand, and holds the values and
 // positions of ParseRange and ParseWithout to those of Parse.
 func TestParsePartsInvalidUTF8(t *testing.T) {
+	t.Parallel()
 	for _, src := range []string{
 		"a: \xff\xfe\nscalers:\n  - \xe2\x82 x\n  - b: \xf0\x9f\x98\n    c: \"\xc3\"\nv: \xc3\xa9\xff\n",
 		"a: \xff\r\nscalers:\r\n  - \xe2\x82\r\n  - b\r\nv: \xed\xa0\x80 w\r\n",
 		"scalers:\n  - \xff\n  - \xff\xff",
 	} {
 		t.Run("", func(t *testing.T) {
+			t.Parallel()
 			b := []byte(src)
 			start := strings.Index(src, "  - ")
 			second := start + 4 + strings.Index(src[start+4:], "  - ")

@@ -133,8 +133,10 @@ var splitCases = []struct {
 }
 
 func TestSplitItems(t *testing.T) {
+	t.Parallel()
 	for _, c := range splitCases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			items, ok := SplitItems([]byte(c.src), "scalers")
 			if c.items == 0 {
 				assert.False(t, ok)
@@ -148,6 +150,7 @@ func TestSplitItems(t *testing.T) {
 }
 
 func TestSplitItemsPositions(t *testing.T) {
+	t.Parallel()
 	src := []byte("v: 1\nscalers:\n  - a\n  - b: 1\n    c: 2\nw: 2\n")
 	items, ok := SplitItems(src, "scalers")
 	require.True(t, ok)

@@ -12,6 +12,7 @@ import (
 // the expected values are what yaml 2.9.1's own helpers return (node).
 
 func TestFoldFlowLines(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		text, indent  string
 		quoted        bool
@@ -28,6 +29,7 @@ func TestFoldFlowLines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.text[:min(20, len(tt.text))], func(t *testing.T) {
+			t.Parallel()
 			ctx := &strCtx{indentAtStart: tt.indentAtStart, hasIndentAtStart: tt.indentAtStart >= 0}
 			mode := foldFlow
 			if tt.quoted {
@@ -39,6 +41,7 @@ func TestFoldFlowLines(t *testing.T) {
 }
 
 func TestComments(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, comment, indented, line, lineAfterNewline, lineAfterSpace string
 	}{
@@ -49,6 +52,7 @@ func TestComments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
+			t.Parallel()
 			cs := commentString(tt.in)
 			assert.Equal(t, tt.comment, cs)
 			assert.Equal(t, tt.indented, indentComment(cs, "  "))
@@ -60,6 +64,7 @@ func TestComments(t *testing.T) {
 }
 
 func TestPlainSafe(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want bool
@@ -73,12 +78,14 @@ func TestPlainSafe(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, plainSafe(tt.in))
 		})
 	}
 }
 
 func TestStringHelpers(t *testing.T) {
+	t.Parallel()
 	assert.True(t, needsDoubleQuotes("a\x01"))
 	assert.True(t, needsDoubleQuotes("a\u0085"))
 	assert.True(t, needsDoubleQuotes("a\xed\xa0\x80"))
@@ -100,6 +107,7 @@ func TestStringHelpers(t *testing.T) {
 }
 
 func TestJSValues(t *testing.T) {
+	t.Parallel()
 	nan := scalarValue{kind: Number, num: math.NaN()}
 	assert.True(t, sameValueZeroScalar(nan, nan))
 	assert.True(t, sameValueZeroScalar(scalarValue{kind: Null}, scalarValue{kind: Null}))
@@ -143,6 +151,7 @@ func TestJSValues(t *testing.T) {
 // counting from any index, one between the two code units of a character
 // included (the byte offset two into its four).
 func TestUnitArithmetic(t *testing.T) {
+	t.Parallel()
 	text := "a😀é\u4e2d😀😀x\n𝄞"
 	// byteOf[u] is the offset of code unit u.
 	var byteOf []int

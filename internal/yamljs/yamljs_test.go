@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
@@ -13,6 +14,7 @@ import (
 )
 
 func TestKindString(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		kind Kind
 		want string
@@ -22,12 +24,14 @@ func TestKindString(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, tt.kind.String())
 		})
 	}
 }
 
 func TestSyntaxError(t *testing.T) {
+	t.Parallel()
 	_, err := Parse([]byte("a: 1\na: 2\n\tb: [\n"))
 	var se *SyntaxError
 	require.True(t, errors.As(err, &se))
@@ -44,6 +48,7 @@ func TestSyntaxError(t *testing.T) {
 }
 
 func TestNumberString(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   float64
 		want string
@@ -55,6 +60,7 @@ func TestNumberString(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, NumberString(tt.in))
 		})
 	}
@@ -66,6 +72,7 @@ func TestNumberString(t *testing.T) {
 
 // TestJSNumber pins Number() of strings, as node computes it.
 func TestJSNumber(t *testing.T) {
+	t.Parallel()
 	nan := math.NaN()
 	tests := []struct {
 		in   string
@@ -79,6 +86,7 @@ func TestJSNumber(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
+			t.Parallel()
 			got := jsNumber(tt.in)
 			if math.IsNaN(tt.want) {
 				assert.True(t, math.IsNaN(got), "got %v", got)
@@ -90,6 +98,7 @@ func TestJSNumber(t *testing.T) {
 }
 
 func TestParseFloatPrefix(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want float64
@@ -99,6 +108,7 @@ func TestParseFloatPrefix(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, parseFloatPrefix(tt.in))
 		})
 	}
@@ -108,6 +118,7 @@ func TestParseFloatPrefix(t *testing.T) {
 // TestDepth pins the nesting this reader refuses, where yaml's refusal
 // depends on the JavaScript engine's stack.
 func TestDepth(t *testing.T) {
+	t.Parallel()
 	deep := func(n int) []byte { return []byte(strings.Repeat("[", n) + strings.Repeat("]", n)) }
 	_, err := Parse(deep(maxDepth))
 	require.NoError(t, err)
@@ -123,6 +134,7 @@ func TestDepth(t *testing.T) {
 }
 
 func TestDecodeWHATWG(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -139,6 +151,7 @@ func TestDecodeWHATWG(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got, _ := decodeWHATWG([]byte(tt.in))
 			assert.Equal(t, tt.want, got)
 		})
@@ -148,6 +161,7 @@ func TestDecodeWHATWG(t *testing.T) {
 // TestPositionsInvalidUTF8 checks that positions count the file's bytes,
 // not the text with U+FFFD in it.
 func TestPositionsInvalidUTF8(t *testing.T) {
+	t.Parallel()
 	src := []byte("a: \xff\xfe x\nb: \"\xe2\x82\"\nc: y\n")
 	n, err := Parse(src)
 	require.NoError(t, err)
@@ -163,6 +177,7 @@ func TestPositionsInvalidUTF8(t *testing.T) {
 // TestLongInputs reads inputs whose size a quadratic step would show: a
 // long line, a map and a sequence of many entries, a long quoted string.
 func TestLongInputs(t *testing.T) {
+	t.Parallel()
 	var keys, items strings.Builder
 	keys.WriteString("{")
 	for i := 0; i < 50000; i++ {
@@ -192,6 +207,7 @@ func TestLongInputs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			n, err := Parse([]byte(tt.src))
 			require.NoError(t, err)
 			tt.check(t, n)
@@ -200,6 +216,7 @@ func TestLongInputs(t *testing.T) {
 }
 
 func TestDuplicateKeysAtScale(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	for i := 0; i < 30000; i++ {
 		fmt.Fprintf(&b, "k%d: %d\n", i, i)
@@ -219,6 +236,10 @@ func TestDuplicateKeysAtScale(t *testing.T) {
 // 1.5 GiB (so that the race detector's pointer checks pass) that nothing
 // writes or reads: the system gives it zero pages it never backs.
 func TestTextTooLongForTokens(t *testing.T) {
+	// Not parallel, and src collected at its end: while src lives, the
+	// collector's goal is over 3 GiB, and the parallel tests' garbage
+	// would pile up to it (4 GiB more under -race).
+	t.Cleanup(runtime.GC)
 	src := make([]byte, maxTextBytes+1)
 	start := Pos{Line: 1, Column: 1}
 	for name, parse := range map[string]func() (*Node, error){
@@ -248,6 +269,7 @@ func TestTextTooLongForTokens(t *testing.T) {
 // TestPageFill checks that a chunk raised to fill its pages takes the
 // pages a chunk of the count asked for takes, and no more.
 func TestPageFill(t *testing.T) {
+	t.Parallel()
 	pages := func(bytes int) int { return (bytes + 8<<10 - 1) / (8 << 10) }
 	size := int(unsafe.Sizeof(cst{}))
 	n := pageFill[cst](chunk)

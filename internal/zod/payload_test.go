@@ -12,6 +12,7 @@ import (
 // or has an issue other than unknown keys (a pipe's test), and a child's
 // drops add to its parent's. A TypeError is kept past the limit.
 func TestPayloadLimit(t *testing.T) {
+	t.Parallel()
 	unknown := &Issue{Code: "unrecognized_keys", Cont: ContTrue}
 	p := Payload{Limit: 1}
 	p.AddIssue(unknown)

@@ -29,8 +29,8 @@ import (
 // Check is a check or a refinement of a schema.
 type Check struct {
 	// When, when not nil, makes a check that runs unless an issue aborts
-	// explicitly, and only when When says so (zod's length checks). A
-	// check without runs only on a value that no issue aborts.
+	// explicitly, and only when When says so: zod's length checks. A check
+	// without When runs only on a value that no issue aborts.
 	When func(*Payload) bool
 	Fn   func(*Payload) // the check: it adds its issues to the payload
 	// Rule names what the check requires, for a reader of the schema:
@@ -215,9 +215,9 @@ func AtMost(n float64) Check {
 }
 
 // NonEmpty is .min(1) of a string or an array. Like zod's, it runs on any
-// value with a length, even one of the wrong type, and reads that length as
-// JavaScript does: a string's in UTF-16 units, an array's, or an object's
-// "length" property compared with >=.
+// value with a length, even one of the wrong type. It reads that length
+// as JavaScript does: a string's in UTF-16 units, an array's, or an
+// object's "length" property compared with >=.
 func NonEmpty() Check {
 	return Check{Rule: "nonempty", Limit: 1, When: hasLength, Fn: minLength1}
 }
@@ -273,10 +273,10 @@ func Array(elem *Schema) *Schema {
 	}}
 }
 
-// JSValue is v as a schema reads a property's value: nil, as for a key
-// that is absent, for yaml's undefined (a merge of a set member gives one:
-// `<<: *s` with s `!!set {? [binaryPath]}` sets binaryPath to undefined),
-// which an optional or a defaulted field takes as absent.
+// JSValue is v as a schema reads a property's value. yaml's undefined
+// reads as nil, as for an absent key, so an optional or a defaulted field
+// takes it as absent. A merge of a set member gives one: `<<: *s` with s
+// `!!set {? [binaryPath]}` sets binaryPath to undefined.
 func JSValue(v *yamljs.Node) *yamljs.Node {
 	if v != nil && v.Kind == yamljs.Undefined {
 		return nil

@@ -100,6 +100,7 @@ func runCases(t *testing.T, tests []schemaCase) {
 // kind: zod's invalid_type and invalid_value messages, with JavaScript's
 // name of what they received.
 func TestTypes(t *testing.T) {
+	t.Parallel()
 	runCases(t, []schemaCase{
 		{name: "string", schema: Str(), in: "a", out: `"a"`},
 		{name: "string of a number", schema: Str(), in: "1", issues: []string{": invalid_type: Invalid input: expected string, received number"}},
@@ -130,6 +131,7 @@ func TestTypes(t *testing.T) {
 // TestNumberChecks runs .int(), .positive(), .nonnegative() and .max():
 // a fraction aborts the checks after it; a range issue lets them run.
 func TestNumberChecks(t *testing.T) {
+	t.Parallel()
 	posInt := Num().With(IsInt(), Positive())
 	runCases(t, []schemaCase{
 		{name: "a positive int", schema: posInt, in: "3", out: "3"},
@@ -148,6 +150,7 @@ func TestNumberChecks(t *testing.T) {
 // TestNonEmpty runs .min(1), which reads the length of any value that
 // has one, even of the wrong type, as JavaScript reads it.
 func TestNonEmpty(t *testing.T) {
+	t.Parallel()
 	list := Array(Str()).With(NonEmpty())
 	tooSmall := ": too_small: Too small: expected unknown to be >=1"
 	notList := ": invalid_type: Invalid input: expected array, received object"
@@ -188,6 +191,7 @@ func TestNonEmpty(t *testing.T) {
 // TestObject reads an object's shape in order, drops or refuses the keys
 // it does not know, and fills its defaults.
 func TestObject(t *testing.T) {
+	t.Parallel()
 	shape := []Field{
 		{Key: "a", Schema: Str()},
 		{Key: "b", Schema: Optional(Num())},
@@ -217,6 +221,7 @@ func TestObject(t *testing.T) {
 
 // TestUndefinedValue: a key whose value is yaml's undefined is absent.
 func TestUndefinedValue(t *testing.T) {
+	t.Parallel()
 	in := &yamljs.Node{Kind: yamljs.Map, Pairs: []yamljs.Pair{{Key: "a", Value: &yamljs.Node{Kind: yamljs.Undefined}}}}
 	p := Payload{Value: in}
 	Object(true, Field{Key: "a", Schema: Optional(Str())}).Run(&p)
@@ -229,6 +234,7 @@ func TestUndefinedValue(t *testing.T) {
 // TestArrayAndRecord reads each item of an array and each value of a
 // record, the issues under their index or key.
 func TestArrayAndRecord(t *testing.T) {
+	t.Parallel()
 	runCases(t, []schemaCase{
 		{name: "an array", schema: Array(Num()), in: "[1, 2]", out: "[1,2]"},
 		{name: "an array's items", schema: Array(Num()), in: "[a, 2, b]", issues: []string{
@@ -244,6 +250,7 @@ func TestArrayAndRecord(t *testing.T) {
 // TestUnion takes the first option without issues, else the one option
 // that did not abort, else "Invalid input" with every option's issues.
 func TestUnion(t *testing.T) {
+	t.Parallel()
 	u := Union(Object(true, Field{Key: "a", Schema: Str()}), Object(true, Field{Key: "b", Schema: Num().With(Positive())}))
 	runCases(t, []schemaCase{
 		{name: "the first option", schema: u, in: "{a: x}", out: `{a:"x"}`},
@@ -263,6 +270,7 @@ func TestUnion(t *testing.T) {
 // TestPipe runs the transform on a value whose only issues are unknown
 // keys, and not on another.
 func TestPipe(t *testing.T) {
+	t.Parallel()
 	upper := func(p *Payload) {
 		if p.Value != nil { // a transform runs on undefined too
 			p.Value = &yamljs.Node{Kind: yamljs.String, Str: strings.ToUpper(p.Value.Str)}
@@ -284,6 +292,7 @@ func TestPipe(t *testing.T) {
 // TestRefine adds the refinement's issue, which lets the checks run, and
 // a superRefine's custom issue.
 func TestRefine(t *testing.T) {
+	t.Parallel()
 	short := Refine(func(n *yamljs.Node) bool { return len(n.Str) < 3 }, "too long").Named("short")
 	assert.Equal(t, "short", short.Rule)
 	runCases(t, []schemaCase{
@@ -296,6 +305,7 @@ func TestRefine(t *testing.T) {
 
 // TestAddIssue places an issue at the value's path plus a relative one.
 func TestAddIssue(t *testing.T) {
+	t.Parallel()
 	var p Payload
 	iss := Custom("x")
 	p.AddIssue(iss, Key("labelSets"), Seg{Index: 2}, Key("image"))
@@ -308,6 +318,7 @@ func TestAddIssue(t *testing.T) {
 // TestOutputs makes an output's values in chunks kept from one value to
 // the next, the same output as without them.
 func TestOutputs(t *testing.T) {
+	t.Parallel()
 	s := Array(Object(false, Field{Key: "a", Schema: Num()}, Field{Key: "b", Schema: Str()}))
 	src := "[" + strings.Repeat("{a: 1, b: x}, ", 400) + "{a: 2, b: y}]"
 	want := Payload{Value: value(t, src)}
@@ -328,6 +339,7 @@ func TestOutputs(t *testing.T) {
 
 // TestTypeName names every kind of value as zod's messages do.
 func TestTypeName(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		n    *yamljs.Node
 		want string
@@ -339,6 +351,7 @@ func TestTypeName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
+			t.Parallel()
 			assert.Equal(t, tt.want, TypeName(tt.n))
 		})
 	}
