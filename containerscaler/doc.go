@@ -27,24 +27,26 @@
 //
 // # Which orchestrator
 //
-// The behaviour is the orchestrator's container backend in the public
-// KiCI source, repository kici-dev/kici-public, at commit 221047e (0.15.0),
-// the newest that holds it: packages/orchestrator/src/scaler/container-backend.ts,
-// packages/shared/src/container-runtime.ts and packages/shared/src/net/nftables.ts.
-// The 0.20.0 seed's changes to the spawn come through
-// [github.com/kicikit/kicikit/agentspawn.Plan]. The slots and the deadline
-// are the scaler manager's (manager.ts, at 0b46a9a).
+// The behaviour is the orchestrator's container backend in the public KiCI
+// source, repository kici-dev/kici-public. Its newest version there is at
+// commit 221047e (0.15.0). The files are
+// packages/orchestrator/src/scaler/container-backend.ts,
+// packages/shared/src/container-runtime.ts and
+// packages/shared/src/net/nftables.ts. The 0.20.0 seed's changes to the
+// spawn come through [github.com/kicikit/kicikit/agentspawn.Plan]. The
+// slots are the scaler manager's SpawnSemaphore (manager.ts, at 84ac3cd);
+// the deadline is its spawn timeout, 300 s by default.
 //
 // # Network isolation
 //
-// Under network isolation, a scaler's default, each agent container joins
-// the bridge network kici-agent-net (172.30.0.0/16), and nftables rules
-// keyed by its address say what it reaches
+// Network isolation is a scaler's default. Each agent container then joins
+// the bridge network kici-agent-net (172.30.0.0/16). nftables rules keyed
+// by its address say what it reaches
 // ([github.com/kicikit/kicikit/agentspawn.PlanIsolation]). They live in
 // table ip kici. Beside the orchestrator's base chains forward, input and
 // output, the backend keeps base chains agent-forward and agent-input. A
-// verdict map keyed by source address sends each packet to its address's
-// chains, agent-forward-ADDR and agent-input-ADDR.
+// verdict map keyed by source address sends each packet on. It goes to its
+// address's chains, agent-forward-ADDR and agent-input-ADDR.
 //
 // So one nft transaction replaces an address's rules: a container never
 // runs with half of them, and a spawn runs one nft process, not sixteen.

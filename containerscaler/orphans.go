@@ -11,14 +11,14 @@ import (
 )
 
 // CleanupOrphans removes this scaler's orphaned containers and the stale
-// rules of the isolated network, as the orchestrator's cleanupOrphans does
+// rules of the isolated network. The orchestrator's cleanupOrphans does so
 // at start (container-backend.ts, at 221047e). It lists the containers
-// labelled kici-managed=true and this scaler's name, and spares those it
-// runs and the running ones whose agent IsRegistered; it stops (5 s) and
+// labelled kici-managed=true and this scaler's name. It spares those it
+// runs, and the running ones whose agent IsRegistered. It stops (5 s) and
 // removes the rest, at once. Then it removes the rules of every address on
 // the isolated network that no kici-managed container on the Engine holds.
-// It returns the containers removed plus the rules removed, and the
-// listing's error, or nft's.
+// It returns the containers and rules removed, and the listing's error, or
+// nft's.
 func (b *Backend) CleanupOrphans(ctx context.Context) (int, error) {
 	list, err := b.engine.ContainerList(ctx, client.ContainerListOptions{
 		All: true, Filters: b.labels(),

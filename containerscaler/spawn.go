@@ -52,25 +52,25 @@ const (
 )
 
 // Spawn runs an agent for r, as the orchestrator's container backend
-// spawns one (ContainerScalerBackend.spawn, 0.20.0), and returns it once
-// its container runs with its isolation rules.
+// spawns one (ContainerScalerBackend.spawn, 0.20.0). It returns once the
+// container runs with its isolation rules.
 //
-// It refuses what [agentspawn.Plan] refuses, an agent id the backend
-// tracks, and a network policy no rule can match ([agentspawn.PlanIsolation]),
-// before any Engine request. It counts the agent from then on, and waits
-// for one of the scaler's maxConcurrentSpawns slots, first come, first
-// served. Holding one, it mints the token, pulls the image, fills the
-// runtime volume of a job's image, creates and starts the container, reads
-// its address on the isolated network and writes its rules in one nft
-// transaction.
+// Before any Engine request, it refuses what [agentspawn.Plan] refuses.
+// It also refuses an agent id the backend tracks, and a network policy no
+// rule can match ([agentspawn.PlanIsolation]). It counts the agent from
+// then on. It waits for one of the scaler's maxConcurrentSpawns slots,
+// first come, first served. Holding one, it mints the token and pulls the
+// image. For a job's image, it fills the runtime volume. It creates and
+// starts the container, reads its address on the isolated network, and
+// writes its rules in one nft transaction.
 //
-// A failure at any step, the deadline or a cancelled ctx included, removes
-// what the spawn made (the address's rules, the container) on a context
-// no cancellation reaches, stops counting the agent, and returns the
-// step's error; context.Cause(ctx) when ctx ended first; [ErrTornDown] when
-// [Backend.Destroy] ran during the spawn. Spawn returns at the deadline
-// even when an Engine request ignores its context: the unwinding goes on,
-// and [Backend.Active] counts the agent until it ends.
+// A failure at any step unwinds the spawn: the deadline and a cancelled
+// ctx too. It removes the address's rules and the container, on a context
+// no cancellation reaches, and stops counting the agent. The error is the
+// step's own. It is context.Cause(ctx) when ctx ended first, and
+// [ErrTornDown] when [Backend.Destroy] ran during the spawn. Spawn returns
+// at the deadline even when an Engine request ignores its context. The
+// unwinding goes on, and [Backend.Active] counts the agent until it ends.
 func (b *Backend) Spawn(ctx context.Context, r Request) (Agent, error) {
 	a, p, err := b.admit(r)
 	if err != nil {
