@@ -50,8 +50,8 @@ type Options struct {
 	// a slot. 0: 300 s.
 	SpawnTimeout time.Duration
 	// Events receives each spawn's progress, as the orchestrator's scaler
-	// events. It is called from the spawn's own goroutine and must not
-	// block it long. nil: none.
+	// events. It is called from the spawn's goroutine, or from a runtime
+	// volume's fill, and must not block them long. nil: none.
 	Events func(Event)
 }
 
@@ -70,12 +70,7 @@ type Backend struct {
 	timeout      time.Duration
 	events       func(Event)
 	slots        *slots
-	volumes      fills
-
-	// rulesMu makes each change of an address's rules, with the check of
-	// who holds the address, one step.
-	rulesMu sync.Mutex
-	owners  map[netip.Addr]*agent // the agent whose rules each address holds
+	table        *table // the nftables table the backend writes
 
 	mu      sync.Mutex
 	cfg     *scalerconfig.Config // the scaler as the last Reload left it, and the defaults
@@ -87,11 +82,12 @@ type Backend struct {
 // done are guarded by Backend.mu.
 type agent struct {
 	id        string
-	done      chan struct{} // closed when its spawn is done, unwound or not
-	container string        // the container's id; "" until created
-	addr      netip.Addr    // its address on the isolated network, once read
-	running   bool          // its spawn succeeded
-	tornDown  bool          // Destroy ran during its spawn
+	done      chan struct{}           // closed when its spawn is done, unwound or not
+	cancel    context.CancelCauseFunc // ends its spawn's context
+	container string                  // the container's id; "" until created
+	addr      netip.Addr              // its address on the isolated network, once read
+	running   bool                    // its spawn succeeded
+	tornDown  bool                    // Destroy ran during its spawn
 }
 
 // Agent is an agent the backend runs.
@@ -151,7 +147,6 @@ func newBackend(o Options, cfg *scalerconfig.Config) *Backend {
 		timeout:      o.SpawnTimeout,
 		events:       o.Events,
 		slots:        newSlots(spawnSlots(s)),
-		owners:       map[netip.Addr]*agent{},
 		cfg:          cfg,
 		agents:       map[string]*agent{},
 		workers:      map[*agent]struct{}{},
@@ -159,6 +154,7 @@ func newBackend(o Options, cfg *scalerconfig.Config) *Backend {
 	if len(b.nft.argv) == 0 {
 		b.nft.argv = []string{"nft"}
 	}
+	b.table = tableFor(b.nft.argv)
 	if b.timeout <= 0 {
 		b.timeout = 300 * time.Second
 	}

@@ -66,10 +66,18 @@
 //     behind. Creates run to their answer, so that what they made is
 //     known; then it is removed. A runtime volume's fill stops when no
 //     spawn waits for it, and removes its populator and its volume.
+//   - Destroy removes the rules after the container: the orchestrator
+//     removes them first, which leaves the container unfiltered while it
+//     stops.
 //   - The sweep of stale rules also removes the orchestrator's own
-//     layout of them, from forward and input.
+//     layout of them, from forward and input. A failed listing of the
+//     rules is CleanupOrphans' error; the orchestrator logs it.
 //   - A failed spawn's event carries the container's last 50 lines, read
-//     from its logs when it fails.
+//     from its logs when it fails. A failed copy's error carries what the
+//     populator printed, stdout and stderr, not the stream's frames.
+//   - The backends of one process share one runtime fill a volume, and
+//     one view of the table's rules, as the orchestrator's do. A container
+//     goes with its anonymous volumes.
 //
 // # Podman
 //

@@ -138,6 +138,21 @@ func (e *env) ruleset() string {
 	return string(out)
 }
 
+// chain is the rules of one chain of table ip kici, in order.
+func (e *env) chain(name string) []string {
+	e.t.Helper()
+	out, err := exec.Command("ip", "netns", "exec", e.ns, "nft", "list", "chain", "ip", "kici", name).CombinedOutput()
+	require.NoError(e.t, err, "%s", out)
+	var rules []string
+	for _, line := range strings.Split(string(out), "\n") {
+		line = strings.TrimSpace(line)
+		if line != "" && !strings.HasPrefix(line, "table ") && !strings.HasPrefix(line, "chain ") && line != "}" {
+			rules = append(rules, line)
+		}
+	}
+	return rules
+}
+
 // nft runs an nft script in the test's namespace.
 func (e *env) nft(script string) {
 	e.t.Helper()

@@ -162,9 +162,11 @@ func TestSpawnGivesUp(t *testing.T) {
 	<-hold.Arrived()
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
+	requests := len(e.faults.Requests())
 	_, err := b.Spawn(ctx, Request{LabelSet: []string{"linux"}, AgentID: "g2", OrchestratorURL: "ws://x:4000"})
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Equal(t, 1, b.Active(), "the spawn that gave up is not counted")
+	assert.Len(t, e.faults.Requests(), requests, "it made no Engine request")
 	hold.Remove()
 	require.NoError(t, <-first)
 

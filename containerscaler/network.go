@@ -17,12 +17,19 @@ import (
 // that loses to a concurrent creator takes the winner's network: the
 // Engine answers that race with 409, or, before API 1.44, with 403 "Pool
 // overlaps with other one on this address space" (the orchestrator takes
-// only the 409).
+// only the 409). A 403 after which no network of the name shows is another
+// network on the subnet: its error is returned.
 func ensureNetwork(ctx context.Context, engine client.APIClient, scaler string) (string, error) {
-	if id, err := findNetwork(ctx, engine); id != "" || err != nil {
+	return ensureNamedNetwork(ctx, engine, scaler, agentspawn.IsolatedNetwork, networkCreateOptions())
+}
+
+// ensureNamedNetwork is ensureNetwork of the network name, created with
+// opts when missing.
+func ensureNamedNetwork(ctx context.Context, engine client.APIClient, scaler, name string, opts client.NetworkCreateOptions) (string, error) {
+	if id, err := findNetwork(ctx, engine, name); id != "" || err != nil {
 		return id, err
 	}
-	created, err := engine.NetworkCreate(ctx, agentspawn.IsolatedNetwork, networkCreateOptions())
+	created, err := engine.NetworkCreate(ctx, name, opts)
 	if err == nil {
 		return created.ID, nil
 	}
@@ -32,7 +39,7 @@ func ensureNetwork(ctx context.Context, engine client.APIClient, scaler string) 
 	// The winner's network shows in a listing a moment after its address
 	// pool is taken, which is what refuses the loser on an older Engine.
 	for wait := 10 * time.Millisecond; wait <= 2*time.Second; wait *= 2 {
-		if id, err := findNetwork(ctx, engine); id != "" || err != nil {
+		if id, err := findNetwork(ctx, engine, name); id != "" || err != nil {
 			return id, err
 		}
 		select {
@@ -41,21 +48,23 @@ func ensureNetwork(ctx context.Context, engine client.APIClient, scaler string) 
 		case <-time.After(wait):
 		}
 	}
+	if cerrdefs.IsPermissionDenied(err) {
+		return "", err // another network holds the subnet: no race at all
+	}
 	return "", &Error{Reason: ErrNetworkRace, Scaler: scaler}
 }
 
-// findNetwork returns the id of the network named exactly
-// [agentspawn.IsolatedNetwork], or "": the Engine's name filter matches
-// any name that contains the one asked for.
-func findNetwork(ctx context.Context, engine client.APIClient) (string, error) {
+// findNetwork returns the id of the network named exactly name, or "": the
+// Engine's name filter matches any name that contains the one asked for.
+func findNetwork(ctx context.Context, engine client.APIClient, name string) (string, error) {
 	list, err := engine.NetworkList(ctx, client.NetworkListOptions{
-		Filters: make(client.Filters).Add("name", agentspawn.IsolatedNetwork),
+		Filters: make(client.Filters).Add("name", name),
 	})
 	if err != nil {
 		return "", err
 	}
 	for _, n := range list.Items {
-		if n.Name == agentspawn.IsolatedNetwork {
+		if n.Name == name {
 			return n.ID, nil
 		}
 	}

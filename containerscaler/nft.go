@@ -58,6 +58,9 @@ func (n nftRunner) run(stdin string, args ...string) ([]byte, error) {
 	defer cancel()
 	argv := append(slices.Clone(n.argv), args...)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	// Past the bound, killing argv[0] (sudo, ip) leaves nft holding the
+	// pipes: stop waiting for them a second later.
+	cmd.WaitDelay = time.Second
 	cmd.Stdin = strings.NewReader(stdin)
 	stdout, stderr := &limitedBuffer{max: maxNftOutput}, &limitedBuffer{max: 4096}
 	cmd.Stdout, cmd.Stderr = stdout, stderr

@@ -11,34 +11,34 @@ import (
 // applyRules replaces the rules of iso.Addr with iso's, in one nft
 // transaction, and records a as the address's holder.
 func (b *Backend) applyRules(a *agent, iso agentspawn.Isolation) error {
-	b.rulesMu.Lock()
-	defer b.rulesMu.Unlock()
-	b.owners[iso.Addr] = a
+	b.table.mu.Lock()
+	defer b.table.mu.Unlock()
+	b.table.owners[iso.Addr] = a
 	return b.nft.transact(applyScript(iso))
 }
 
 // removeRules removes the rules of addr, in one nft transaction, unless
-// another agent of this backend holds the address now: a spawn torn down
+// another agent of the process holds the address now: a spawn torn down
 // late must not strip the rules of the container that took its address.
 func (b *Backend) removeRules(a *agent, addr netip.Addr) error {
-	b.rulesMu.Lock()
-	defer b.rulesMu.Unlock()
-	if owner, ok := b.owners[addr]; ok && owner != a {
+	b.table.mu.Lock()
+	defer b.table.mu.Unlock()
+	if owner, ok := b.table.owners[addr]; ok && owner != a {
 		return nil
 	}
-	delete(b.owners, addr)
+	delete(b.table.owners, addr)
 	return b.nft.transact(removeScript([]netip.Addr{addr}, nil))
 }
 
 // reapRules removes the rules of every address on the isolated network that
 // no container holds (reapUnownedIsolationRules in container-backend.ts, at
-// 221047e): not this backend's agents, those live before the sweep, nor
-// any kici-managed container on the Engine, whatever its scaler. It
+// 221047e): not the process's agents, nor any kici-managed container on
+// the Engine, whatever its scaler. It
 // returns the rules it removed; none, and no error, when the Engine's
 // listing fails. It also removes such an address's rules of the
 // orchestrator's own layout, which a host it ran on may still hold, from
 // both forward and input (the orchestrator sweeps forward only).
-func (b *Backend) reapRules(ctx context.Context, live map[string]bool) (int, error) {
+func (b *Backend) reapRules(ctx context.Context) (int, error) {
 	if !b.isolation {
 		return 0, nil
 	}
@@ -48,6 +48,7 @@ func (b *Backend) reapRules(ctx context.Context, live map[string]bool) (int, err
 	if err != nil {
 		return 0, nil
 	}
+	live := map[string]bool{}
 	for _, c := range list.Items {
 		if ns := c.NetworkSettings; ns != nil && ns.Networks[agentspawn.IsolatedNetwork] != nil {
 			if ip := ns.Networks[agentspawn.IsolatedNetwork].IPAddress; ip.IsValid() {
@@ -55,9 +56,9 @@ func (b *Backend) reapRules(ctx context.Context, live map[string]bool) (int, err
 			}
 		}
 	}
-	b.rulesMu.Lock()
-	defer b.rulesMu.Unlock()
-	for addr := range b.owners {
+	b.table.mu.Lock()
+	defer b.table.mu.Unlock()
+	for addr := range b.table.owners {
 		live[addr.String()] = true
 	}
 	out, err := b.nft.run("", "-j", "list", "table", "ip", "kici")
@@ -76,15 +77,4 @@ func (b *Backend) reapRules(ctx context.Context, live map[string]bool) (int, err
 		return 0, err
 	}
 	return n, nil
-}
-
-// liveAddrs are the addresses whose rules this backend's agents hold.
-func (b *Backend) liveAddrs() map[string]bool {
-	b.rulesMu.Lock()
-	defer b.rulesMu.Unlock()
-	live := make(map[string]bool, len(b.owners))
-	for addr := range b.owners {
-		live[addr.String()] = true
-	}
-	return live
 }

@@ -2,10 +2,13 @@ package containerscaler
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"strconv"
 	"sync"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/kicikit/kicikit/agentspawn"
 	"github.com/moby/moby/client"
 )
@@ -31,13 +34,21 @@ func (b *Backend) runtime(ctx context.Context, job *agentspawn.JobImage, agentIm
 		job.Init = agentspawn.RuntimeInit(img.Config.Labels)
 	}
 	name := agentspawn.RuntimeVolumeName(job.AgentImageID)
-	return b.volumes.await(ctx, name, func(ctx context.Context) error {
-		return b.fill(ctx, agentImage, name, agentID)
+	// The volume is the image id's: fill it from that id, which a pull of
+	// the tag meanwhile cannot move.
+	return volumeFills.await(ctx, b.engine.DaemonHost()+"\x00"+name, func(ctx context.Context) error {
+		return b.fill(ctx, fillOf{image: agentImage, id: job.AgentImageID, volume: name, agent: agentID})
 	})
 }
 
-// fills are the runtime volumes being filled: one fill a volume, however
-// many spawns need it at once.
+// fillOf is a runtime volume to fill: the agent image, as the label set
+// names it and by its id, the volume, and the spawn that asked first.
+type fillOf struct {
+	image, id, volume, agent string
+}
+
+// fills are the runtime volumes being filled, by Engine and name: one fill
+// a volume, however many spawns need it at once.
 type fills struct {
 	mu sync.Mutex
 	m  map[string]*fill
@@ -63,7 +74,7 @@ func (f *fills) await(ctx context.Context, name string, run func(context.Context
 		c := f.join(ctx, name, run)
 		select {
 		case <-c.done:
-			if c.abandoned && ctx.Err() == nil {
+			if c.abandoned && c.err != nil && ctx.Err() == nil {
 				continue // others gave up on it; fill afresh
 			}
 			return c.err
@@ -121,37 +132,39 @@ func (f *fills) leave(c *fill, cause error) bool {
 	return true
 }
 
-// fill fills the runtime volume name from agentImage, unless a probe finds
+// fill fills the runtime volume from the agent image, unless a probe finds
 // it complete. A fill that fails or is cancelled removes its populator,
 // and the volume too when it made it and the volume is not complete: no
 // spawn mounts a half-filled volume.
-func (b *Backend) fill(ctx context.Context, agentImage, name, agentID string) error {
-	_, err := b.engine.VolumeInspect(ctx, name, client.VolumeInspectOptions{})
+func (b *Backend) fill(ctx context.Context, f fillOf) error {
+	_, err := b.engine.VolumeInspect(ctx, f.volume, client.VolumeInspectOptions{})
 	existed := err == nil
-	if existed && b.populated(ctx, agentImage, name) {
+	switch {
+	case err != nil && !cerrdefs.IsNotFound(err):
+		return err // an Engine that cannot tell: not a volume to fill over
+	case existed && b.populated(ctx, f.id, f.volume):
 		return nil
 	}
 	if err := context.Cause(ctx); err != nil {
 		return err
 	}
-	b.emit(agentID, EventProvisioning, "materializing the KiCI runtime from "+agentImage)
+	b.emit(f.agent, EventProvisioning, "materializing the KiCI runtime from "+f.image)
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
 	defer cancel()
 	_, err = b.engine.VolumeCreate(cctx, client.VolumeCreateOptions{
-		Name: name, Labels: map[string]string{agentspawn.LabelManaged: "true"},
+		Name: f.volume, Labels: map[string]string{agentspawn.LabelManaged: "true"},
 	})
 	if err != nil {
 		return err
 	}
-	pop := agentspawn.RuntimePopulator(agentImage, name)
-	id, err := b.createHelper(ctx, pop)
+	id, err := b.createHelper(ctx, agentspawn.RuntimePopulator(f.id, f.volume))
 	if err == nil {
 		err = b.populate(ctx, id)
 	}
 	if err != nil {
-		b.unfill(ctx, agentImage, name, id, existed)
+		b.unfill(ctx, f, id, existed)
 		if id != "" && ctx.Err() == nil {
-			err = &Error{Reason: ErrRuntimeVolume, Scaler: b.name, Agent: agentID, Image: agentImage, Err: err}
+			err = &Error{Reason: ErrRuntimeVolume, Scaler: b.name, Agent: f.agent, Image: f.image, Err: err}
 		}
 		return err
 	}
@@ -176,15 +189,15 @@ func (b *Backend) populate(ctx context.Context, id string) error {
 // unfill removes a failed fill's populator, then its volume when the fill
 // made it and a fresh probe finds it incomplete: another process may have
 // filled it meanwhile.
-func (b *Backend) unfill(ctx context.Context, agentImage, name, populator string, existed bool) {
+func (b *Backend) unfill(ctx context.Context, f fillOf, populator string, existed bool) {
 	b.removeHelper(ctx, populator)
 	if existed {
 		return
 	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 	defer cancel()
-	if !b.populated(cctx, agentImage, name) {
-		_, _ = b.engine.VolumeRemove(cctx, name, client.VolumeRemoveOptions{Force: true})
+	if !b.populated(cctx, f.id, f.volume) {
+		_, _ = b.engine.VolumeRemove(cctx, f.volume, client.VolumeRemoveOptions{Force: true})
 	}
 }
 
@@ -201,12 +214,20 @@ func (b *Backend) populated(ctx context.Context, agentImage, name string) bool {
 }
 
 // createHelper creates a populator or probe container, running the
-// request to its answer.
+// request to its answer. It names the container, so that a create whose
+// answer is lost still finds it, to remove it.
 func (b *Backend) createHelper(ctx context.Context, c agentspawn.RuntimeContainer) (string, error) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
 	defer cancel()
-	res, err := b.engine.ContainerCreate(cctx, client.ContainerCreateOptions{Config: &c.Config, HostConfig: &c.HostConfig})
-	return res.ID, err
+	var nonce [8]byte
+	_, _ = rand.Read(nonce[:])
+	name := "kici-runtime-helper-" + hex.EncodeToString(nonce[:])
+	res, err := b.engine.ContainerCreate(cctx, client.ContainerCreateOptions{Config: &c.Config, HostConfig: &c.HostConfig, Name: name})
+	if err != nil {
+		b.removeHelper(ctx, name)
+		return "", err
+	}
+	return res.ID, nil
 }
 
 // removeHelper removes a populator or probe container, if there is one.

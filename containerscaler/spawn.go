@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/kicikit/kicikit/agentspawn"
 	"github.com/kicikit/kicikit/hostconfig"
 	"github.com/kicikit/kicikit/scalerconfig"
@@ -72,11 +73,15 @@ const (
 // at the deadline even when an Engine request ignores its context. The
 // unwinding goes on, and [Backend.Active] counts the agent until it ends.
 func (b *Backend) Spawn(ctx context.Context, r Request) (Agent, error) {
-	a, p, err := b.admit(r)
+	// Destroy ends the spawn's context, wherever the spawn is.
+	ctx, tearDown := context.WithCancelCause(ctx)
+	defer tearDown(nil)
+	a, p, err := b.admit(r, tearDown)
 	if err != nil {
 		return Agent{}, err
 	}
 	if err := b.slots.acquire(ctx); err != nil {
+		err = b.failure(ctx, a, err)
 		b.finish(a)
 		return Agent{}, err
 	}
@@ -116,8 +121,9 @@ type planned struct {
 	label *scalerconfig.LabelSet
 }
 
-// admit decides r without I/O and counts its agent.
-func (b *Backend) admit(r Request) (*agent, planned, error) {
+// admit decides r without I/O and counts its agent, whose spawn tearDown
+// ends.
+func (b *Backend) admit(r Request, tearDown context.CancelCauseFunc) (*agent, planned, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	p := planned{cfg: b.cfg}
@@ -135,7 +141,7 @@ func (b *Backend) admit(r Request) (*agent, planned, error) {
 	if _, ok := b.agents[r.AgentID]; ok {
 		return nil, p, &Error{Reason: ErrAgentExists, Scaler: b.name, Agent: r.AgentID}
 	}
-	a := &agent{id: r.AgentID, done: make(chan struct{})}
+	a := &agent{id: r.AgentID, done: make(chan struct{}), cancel: tearDown}
 	b.agents[a.id] = a
 	b.workers[a] = struct{}{}
 	return a, p, nil
@@ -170,7 +176,8 @@ func (b *Backend) isolationOf(addr netip.Addr, ls *scalerconfig.LabelSet, orches
 // made is what a spawn has made on the Engine and in nftables so far.
 type made struct {
 	container string     // the container's id
-	unknown   bool       // a container create whose answer never came
+	unknown   bool       // a container create whose answer is not known
+	since     time.Time  // when that create was sent
 	addr      netip.Addr // the address whose rules it wrote
 }
 
@@ -233,16 +240,22 @@ func (b *Backend) mint(ctx context.Context, req *agentspawn.Request, cfg *scaler
 	return err
 }
 
-// create creates the agent's container and records it.
+// create creates the agent's container and records it. Past its start,
+// the request runs to its answer; when none comes, the container may be
+// there all the same.
 func (b *Backend) create(ctx context.Context, a *agent, sp agentspawn.Spawn, m *made) error {
+	if err := b.check(ctx, a); err != nil {
+		return err
+	}
 	b.emit(a.id, EventProvisioning, "creating container")
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
 	defer cancel()
+	m.since = time.Now()
 	res, err := b.engine.ContainerCreate(cctx, client.ContainerCreateOptions{
 		Config: &sp.Config, HostConfig: &sp.HostConfig, NetworkingConfig: sp.Networking,
 	})
 	if err != nil {
-		m.unknown = cctx.Err() != nil
+		m.unknown = !cerrdefs.IsInvalidArgument(err) && !cerrdefs.IsNotFound(err) && !cerrdefs.IsConflict(err)
 		return err
 	}
 	m.container = res.ID
@@ -290,10 +303,7 @@ func (b *Backend) isolate(ctx context.Context, a *agent, r Request, ls *scalerco
 	b.mu.Lock()
 	a.addr = addr
 	b.mu.Unlock()
-	if err := b.applyRules(a, iso); err != nil {
-		return err
-	}
-	return b.check(ctx, a)
+	return b.applyRules(a, iso)
 }
 
 // check fails a spawn that Destroy tore down or whose ctx ended.
@@ -346,14 +356,15 @@ func (b *Backend) unwind(a *agent, m *made, err error) {
 		}
 	}
 	b.emit(a.id, EventFailed, msg)
-	if m.addr.IsValid() {
-		_ = b.removeRules(a, m.addr) // best effort, as the orchestrator's
-	}
+	gone := true
 	switch {
 	case m.container != "":
-		_, _ = b.engine.ContainerRemove(ctx, m.container, client.ContainerRemoveOptions{Force: true})
+		gone = b.remove(ctx, m.container) == nil
 	case m.unknown:
-		b.reap(ctx, a.id)
+		b.reapAfter(ctx, a, m.since)
+	}
+	if m.addr.IsValid() && gone {
+		_ = b.removeRules(a, m.addr) // best effort, as the orchestrator's
 	}
 	b.finish(a)
 }

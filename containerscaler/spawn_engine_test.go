@@ -92,11 +92,9 @@ func TestSpawnAsANewUser(t *testing.T) {
 
 	iso, err := agentspawn.PlanIsolation(agentspawn.IsolationInput{Addr: a.IP, HostAccess: []string{"172.30.0.1:53", "*:4000"}})
 	require.NoError(t, err)
-	rules := e.ruleset()
-	for _, rule := range append(iso.Forward, iso.Input...) {
-		assert.Contains(t, rules, "\t\t"+rule+"\n")
-	}
-	assert.Contains(t, rules, a.IP.String()+" : jump agent-forward-"+a.IP.String())
+	assert.Equal(t, iso.Forward, e.chain("agent-forward-"+a.IP.String()), "the forward rules, in order")
+	assert.Equal(t, iso.Input, e.chain("agent-input-"+a.IP.String()), "the input rules, in order")
+	assert.Contains(t, e.ruleset(), a.IP.String()+" : jump agent-forward-"+a.IP.String())
 
 	require.NoError(t, b.Destroy(context.Background(), "a1"))
 	assert.Equal(t, 0, b.Active())

@@ -14,6 +14,7 @@ import (
 	"github.com/kicikit/kicikit/internal/enginetest"
 	"github.com/kicikit/kicikit/scalerconfig"
 	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/api/types/network"
 	"github.com/moby/moby/client"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -65,10 +66,25 @@ func TestCleanupOrphans(t *testing.T) {
 	e.nft(applyScript(stale))
 	e.nft("insert rule ip kici forward ip saddr 172.30.250.10 ip daddr 10.0.0.0/8 drop\n" +
 		"insert rule ip kici input ip saddr 172.30.250.10 drop\n")
-	info, err := e.c.ContainerInspect(context.Background(), registered, client.ContainerInspectOptions{})
+	// A neighbour's agent on the isolated network: its address's rules
+	// stay, though no backend of this process holds it.
+	res, err := e.c.ContainerCreate(context.Background(), client.ContainerCreateOptions{
+		Config: &container.Config{Image: image, Labels: labels(e.name+"-neighbour", "theirs")},
+		NetworkingConfig: &network.NetworkingConfig{EndpointsConfig: map[string]*network.EndpointSettings{
+			agentspawn.IsolatedNetwork: {},
+		}},
+	})
 	require.NoError(t, err)
-	held := info.Container.NetworkSettings.Networks["bridge"]
-	require.NotNil(t, held)
+	t.Cleanup(func() {
+		_, _ = e.c.ContainerRemove(context.Background(), res.ID, client.ContainerRemoveOptions{Force: true})
+	})
+	_, err = e.c.ContainerStart(context.Background(), res.ID, client.ContainerStartOptions{})
+	require.NoError(t, err)
+	info, err := e.c.ContainerInspect(context.Background(), res.ID, client.ContainerInspectOptions{})
+	require.NoError(t, err)
+	theirs, err := agentspawn.PlanIsolation(agentspawn.IsolationInput{Addr: info.Container.NetworkSettings.Networks[agentspawn.IsolatedNetwork].IPAddress})
+	require.NoError(t, err)
+	e.nft(applyScript(theirs))
 
 	n, err := b.CleanupOrphans(context.Background())
 	require.NoError(t, err)
@@ -81,6 +97,7 @@ func TestCleanupOrphans(t *testing.T) {
 	rules := e.ruleset()
 	assert.NotContains(t, rules, "172.30.250.")
 	assert.Contains(t, rules, "agent-forward-"+tracked.IP.String(), "the tracked agent's rules stay")
+	assert.Contains(t, rules, "agent-forward-"+theirs.Addr.String(), "the neighbour's rules stay")
 }
 
 // TestCleanupOrphansListingFails: when the Engine cannot list the
@@ -179,15 +196,23 @@ func TestRuntimeVolumeReuse(t *testing.T) {
 
 // TestNetworkCreateRace: two backends that start at once on an Engine
 // without the isolated network both take the one network. dockerd 20.10
-// answers the loser's create with 403 "Pool overlaps", not 409.
+// answers the loser's create with 403 "Pool overlaps", not 409. The race is
+// run on a network of the test's own, name and subnet, as the isolated
+// network is every other engine test's.
 func TestNetworkCreateRace(t *testing.T) {
-	// Not parallel: it removes the network every other engine test uses.
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
-	if id, _ := findNetwork(ctx, e.c); id != "" {
-		_, err := e.c.NetworkRemove(ctx, id, client.NetworkRemoveOptions{})
-		require.NoError(t, err, "the isolated network is in use: run this test alone")
-	}
+	name := "kicikit-race-" + e.name
+	opts := networkCreateOptions()
+	third := byte(e.name[1]) // a subnet of the test's own, within 172.29/16
+	opts.IPAM.Config[0].Subnet = netip.PrefixFrom(netip.AddrFrom4([4]byte{172, 29, third, 0}), 24)
+	opts.IPAM.Config[0].Gateway = netip.AddrFrom4([4]byte{172, 29, third, 1})
+	t.Cleanup(func() {
+		if id, _ := findNetwork(context.Background(), e.c, name); id != "" {
+			_, _ = e.c.NetworkRemove(context.Background(), id, client.NetworkRemoveOptions{})
+		}
+	})
 	// The first create is held until the second has made the network.
 	hold := e.faults.Hold(nth(1, enginetest.On(http.MethodPost, "/networks/create")))
 	var wg sync.WaitGroup
@@ -198,7 +223,7 @@ func TestNetworkCreateRace(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ids[i], errs[i] = ensureNetwork(ctx, e.engine, e.name)
+			ids[i], errs[i] = ensureNamedNetwork(ctx, e.engine, e.name, name, opts)
 			won <- struct{}{}
 		}()
 	}
@@ -216,16 +241,16 @@ func TestNetworkCreateRace(t *testing.T) {
 	require.NoError(t, errs[0])
 	require.NoError(t, errs[1])
 	assert.Equal(t, ids[0], ids[1])
-	list, err := e.c.NetworkList(ctx, client.NetworkListOptions{Filters: make(client.Filters).Add("name", agentspawn.IsolatedNetwork)})
+	list, err := e.c.NetworkList(ctx, client.NetworkListOptions{Filters: make(client.Filters).Add("name", name)})
 	require.NoError(t, err)
-	same := 0
-	for _, n := range list.Items {
-		if n.Name == agentspawn.IsolatedNetwork {
-			same++
-			assert.Equal(t, map[string]string{"kici-managed": "true"}, n.Labels)
-		}
-	}
-	assert.Equal(t, 1, same)
+	require.Len(t, list.Items, 1)
+	assert.Equal(t, map[string]string{"kici-managed": "true"}, list.Items[0].Labels)
+
+	// Another network on the subnet is no race: its 403 is the error.
+	_, err = ensureNamedNetwork(ctx, e.engine, e.name, name+"-other", opts)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "Pool overlaps")
+	assert.NotErrorIs(t, err, ErrNetworkRace)
 }
 
 // TestNewRefuses: New checks nft first, and refuses a scaler it cannot
@@ -253,8 +278,7 @@ func TestNewRefuses(t *testing.T) {
 // namespace and connects out from the agent's container: the
 // orchestrator's port on the gateway is open, another port is not.
 func TestIsolationEndToEnd(t *testing.T) {
-	// Not parallel: its rules are the Engine namespace's, which the
-	// network race test would remove from under it.
+	t.Parallel()
 	e := newEnv(t)
 	ns := enginetest.InEngineNetns(t)
 	image := e.agentImage(nil)

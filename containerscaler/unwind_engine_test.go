@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -267,4 +269,95 @@ func TestShutdownAll(t *testing.T) {
 	}
 	assert.ErrorIs(t, <-done, ErrTornDown)
 	assert.NotContains(t, e.ruleset(), "172.30.")
+}
+
+// TestDestroyBeforeCreate: Destroy reaches a spawn that waits for a slot,
+// and one held in its pull: each ends at once as torn down, and creates
+// no container.
+func TestDestroyBeforeCreate(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	reg := enginetest.OpenRegistry(t)
+	image := reg.Ref("kici-agent-" + e.name + ":0.20.0")
+	enginetest.AgentImage(t, e.c, image, map[string]string{"kicikit.test": e.name})
+	enginetest.Push(t, e.c, image, nil)
+	cfg := e.config(scalerconfig.LabelSet{Labels: []string{"linux"}, Image: image, ImagePullPolicy: scalerconfig.PullAlways})
+	cfg.Scalers[0].MaxConcurrentSpawns = 1
+	b := e.backend(cfg)
+	pull := e.faults.Hold(enginetest.On(http.MethodPost, "/images/create"))
+	spawn := func(id string) chan error {
+		done := make(chan error, 1)
+		go func() {
+			_, err := b.Spawn(context.Background(), Request{LabelSet: []string{"linux"}, AgentID: id, OrchestratorURL: "ws://x:4000"})
+			done <- err
+		}()
+		return done
+	}
+	pulling := spawn("q1")
+	<-pull.Arrived()
+	queued := spawn("q2")
+	waitFor(t, func() bool { return b.Active() == 2 })
+
+	require.NoError(t, b.Destroy(context.Background(), "q2"))
+	select {
+	case err := <-queued:
+		assert.ErrorIs(t, err, ErrTornDown, "the queued spawn ends at once")
+	case <-time.After(10 * time.Second):
+		t.Fatal("a queued spawn did not end when destroyed")
+	}
+	require.NoError(t, b.Destroy(context.Background(), "q1"))
+	select {
+	case err := <-pulling:
+		assert.ErrorIs(t, err, ErrTornDown, "the pulling spawn ends at once")
+	case <-time.After(10 * time.Second):
+		t.Fatal("a pulling spawn did not end when destroyed")
+	}
+	pull.Remove()
+	settled(t, b)
+	for _, r := range e.faults.Requests() {
+		assert.NotEqual(t, "POST /containers/create", r)
+	}
+}
+
+// TestBackendsShareTheTable: two scalers of one process spawn, destroy and
+// sweep at once on one nftables table; each live agent keeps its rules,
+// and each ended one leaves none.
+func TestBackendsShareTheTable(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	image := e.agentImage(nil)
+	ls := scalerconfig.LabelSet{Labels: []string{"linux"}, Image: image, ImagePullPolicy: scalerconfig.PullNever}
+	cfg := e.config(ls)
+	cfg.Scalers = append(cfg.Scalers, cfg.Scalers[0])
+	cfg.Scalers[1].Name = e.name + "-gpu"
+	one := e.backend(cfg)
+	two := e.backend(cfg, func(o *Options) { o.Scaler = e.name + "-gpu" })
+	var wg sync.WaitGroup
+	kept := make([]Agent, 8)
+	for i := range kept {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b := []*Backend{one, two}[i%2]
+			id := "s" + strconv.Itoa(i)
+			a, err := b.Spawn(context.Background(), Request{LabelSet: []string{"linux"}, AgentID: id, OrchestratorURL: "ws://x:4000"})
+			assert.NoError(t, err)
+			if i%4 == 0 {
+				assert.NoError(t, b.Destroy(context.Background(), id))
+				return
+			}
+			kept[i] = a
+			_, err = []*Backend{two, one}[i%2].CleanupOrphans(context.Background())
+			assert.NoError(t, err)
+		}()
+	}
+	wg.Wait()
+	rules := e.ruleset()
+	for i, a := range kept {
+		if i%4 == 0 {
+			continue
+		}
+		assert.Equal(t, 5, len(e.chain("agent-forward-"+a.IP.String())), "agent %d keeps its rules", i)
+	}
+	assert.Equal(t, 6, strings.Count(rules, "chain agent-forward-"), "the rules of the six live agents, and no more")
 }
