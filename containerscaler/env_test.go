@@ -23,7 +23,7 @@ import (
 // backend's, whose requests go through faults, and the test's own; and a
 // network namespace of its own for the backend's nftables rules.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	c      *client.Client // the test's
 	engine *client.Client // the backend's, through faults
 	faults *enginetest.Faults
@@ -32,7 +32,7 @@ type env struct {
 	events *eventLog
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	e := &env{t: t, faults: &enginetest.Faults{}, events: &eventLog{}}
 	e.c = enginetest.Engine(t)
