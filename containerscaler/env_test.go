@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"net/http"
 	"os"
 	"os/exec"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/kicikit/kicikit/scalerconfig"
 	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/client"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -163,7 +165,7 @@ func (e *env) nft(script string) {
 }
 
 // settled waits until the backend counts no agent: every unwinding over.
-func settled(t *testing.T, b *Backend) {
+func settled(t testing.TB, b *Backend) {
 	t.Helper()
 	waitFor(t, func() bool { return b.Active() == 0 })
 }
@@ -196,4 +198,64 @@ func (l *eventLog) of(agentID string) []string {
 // socketPath is the Engine's socket, as DOCKER_HOST names it.
 func socketPath() string {
 	return strings.TrimPrefix(os.Getenv("DOCKER_HOST"), "unix://")
+}
+
+// jobStep is one Engine request of a job's spawn: the n-th request, from
+// 1, that match matches.
+type jobStep struct {
+	name  string
+	match enginetest.Match
+	nth   int
+}
+
+// jobSteps are the Engine requests of a job's spawn whose image is pulled
+// and whose runtime volume is filled, in order.
+func jobSteps() []jobStep {
+	// An image's name holds slashes: its inspect is /images/NAME/json.
+	imageInspect := func(r *http.Request) bool {
+		p := enginetest.APIPath(r)
+		return r.Method == http.MethodGet && strings.HasPrefix(p, "/images/") && strings.HasSuffix(p, "/json")
+	}
+	return []jobStep{
+		{"job image inspect", imageInspect, 1},
+		{"job image pull", enginetest.On(http.MethodPost, "/images/create"), 1},
+		{"agent image inspect", imageInspect, 3},
+		{"runtime volume create", enginetest.On(http.MethodPost, "/volumes/create"), 1},
+		{"populator create", enginetest.On(http.MethodPost, "/containers/create"), 1},
+		{"populator start", enginetest.On(http.MethodPost, "/containers/*/start"), 1},
+		{"populator wait", enginetest.On(http.MethodPost, "/containers/*/wait"), 1},
+		{"agent create", enginetest.On(http.MethodPost, "/containers/create"), 2},
+		{"agent start", enginetest.On(http.MethodPost, "/containers/*/start"), 2},
+		{"agent inspect", enginetest.On(http.MethodGet, "/containers/*/json"), 1},
+	}
+}
+
+// nth matches the n-th request that m matches, from 1.
+func nth(n int, m enginetest.Match) enginetest.Match {
+	seen := 0
+	return func(r *http.Request) bool {
+		if !m(r) {
+			return false
+		}
+		seen++
+		return seen == n
+	}
+}
+
+// leftNothing checks, once the backend's unwinding is over, that a failed
+// spawn of agentID left nothing: no container, no populator or probe of
+// the test's agent image, no half-filled runtime volume, no rule; and that
+// it reported its failure last.
+func (e *env) leftNothing(b *Backend, agentID, image, volume string) {
+	e.t.Helper()
+	settled(e.t, b)
+	assert.Empty(e.t, e.containers(agentID))
+	assert.Empty(e.t, e.managed("kicikit.test="+e.name), "no populator or probe")
+	if e.volumeExists(volume) {
+		assert.True(e.t, b.populated(context.Background(), image, volume), "a volume left behind is complete")
+	}
+	assert.NotContains(e.t, e.ruleset(), "172.30.", "no rule of an address")
+	events := e.events.of(agentID)
+	require.NotEmpty(e.t, events)
+	assert.True(e.t, strings.HasPrefix(events[len(events)-1], "scaler.failed: "), events[len(events)-1])
 }

@@ -72,7 +72,7 @@ func TestSlotsHandoverOnCancel(t *testing.T) {
 	}
 }
 
-func waitFor(t *testing.T, cond func() bool) {
+func waitFor(t testing.TB, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for !cond() {

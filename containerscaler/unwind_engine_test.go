@@ -23,28 +23,7 @@ import (
 // populator or probe, no half-filled runtime volume, no rule.
 func TestCancelAtEachStep(t *testing.T) {
 	t.Parallel()
-	// An image's name holds slashes: its inspect is /images/NAME/json.
-	imageInspect := func(r *http.Request) bool {
-		p := enginetest.APIPath(r)
-		return r.Method == http.MethodGet && strings.HasPrefix(p, "/images/") && strings.HasSuffix(p, "/json")
-	}
-	steps := []struct {
-		name  string
-		match enginetest.Match
-		nth   int // which request of that form to hold, from 1
-	}{
-		{"job image inspect", imageInspect, 1},
-		{"job image pull", enginetest.On(http.MethodPost, "/images/create"), 1},
-		{"agent image inspect", imageInspect, 3},
-		{"runtime volume create", enginetest.On(http.MethodPost, "/volumes/create"), 1},
-		{"populator create", enginetest.On(http.MethodPost, "/containers/create"), 1},
-		{"populator start", enginetest.On(http.MethodPost, "/containers/*/start"), 1},
-		{"populator wait", enginetest.On(http.MethodPost, "/containers/*/wait"), 1},
-		{"agent create", enginetest.On(http.MethodPost, "/containers/create"), 2},
-		{"agent start", enginetest.On(http.MethodPost, "/containers/*/start"), 2},
-		{"agent inspect", enginetest.On(http.MethodGet, "/containers/*/json"), 1},
-	}
-	for _, step := range steps {
+	for _, step := range jobSteps() {
 		t.Run(step.name, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
@@ -80,27 +59,8 @@ func TestCancelAtEachStep(t *testing.T) {
 				t.Fatal("Spawn did not return once its context ended")
 			}
 			fault.Remove() // a create runs to its answer: let it have one
-			settled(t, b)
-			assert.Empty(t, e.containers("c1"))
-			assert.Empty(t, e.managed("kicikit.test="+e.name), "no populator or probe")
-			if e.volumeExists(volume) {
-				assert.True(t, b.populated(context.Background(), image, volume), "a volume left behind is complete")
-			}
-			assert.NotContains(t, e.ruleset(), "172.30.", "no rule of an address")
-			assert.Contains(t, e.events.of("c1")[len(e.events.of("c1"))-1], "scaler.failed: ")
+			e.leftNothing(b, "c1", image, volume)
 		})
-	}
-}
-
-// nth matches the n-th request that m matches, from 1.
-func nth(n int, m enginetest.Match) enginetest.Match {
-	seen := 0
-	return func(r *http.Request) bool {
-		if !m(r) {
-			return false
-		}
-		seen++
-		return seen == n
 	}
 }
 
