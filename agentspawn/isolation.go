@@ -62,50 +62,89 @@ func (e *IsolationError) Unwrap() error { return e.Err }
 // "010.0.0.1", which nft would read as 8.0.0.1, is 10.0.0.1 here. An
 // allowlist host name is refused. The package documentation says why.
 func PlanIsolation(in IsolationInput) (Isolation, error) {
-	if !in.Addr.Is4() {
-		return Isolation{}, &IsolationError{Field: "addr", Entry: in.Addr.String(),
-			Err: errors.New("agent address " + in.Addr.String() + " is not an IPv4 address")}
+	if err := checkAddr(in.Addr); err != nil {
+		return Isolation{}, err
 	}
-	from := "ip saddr " + in.Addr.String() + " "
-	iso := Isolation{Addr: in.Addr}
-	iso.Forward = append(iso.Forward, from+"ip daddr "+IsolatedNetworkGateway+" accept")
-	if in.Policy != nil {
-		for _, entry := range in.Policy.Allowlist {
-			p, ok := netpolicy.ParseCIDR(entry)
+	p, err := compilePolicy(in.Policy, in.HostAccess)
+	if err != nil {
+		return Isolation{}, err
+	}
+	return p.at(in.Addr)
+}
+
+// isolationPolicy is a network policy read once: the rules of any
+// address, each without its leading "ip saddr <addr> ".
+type isolationPolicy struct {
+	forward, input []string
+}
+
+// compilePolicy reads a label set's policy and host access into the rules
+// of any address.
+func compilePolicy(policy *scalerconfig.NetworkPolicy, hostAccess []string) (isolationPolicy, error) {
+	var p isolationPolicy
+	p.forward = append(p.forward, "ip daddr "+IsolatedNetworkGateway+" accept")
+	if policy != nil {
+		for _, entry := range policy.Allowlist {
+			c, ok := netpolicy.ParseCIDR(entry)
 			if !ok {
-				return Isolation{}, &IsolationError{Field: "allowlist", Entry: entry,
+				return isolationPolicy{}, &IsolationError{Field: "allowlist", Entry: entry,
 					Err: errors.New(`allowlist entry "` + entry + `" is not an IPv4 address or an IPv4 CIDR`)}
 			}
-			iso.Forward = append(iso.Forward, from+"ip daddr "+prefixText(p)+" accept")
+			p.forward = append(p.forward, "ip daddr "+prefixText(c)+" accept")
 		}
 	}
 	// The private ranges of RFC 1918, then the link-local range of cloud
 	// metadata services (nftables.ts's RFC1918_RANGES and METADATA_RANGE).
 	for _, r := range [...]string{"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16"} {
-		iso.Forward = append(iso.Forward, from+"ip daddr "+r+" drop")
+		p.forward = append(p.forward, "ip daddr "+r+" drop")
 	}
-	if in.Policy != nil && in.Policy.DenyAll {
-		iso.Forward = append(iso.Forward, from+"drop")
+	if policy != nil && policy.DenyAll {
+		p.forward = append(p.forward, "drop")
 	}
-	input, err := inputRules(from, in.HostAccess)
+	input, err := inputRules(hostAccess)
 	if err != nil {
+		return isolationPolicy{}, err
+	}
+	p.input = input
+	return p, nil
+}
+
+// at is the policy's rules for addr.
+func (p isolationPolicy) at(addr netip.Addr) (Isolation, error) {
+	if err := checkAddr(addr); err != nil {
 		return Isolation{}, err
 	}
-	iso.Input = input
-	return iso, nil
+	from := "ip saddr " + addr.String() + " "
+	prefix := func(rules []string) []string {
+		out := make([]string, len(rules))
+		for i, r := range rules {
+			out[i] = from + r
+		}
+		return out
+	}
+	return Isolation{Addr: addr, Forward: prefix(p.forward), Input: prefix(p.input)}, nil
+}
+
+// checkAddr refuses an agent address that is not IPv4.
+func checkAddr(addr netip.Addr) error {
+	if addr.Is4() {
+		return nil
+	}
+	return &IsolationError{Field: "addr", Entry: addr.String(),
+		Err: errors.New("agent address " + addr.String() + " is not an IPv4 address")}
 }
 
 // inputRules returns the input rules of the hostAccess entries.
-func inputRules(from string, hostAccess []string) ([]string, error) {
-	rules := []string{from + "ct state established,related accept"}
+func inputRules(hostAccess []string) ([]string, error) {
+	rules := []string{"ct state established,related accept"}
 	for _, entry := range hostAccess {
 		h, err := netpolicy.ParseHostAccess(entry)
 		if err != nil {
 			return nil, &IsolationError{Field: "hostAccess", Entry: entry, Err: err}
 		}
-		to := from
+		var to string
 		if h.Dest.IsValid() {
-			to += "ip daddr " + prefixText(h.Dest) + " "
+			to = "ip daddr " + prefixText(h.Dest) + " "
 		}
 		if h.Port == 0 {
 			rules = append(rules, to+"accept")
@@ -114,7 +153,7 @@ func inputRules(from string, hostAccess []string) ([]string, error) {
 		port := strconv.Itoa(int(h.Port))
 		rules = append(rules, to+"tcp dport "+port+" accept", to+"udp dport "+port+" accept")
 	}
-	return append(rules, from+"drop"), nil
+	return append(rules, "drop"), nil
 }
 
 // prefixText writes p as nft reads it: an address for a /32, else the

@@ -53,6 +53,11 @@ type Request struct {
 	Job *JobImage
 	// Active is how many agents the backend runs now.
 	Active int
+	// HostServices are hostAccess entries for services on the
+	// orchestrator's host that agents are sent to, which [Admit] folds into
+	// the default host access ([HostAccessInput].HostServices). Plan does
+	// not read them.
+	HostServices []string
 }
 
 // JobImage is a job's own container image. The agent runs in it instead of

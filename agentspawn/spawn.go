@@ -52,33 +52,16 @@ type Spawn struct {
 // The package documentation lists the container field by field: its Env in
 // order, Labels, Cmd, HostConfig, Networking and Pull.
 func Plan(r Request) (Spawn, error) {
-	si, s, err := containerScaler(r)
+	a, err := admit(r)
 	if err != nil {
 		return Spawn{}, err
 	}
-	key := NormalizeLabelSet(r.LabelSet)
-	li := matchLabelSet(s, key)
-	fail := func(reason Reason, cause error) (Spawn, error) {
-		return Spawn{}, &Error{Reason: reason, Scaler: r.Scaler, LabelSet: r.LabelSet, LabelSetIndex: li,
-			Type: s.Type, MaxAgents: s.MaxAgents, Err: cause}
+	var l Learned
+	l.Token = r.Token
+	if r.Job != nil {
+		l.AgentImageID, l.Init = r.Job.AgentImageID, r.Job.Init
 	}
-	if li < 0 {
-		return fail(ErrLabelSetNotSupported, nil)
-	}
-	if int64(r.Active) >= s.MaxAgents {
-		return fail(ErrAtCapacity, nil)
-	}
-	if reason := missing(r, &s.LabelSets[li]); reason != 0 {
-		return fail(reason, nil)
-	}
-	ls := &s.LabelSets[li]
-	limits, err := hostconfig.ResolveSpawnLimits(r.Effective, r.Config.SpawnResources(*ls))
-	if err != nil {
-		return fail(ErrLimits, err)
-	}
-	sp := Spawn{ScalerIndex: si, LabelSetIndex: li}
-	sp.build(&r, s, ls, limits, key)
-	return sp, nil
+	return a.Spawn(l), nil
 }
 
 // containerScaler finds the container scaler r names.
