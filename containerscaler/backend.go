@@ -70,24 +70,27 @@ type Backend struct {
 	timeout      time.Duration
 	events       func(Event)
 	slots        *slots
-	table        *table // the nftables table the backend writes
+	bridge       string // the isolated network's bridge interface; "" without isolation
 
 	mu      sync.Mutex
 	cfg     *scalerconfig.Config // the scaler as the last Reload left it, and the defaults
-	agents  map[string]*agent    // spawning and running, by id
-	workers map[*agent]struct{}  // spawns not yet done, unwinding ones included
+	agents  map[string]*agent    // counted: spawning, running, or unwinding a failed spawn, by id
+	leaving map[*agent]struct{}  // no longer counted, not yet gone: Destroy ended them
 }
 
-// agent is one agent the backend spawns or runs. Its fields but id and
-// done are guarded by Backend.mu.
+// agent is one agent the backend spawns or runs, from its admission until
+// it is gone.
 type agent struct {
-	id        string
-	done      chan struct{}           // closed when its spawn is done, unwound or not
-	cancel    context.CancelCauseFunc // ends its spawn's context
-	container string                  // the container's id; "" until created
-	addr      netip.Addr              // its address on the isolated network, once read
-	running   bool                    // its spawn succeeded
-	tornDown  bool                    // Destroy ran during its spawn
+	id     string
+	cancel context.CancelCauseFunc // ends its spawn's context
+	gone   chan struct{}           // closed once its container and rules are removed, or could not be
+	err    error                   // what could not be removed; written before gone is closed
+
+	// Guarded by Backend.mu.
+	container string  // the container's id; "" until created
+	bound     binding // its address, port and MAC, once its rules are written
+	running   bool    // its spawn succeeded
+	destroyed bool    // Destroy ended it
 }
 
 // Agent is an agent the backend runs.
@@ -104,9 +107,12 @@ type Agent struct {
 // New returns the backend of the container scaler o.Scaler, as the
 // orchestrator's ContainerScalerBackend.create makes it. Under network
 // isolation, the scaler's default, it first checks that nft runs; then it
-// finds or creates the isolated network and prepares the nftables table.
+// finds or creates the isolated network and prepares the nftables tables.
 // It refuses a missing config, an unknown scaler, a scaler of another type
-// and label sets without an image, each with an [*agentspawn.Error].
+// and label sets without an image, each with an [*agentspawn.Error]. It
+// refuses an isolated network that is not a bridge, or has IPv6
+// ([ErrNetworkDriver], [ErrNetworkIPv6]): its agents would not be bound to
+// their ports, or would reach over IPv6 what their rules drop.
 func New(ctx context.Context, o Options) (*Backend, error) {
 	cfg, err := scalerView(o.Config, o.Scaler)
 	if err != nil {
@@ -122,11 +128,13 @@ func New(ctx context.Context, o Options) (*Backend, error) {
 		return nil, err
 	}
 	if b.isolation {
-		if _, err := ensureNetwork(ctx, b.engine, b.name); err != nil {
+		if b.bridge, err = isolatedNetwork(ctx, b.engine, b.name); err != nil {
 			return nil, err
 		}
-		if err := b.nft.transact(tableScript()); err != nil {
-			return nil, err
+		var s script
+		s.table(b.bridge)
+		if err := b.nft.transact(s.String()); err != nil {
+			return nil, step("make the nftables tables", err)
 		}
 	}
 	return b, nil
@@ -149,14 +157,13 @@ func newBackend(o Options, cfg *scalerconfig.Config) *Backend {
 		slots:        newSlots(spawnSlots(s)),
 		cfg:          cfg,
 		agents:       map[string]*agent{},
-		workers:      map[*agent]struct{}{},
+		leaving:      map[*agent]struct{}{},
 	}
 	if len(b.nft.argv) == 0 {
 		b.nft.argv = []string{"nft"}
 	}
-	b.table = tableFor(b.nft.argv)
 	if b.timeout <= 0 {
-		b.timeout = 300 * time.Second
+		b.timeout = defaultSpawnTimeout
 	}
 	if b.registered == nil {
 		b.registered = func(string) bool { return true }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/exec"
 	"strings"
@@ -132,10 +134,11 @@ func (e *env) volumeExists(name string) bool {
 	return err == nil
 }
 
-// ruleset is `nft list table ip kici` in the test's namespace.
+// ruleset is `nft list ruleset` in the test's namespace: the backend's
+// three tables.
 func (e *env) ruleset() string {
 	e.t.Helper()
-	out, err := exec.Command("ip", "netns", "exec", e.ns, "nft", "list", "table", "ip", "kici").CombinedOutput()
+	out, err := exec.Command("ip", "netns", "exec", e.ns, "nft", "list", "ruleset").CombinedOutput()
 	require.NoError(e.t, err, "%s", out)
 	return string(out)
 }
@@ -153,6 +156,20 @@ func (e *env) chain(name string) []string {
 		}
 	}
 	return rules
+}
+
+// writeRules writes, in the test's namespace, the rules an owner holds at
+// an address, bound to a port that does not exist, as another backend
+// writes them.
+func (e *env) writeRules(owner string, addr netip.Addr, port uint32) agentspawn.Isolation {
+	e.t.Helper()
+	iso, err := agentspawn.PlanIsolation(agentspawn.IsolationInput{Addr: addr})
+	require.NoError(e.t, err)
+	var s script
+	s.table("")
+	s.bind(owner, binding{addr: addr, port: port, mac: net.HardwareAddr{2, 0x42, 0xac, 0x1e, 0xfa, byte(port)}}, iso)
+	e.nft(s.String())
+	return iso
 }
 
 // nft runs an nft script in the test's namespace.
@@ -252,7 +269,7 @@ func (e *env) leftNothing(b *Backend, agentID, image, volume string) {
 	assert.Empty(e.t, e.containers(agentID))
 	assert.Empty(e.t, e.managed("kicikit.test="+e.name), "no populator or probe")
 	if e.volumeExists(volume) {
-		assert.True(e.t, b.populated(context.Background(), image, volume), "a volume left behind is complete")
+		assert.True(e.t, b.populated(context.Background(), fillOf{id: image, volume: volume}), "a volume left behind is complete")
 	}
 	assert.NotContains(e.t, e.ruleset(), "172.30.", "no rule of an address")
 	events := e.events.of(agentID)

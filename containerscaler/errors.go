@@ -2,7 +2,10 @@ package containerscaler
 
 import (
 	"context"
+	"net/netip"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/kicikit/kicikit/agentspawn"
 )
@@ -37,6 +40,19 @@ const (
 	ErrNoAddress
 	// ErrRuntimeVolume is a runtime volume that could not be filled.
 	ErrRuntimeVolume
+	// ErrNetworkIPv6 is an isolated network with IPv6 enabled: its agents
+	// would reach over IPv6 what their IPv4 rules drop.
+	ErrNetworkIPv6
+	// ErrNetworkDriver is an isolated network that is not a bridge, whose
+	// ports the backend cannot bind agents to.
+	ErrNetworkDriver
+	// ErrAddressTaken is an agent address that another running container
+	// holds by the time the agent's rules are written: the Engine's answer
+	// was out of date.
+	ErrAddressTaken
+	// ErrAddressLost is an agent container that no longer holds its
+	// address once its rules are written: it stopped meanwhile.
+	ErrAddressLost
 )
 
 // Error describes the reason in a few words.
@@ -62,6 +78,14 @@ func (r Reason) Error() string {
 		return "no address on the isolated network"
 	case ErrRuntimeVolume:
 		return "runtime volume not filled"
+	case ErrNetworkIPv6:
+		return "isolated network has IPv6"
+	case ErrNetworkDriver:
+		return "isolated network is not a bridge"
+	case ErrAddressTaken:
+		return "agent address taken"
+	case ErrAddressLost:
+		return "agent address lost"
 	}
 	return "container backend failure"
 }
@@ -75,8 +99,17 @@ type Error struct {
 	Scaler string
 	// Agent is the agent id, for a spawn's failures.
 	Agent string
-	// Container is the container id, for [ErrNoAddress].
+	// Container is the agent's container id, for [ErrNoAddress],
+	// [ErrAddressTaken] and [ErrAddressLost].
 	Container string
+	// Addr is the agent's address, for [ErrAddressTaken] and
+	// [ErrAddressLost].
+	Addr netip.Addr
+	// Holder is the id, or the first 15 characters of the id, of the
+	// container that holds Addr, for [ErrAddressTaken].
+	Holder string
+	// Driver is the isolated network's driver, for [ErrNetworkDriver].
+	Driver string
 	// Image is the agent image, for [ErrRuntimeVolume].
 	Image string
 	// Timeout is the spawn deadline, for [ErrTimeout], in milliseconds.
@@ -84,6 +117,9 @@ type Error struct {
 	// Err is the cause, if any: nft's failure, or why a runtime volume was
 	// not filled.
 	Err error
+	// Nft is the command that runs nft, for [ErrNftMissing]: the message
+	// names it unless it is the default, nft.
+	Nft []string
 }
 
 // Error returns the message, such as `Agent scaler-container-1 was torn
@@ -93,7 +129,11 @@ func (e *Error) Error() string {
 	case ErrNoRuntime:
 		return "No container runtime found. Install Docker or Podman, or configure host."
 	case ErrNftMissing:
-		return "nftables binary not found at /usr/sbin/nft. The orchestrator container image must include nftables " +
+		at := "/usr/sbin/nft"
+		if len(e.Nft) > 0 && !slices.Equal(e.Nft, []string{"nft"}) {
+			at = strings.Join(e.Nft, " ")
+		}
+		return "nftables binary not found at " + at + ". The orchestrator container image must include nftables " +
 			"(apk add nftables). Network isolation for agents cannot be established without nftables."
 	case ErrNftDenied:
 		return "nftables operation denied -- missing NET_ADMIN capability. Start the orchestrator container with " +
@@ -114,8 +154,31 @@ func (e *Error) Error() string {
 	case ErrRuntimeVolume:
 		return "Failed to materialize the KiCI runtime from " + e.Image + ": " + errText(e.Err) +
 			". The image must carry /opt/kici/node and /opt/kici/app."
+	case ErrNetworkIPv6, ErrNetworkDriver, ErrAddressTaken, ErrAddressLost:
+		return e.networkText()
 	}
 	return "Container backend " + strconv.Quote(e.Scaler) + " failed: " + e.Reason.Error()
+}
+
+// networkText is the message of a reason of kicikit's own about the
+// isolated network.
+func (e *Error) networkText() string {
+	net := agentspawn.IsolatedNetwork
+	switch e.Reason {
+	case ErrNetworkIPv6:
+		return "Isolated network " + net + " has IPv6 enabled: its agents would reach over IPv6 " +
+			"what their nftables rules drop. Remove it (docker network rm " + net +
+			") and the backend creates it again, IPv4 only."
+	case ErrNetworkDriver:
+		return "Isolated network " + net + " uses the " + strconv.Quote(e.Driver) +
+			" driver: network isolation binds each agent to its port on a bridge. Remove it (docker network rm " +
+			net + ") and the backend creates it again as a bridge."
+	case ErrAddressTaken:
+		return "Agent container " + shortID(e.Container) + " cannot take the rules of " + e.Addr.String() +
+			": container " + shortID(e.Holder) + " holds that address on " + net
+	}
+	return "Agent container " + shortID(e.Container) + " no longer holds " + e.Addr.String() + " on " +
+		net + ": it stopped while its network isolation rules were written"
 }
 
 // Is reports whether target is e's Reason, or context.DeadlineExceeded for
@@ -144,4 +207,30 @@ func shortID(id string) string {
 		return id[:12]
 	}
 	return id
+}
+
+// StepError is a step of the backend that failed: an Engine request, or
+// an nft transaction. Its text names the step, then gives the cause as the
+// Engine or nft gave it.
+type StepError struct {
+	// Step says what the backend did, such as "create container" or
+	// "remove container 3f2a1b9c0d4e".
+	Step string
+	// Err is the Engine's or nft's error.
+	Err error
+}
+
+// Error returns the step and the cause: "start container 3f2a1b9c0d4e:
+// Error response from daemon: ...".
+func (e *StepError) Error() string { return e.Step + ": " + errText(e.Err) }
+
+// Unwrap returns e.Err.
+func (e *StepError) Unwrap() error { return e.Err }
+
+// step wraps a failed step's error in a [*StepError]; nil stays nil.
+func step(name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &StepError{Step: name, Err: err}
 }

@@ -25,6 +25,12 @@ const (
 	// EventFailed is a failed spawn: its error and, when the container
 	// printed anything, "--- captured output ---" and its last lines.
 	EventFailed = "scaler.failed"
+	// EventCleanupFailed is a removal that failed: a container, volume or
+	// rules that a spawn's unwinding, a Destroy, a sweep or a runtime
+	// volume's fill could not remove. Its message names the step and the
+	// error. It is kicikit's: the orchestrator logs such failures, or
+	// drops them.
+	EventCleanupFailed = "scaler.cleanup_failed"
 )
 
 // emit sends an event, when the backend has a receiver.

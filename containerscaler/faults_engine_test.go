@@ -96,7 +96,8 @@ func TestNftRefuses(t *testing.T) {
 	require.ErrorAs(t, err, &ce)
 	assert.Empty(t, e.containers("n2"), "the container goes all the same")
 	assert.Equal(t, 0, b.Active())
-	e.nft(removeScript(nil, nil) + "delete element ip kici agent-forward-addrs { " + a.IP.String() + " }\n")
+	assert.Contains(t, e.ruleset(), "agent-forward-"+a.IP.String(), "rules nft would not remove stay")
+	e.nft("flush ruleset\n")
 
 	b = e.backend(cfg, e.failingNft("-j list"))
 	_, err = b.CleanupOrphans(context.Background())

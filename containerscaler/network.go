@@ -12,6 +12,34 @@ import (
 	"github.com/moby/moby/client"
 )
 
+// isolatedNetwork finds or creates the isolated network (ensureNetwork),
+// and returns its bridge interface on the Engine's host: the network's
+// com.docker.network.bridge.name option, else br- and its id's first 12
+// characters, as the Engine names it. It refuses a network that is not a
+// bridge, or that has IPv6: the rules bind agents to their ports on a
+// bridge, and filter IPv4 only.
+func isolatedNetwork(ctx context.Context, engine client.APIClient, scaler string) (string, error) {
+	id, err := ensureNetwork(ctx, engine, scaler)
+	if err != nil {
+		return "", err
+	}
+	info, err := engine.NetworkInspect(ctx, id, client.NetworkInspectOptions{})
+	if err != nil {
+		return "", step("inspect network "+agentspawn.IsolatedNetwork, err)
+	}
+	n := info.Network
+	switch {
+	case n.Driver != "bridge":
+		return "", &Error{Reason: ErrNetworkDriver, Scaler: scaler, Driver: n.Driver}
+	case n.EnableIPv6:
+		return "", &Error{Reason: ErrNetworkIPv6, Scaler: scaler}
+	}
+	if name := n.Options["com.docker.network.bridge.name"]; name != "" {
+		return name, nil
+	}
+	return "br-" + shortID(id), nil
+}
+
 // ensureNetwork finds the isolated network or creates it, as the
 // orchestrator's ensureIsolatedNetwork does, and returns its id. A create
 // that loses to a concurrent creator takes the winner's network: the
@@ -34,7 +62,7 @@ func ensureNamedNetwork(ctx context.Context, engine client.APIClient, scaler, na
 		return created.ID, nil
 	}
 	if !lostCreateRace(err) {
-		return "", err
+		return "", step("create network "+name, err)
 	}
 	// The winner's network shows in a listing a moment after its address
 	// pool is taken, which is what refuses the loser on an older Engine.
@@ -49,7 +77,7 @@ func ensureNamedNetwork(ctx context.Context, engine client.APIClient, scaler, na
 		}
 	}
 	if cerrdefs.IsPermissionDenied(err) {
-		return "", err // another network holds the subnet: no race at all
+		return "", step("create network "+name, err) // another network holds the subnet: no race at all
 	}
 	return "", &Error{Reason: ErrNetworkRace, Scaler: scaler}
 }
@@ -61,7 +89,7 @@ func findNetwork(ctx context.Context, engine client.APIClient, name string) (str
 		Filters: make(client.Filters).Add("name", name),
 	})
 	if err != nil {
-		return "", err
+		return "", step("list networks", err)
 	}
 	for _, n := range list.Items {
 		if n.Name == name {

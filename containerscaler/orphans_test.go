@@ -28,7 +28,10 @@ func TestOrphans(t *testing.T) {
 	}
 	tracked := func(id string) bool { return id == "a1" || id == "a2" }
 	registered := func(id string) bool { return id == "a3" }
-	assert.Equal(t, []string{"unregistered-running", "registered-exited", "no-agent-created", "untracked-dead"},
-		orphans(items, tracked, registered))
+	var ids []string
+	for _, c := range orphans(items, tracked, registered) {
+		ids = append(ids, c.ID)
+	}
+	assert.Equal(t, []string{"unregistered-running", "registered-exited", "no-agent-created", "untracked-dead"}, ids)
 	assert.Empty(t, orphans(nil, tracked, registered))
 }

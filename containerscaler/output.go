@@ -23,18 +23,7 @@ func (b *Backend) output(ctx context.Context, id string, lines int) string {
 		return ""
 	}
 	defer logs.Close()
-	var buf tailBuffer
+	buf := tailBuffer{max: maxOutput}
 	_, _ = stdcopy.StdCopy(&buf, &buf, logs)
 	return strings.TrimSpace(string(buf.b))
-}
-
-// tailBuffer keeps the last maxOutput bytes written to it.
-type tailBuffer struct{ b []byte }
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.b = append(t.b, p...)
-	if len(t.b) > maxOutput {
-		t.b = append(t.b[:0], t.b[len(t.b)-maxOutput:]...)
-	}
-	return len(p), nil
 }

@@ -48,8 +48,8 @@ func (b *Backend) pullImage(ctx context.Context, image string, auth *registry.Au
 	}
 	resp, err := b.engine.ImagePull(ctx, image, opts)
 	if err != nil {
-		return err
+		return step("pull image "+image, err)
 	}
 	defer resp.Close()
-	return resp.Wait(ctx)
+	return step("pull image "+image, resp.Wait(ctx))
 }

@@ -2,79 +2,138 @@ package containerscaler
 
 import (
 	"context"
+	"errors"
 	"net/netip"
+	"slices"
+	"strings"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/kicikit/kicikit/agentspawn"
 	"github.com/moby/moby/client"
 )
 
-// applyRules replaces the rules of iso.Addr with iso's, in one nft
-// transaction, and records a as the address's holder.
-func (b *Backend) applyRules(a *agent, iso agentspawn.Isolation) error {
-	b.table.mu.Lock()
-	defer b.table.mu.Unlock()
-	b.table.owners[iso.Addr] = a
-	return b.nft.transact(applyScript(iso))
+// bindAttempts bounds how often a spawn lists the table and tries its
+// transaction again, when another backend changed the table between the
+// two.
+const bindAttempts = 3
+
+// owner is how agent-owners names a container: its id's first ownerLen
+// characters.
+func owner(containerID string) string {
+	return containerID[:min(len(containerID), ownerLen)]
 }
 
-// removeRules removes the rules of addr, in one nft transaction, unless
-// another agent of the process holds the address now: a spawn torn down
-// late must not strip the rules of the container that took its address.
-func (b *Backend) removeRules(a *agent, addr netip.Addr) error {
-	b.table.mu.Lock()
-	defer b.table.mu.Unlock()
-	if owner, ok := b.table.owners[addr]; ok && owner != a {
-		return nil
-	}
-	delete(b.table.owners, addr)
-	return b.nft.transact(removeScript([]netip.Addr{addr}, nil))
-}
-
-// reapRules removes the rules of every address on the isolated network that
-// no container holds (reapUnownedIsolationRules in container-backend.ts, at
-// 221047e): not the process's agents, nor any kici-managed container on
-// the Engine, whatever its scaler. It
-// returns the rules it removed; none, and no error, when the Engine's
-// listing fails. It also removes such an address's rules of the
-// orchestrator's own layout, which a host it ran on may still hold, from
-// both forward and input (the orchestrator sweeps forward only).
-func (b *Backend) reapRules(ctx context.Context) (int, error) {
-	if !b.isolation {
-		return 0, nil
-	}
-	list, err := b.engine.ContainerList(ctx, client.ContainerListOptions{
-		All: true, Filters: make(client.Filters).Add("label", agentspawn.LabelManaged+"=true"),
-	})
-	if err != nil {
-		return 0, nil
-	}
-	live := map[string]bool{}
-	for _, c := range list.Items {
-		if ns := c.NetworkSettings; ns != nil && ns.Networks[agentspawn.IsolatedNetwork] != nil {
-			if ip := ns.Networks[agentspawn.IsolatedNetwork].IPAddress; ip.IsValid() {
-				live[ip.String()] = true
-			}
-		}
-	}
-	b.table.mu.Lock()
-	defer b.table.mu.Unlock()
-	for addr := range b.table.owners {
-		live[addr.String()] = true
-	}
+// listTable reads table ip kici; a table that does not exist is empty.
+func (b *Backend) listTable() (tableState, error) {
 	out, err := b.nft.run("", "-j", "list", "table", "ip", "kici")
 	if err != nil {
-		return 0, err
+		var ce *CommandError
+		if errors.As(err, &ce) && strings.Contains(ce.Stderr, "No such file or directory") {
+			return parseTable([]byte(`{"nftables": []}`))
+		}
+		return tableState{}, step("list table ip kici", err)
 	}
-	rs, err := parseRuleset(out)
+	st, err := parseTable(out)
+	return st, step("read table ip kici", err)
+}
+
+// listBindings reads the bridge table's bindings; none when the table does
+// not exist.
+func (b *Backend) listBindings() ([]boundPort, error) {
+	out, err := b.nft.run("", "-j", "list", "set", "bridge", "kici", bindingsSet)
 	if err != nil {
-		return 0, err
+		var ce *CommandError
+		if errors.As(err, &ce) && strings.Contains(ce.Stderr, "No such file or directory") {
+			return nil, nil
+		}
+		return nil, step("list set bridge kici "+bindingsSet, err)
 	}
-	addrs, legacy, n := rs.stale(live)
-	if len(addrs) == 0 && len(legacy) == 0 {
-		return 0, nil
+	list, err := parseBindings(out)
+	return list, step("read set bridge kici "+bindingsSet, err)
+}
+
+// bind writes the rules of a container's address and binds the address to
+// its port, in one transaction. It clears the orchestrator's own rules of
+// the address in the same one. When another container owns the address's
+// rules, it takes them over if that container no longer holds the address
+// ([Backend.holds]), and fails with [ErrAddressTaken], writing nothing, if
+// it does. A transaction that fails because another backend changed the
+// table meanwhile is tried again on a fresh listing.
+func (b *Backend) bind(ctx context.Context, agentID, containerID string, bd binding, iso agentspawn.Isolation) error {
+	var err error
+	for range bindAttempts {
+		var st tableState
+		if st, err = b.listTable(); err != nil {
+			return err
+		}
+		var s script
+		s.table(b.bridge)
+		if err = b.takeOver(ctx, &s, st, agentID, containerID, bd.addr); err != nil {
+			return err
+		}
+		s.bind(owner(containerID), bd, iso)
+		s.dropLegacy(st.legacy[bd.addr.String()])
+		if err = b.nft.transact(s.String()); err == nil {
+			return nil
+		}
 	}
-	if err := b.nft.transact(removeScript(addrs, legacy)); err != nil {
-		return 0, err
+	return step("write the rules of "+bd.addr.String(), err)
+}
+
+// takeOver adds to s the release of what another container holds at addr,
+// when it holds it no longer; it fails with [ErrAddressTaken] when it
+// does.
+func (b *Backend) takeOver(ctx context.Context, s *script, st tableState, agentID, containerID string, addr netip.Addr) error {
+	other, owned := st.owners[addr]
+	_, chains := st.rules[addr]
+	if owned && other == owner(containerID) || !owned && !chains {
+		return nil
 	}
-	return n, nil
+	if owned {
+		live, err := b.holds(ctx, other, addr)
+		if err != nil {
+			return err
+		}
+		if live {
+			return &Error{Reason: ErrAddressTaken, Scaler: b.name, Agent: agentID, Container: containerID, Addr: addr, Holder: other}
+		}
+	}
+	ports, err := b.listBindings()
+	if err != nil {
+		return err
+	}
+	ports = slices.DeleteFunc(ports, func(p boundPort) bool { return p.addr != addr })
+	s.release(other, addr, ports, true)
+	return nil
+}
+
+// holds reports whether the container id (or id prefix) runs and holds
+// addr on the isolated network, as the Engine sees it now.
+func (b *Backend) holds(ctx context.Context, id string, addr netip.Addr) (bool, error) {
+	info, err := b.engine.ContainerInspect(ctx, id, client.ContainerInspectOptions{})
+	if cerrdefs.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, step("inspect container "+shortID(id), err)
+	}
+	c := info.Container
+	return c.State != nil && c.State.Running && addressOf(c.NetworkSettings) == addr, nil
+}
+
+// release removes the rules a container owns at its address, and its
+// port's binding, in one transaction. Rules another container owns by now
+// are not its own and stay: that is no error.
+func (b *Backend) release(containerID string, bd binding) error {
+	var s script
+	s.table("")
+	s.release(owner(containerID), bd.addr, []boundPort{bd.bound()}, false)
+	err := b.nft.transact(s.String())
+	if err == nil {
+		return nil
+	}
+	if st, lerr := b.listTable(); lerr == nil && st.owners[bd.addr] != owner(containerID) {
+		return nil // taken over: what it owned went with the takeover
+	}
+	return step("remove the rules of "+bd.addr.String(), err)
 }

@@ -1,21 +1,20 @@
 package containerscaler
 
 import (
-	"cmp"
 	"encoding/json"
 	"net/netip"
-	"slices"
 	"strings"
 )
 
-// ruleset is what the rule reaper reads of the kici table
-// (`nft -j list table ip kici`): the addresses that have chains or map
-// entries of the backend's layout, with the rules their chains hold, and
-// the orchestrator's own per-address rules in its forward and input
-// chains, which a host it ran on may still hold.
-type ruleset struct {
-	rules  map[netip.Addr]int
-	legacy map[string][]legacyRule
+// tableState is what the backend reads of table ip kici
+// (`nft -j list table ip kici`): who owns each agent address, the rules
+// each address's chains hold, and the orchestrator's own per-address
+// rules in its forward and input chains, which a host it ran on may still
+// hold.
+type tableState struct {
+	owners map[netip.Addr]string   // agent-owners: address to owner
+	rules  map[netip.Addr]int      // the rules of each address's chains; an address with chains but none is 0
+	legacy map[string][]legacyRule // the orchestrator's rules, by the identifier it reads in them
 }
 
 // legacyRule is one rule of the orchestrator's layout: a rule in forward or
@@ -31,6 +30,10 @@ type nftObject struct {
 		Name string
 		Elem []json.RawMessage
 	}
+	Set *struct {
+		Name string
+		Elem []json.RawMessage
+	}
 	Chain *struct{ Name string }
 	Rule  *struct {
 		Chain  string
@@ -39,40 +42,60 @@ type nftObject struct {
 	}
 }
 
-// parseRuleset reads nft's JSON listing of the kici table.
-func parseRuleset(out []byte) (ruleset, error) {
+// listing reads nft's JSON listing into its objects.
+func listing(out []byte) ([]nftObject, error) {
 	var doc struct{ Nftables []nftObject }
 	if err := json.Unmarshal(out, &doc); err != nil {
-		return ruleset{}, err
+		return nil, err
 	}
-	rs := ruleset{rules: map[netip.Addr]int{}, legacy: map[string][]legacyRule{}}
-	for _, o := range doc.Nftables {
+	return doc.Nftables, nil
+}
+
+// parseTable reads nft's JSON listing of table ip kici. Entries it cannot
+// read are not the backend's and are left out.
+func parseTable(out []byte) (tableState, error) {
+	objs, err := listing(out)
+	if err != nil {
+		return tableState{}, err
+	}
+	st := tableState{owners: map[netip.Addr]string{}, rules: map[netip.Addr]int{}, legacy: map[string][]legacyRule{}}
+	for _, o := range objs {
 		switch {
-		case o.Map != nil && (o.Map.Name == forwardAddrs || o.Map.Name == inputAddrs):
+		case o.Map != nil && o.Map.Name == ownersMap:
 			for _, e := range o.Map.Elem {
-				var pair []json.RawMessage
-				var key string
-				if json.Unmarshal(e, &pair) == nil && len(pair) == 2 && json.Unmarshal(pair[0], &key) == nil {
-					rs.note(key, 0)
+				if addr, owner, ok := ownerEntry(e); ok {
+					st.owners[addr] = owner
 				}
 			}
 		case o.Chain != nil:
-			rs.note(chainAddr(o.Chain.Name), 0)
+			st.note(chainAddr(o.Chain.Name), 0)
 		case o.Rule != nil && (o.Rule.Chain == "forward" || o.Rule.Chain == "input"):
 			if id := identifierOf(o.Rule.Expr); id != "" {
-				rs.legacy[id] = append(rs.legacy[id], legacyRule{o.Rule.Chain, o.Rule.Handle})
+				st.legacy[id] = append(st.legacy[id], legacyRule{o.Rule.Chain, o.Rule.Handle})
 			}
 		case o.Rule != nil:
-			rs.note(chainAddr(o.Rule.Chain), 1)
+			st.note(chainAddr(o.Rule.Chain), 1)
 		}
 	}
-	return rs, nil
+	return st, nil
+}
+
+// ownerEntry reads an element of agent-owners: [address, owner].
+func ownerEntry(e json.RawMessage) (netip.Addr, string, bool) {
+	var pair []json.RawMessage
+	var key, owner string
+	if json.Unmarshal(e, &pair) != nil || len(pair) != 2 ||
+		json.Unmarshal(pair[0], &key) != nil || json.Unmarshal(pair[1], &owner) != nil {
+		return netip.Addr{}, "", false
+	}
+	addr, err := netip.ParseAddr(key)
+	return addr, owner, err == nil && addr.Is4()
 }
 
 // note counts n rules more for the address s, when s is one.
-func (rs ruleset) note(s string, n int) {
+func (st tableState) note(s string, n int) {
 	if a, err := netip.ParseAddr(s); err == nil && a.Is4() {
-		rs.rules[a] += n
+		st.rules[a] += n
 	}
 }
 
@@ -126,31 +149,50 @@ func identifierOf(expr []json.RawMessage) string {
 	return candidate
 }
 
-// stale returns the addresses on the isolated network whose rules no live
-// address holds, the orchestrator-layout rules of such addresses, and the
-// number of rules the two hold. An address is on the isolated network when
-// its text starts as the subnet's does ("172.30."), as the orchestrator
-// tests it.
-func (rs ruleset) stale(live map[string]bool) (addrs []netip.Addr, legacy []legacyRule, n int) {
-	const prefix = "172.30."
-	for a, count := range rs.rules {
-		if s := a.String(); strings.HasPrefix(s, prefix) && !live[s] {
-			addrs = append(addrs, a)
-			n += count
+// boundPort is an element of the bridge table's agent-bindings, as nft
+// lists it: the port (an interface index, or the name of an interface
+// that exists), the MAC and the address.
+type boundPort struct {
+	port string
+	mac  string
+	addr netip.Addr
+}
+
+// parseBindings reads nft's JSON listing of set bridge kici
+// agent-bindings.
+func parseBindings(out []byte) ([]boundPort, error) {
+	objs, err := listing(out)
+	if err != nil {
+		return nil, err
+	}
+	var list []boundPort
+	for _, o := range objs {
+		if o.Set == nil || o.Set.Name != bindingsSet {
+			continue
+		}
+		for _, e := range o.Set.Elem {
+			var el struct{ Concat []string }
+			if json.Unmarshal(e, &el) != nil || len(el.Concat) != 3 || !nftWord(el.Concat[0]) || !nftWord(el.Concat[1]) {
+				continue
+			}
+			if addr, err := netip.ParseAddr(el.Concat[2]); err == nil && addr.Is4() {
+				list = append(list, boundPort{port: el.Concat[0], mac: el.Concat[1], addr: addr})
+			}
 		}
 	}
-	for id, rules := range rs.legacy {
-		if strings.HasPrefix(id, prefix) && !live[id] {
-			legacy = append(legacy, rules...)
-			n += len(rules)
+	return list, nil
+}
+
+// nftWord reports whether s can be written back into an nft script as it
+// is, or in double quotes: an interface name, a number or a MAC.
+func nftWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c <= ' ' || c == '"' || c == '\\' || c > '~' {
+			return false
 		}
 	}
-	slices.SortFunc(addrs, netip.Addr.Compare)
-	slices.SortFunc(legacy, func(a, b legacyRule) int {
-		if c := strings.Compare(a.chain, b.chain); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.handle, b.handle)
-	})
-	return addrs, legacy, n
+	return true
 }

@@ -15,29 +15,30 @@ import (
 
 // runtime readies the KiCI runtime a job's image runs the agent from, as
 // ensureRuntimeVolume does (container-runtime.ts, at 221047e): it pulls the
-// label set's agent image when missing, and fills the runtime volume named
-// for the image's id from it. It sets job's AgentImageID, and its Init from
-// the image's kici.runtime.init label.
-func (b *Backend) runtime(ctx context.Context, job *agentspawn.JobImage, agentImage, agentID string) error {
+// agent image when missing, and fills the runtime volume named for the
+// image's id from it. It sets l's AgentImageID, and its Init from the
+// image's kici.runtime.init label.
+func (b *Backend) runtime(ctx context.Context, agentImage, agentID string, l *agentspawn.Learned) error {
 	if err := b.pull(ctx, agentspawn.PullIfMissing{Image: agentImage}, ""); err != nil {
 		return err
 	}
 	img, err := b.engine.ImageInspect(ctx, agentImage)
 	if err != nil {
-		return err
+		return step("inspect image "+agentImage, err)
 	}
-	job.AgentImageID = img.ID
-	if job.AgentImageID == "" {
-		job.AgentImageID = agentImage
+	id := img.ID
+	if id == "" {
+		id = agentImage
 	}
+	l.AgentImageID = id
 	if img.Config != nil {
-		job.Init = agentspawn.RuntimeInit(img.Config.Labels)
+		l.Init = agentspawn.RuntimeInit(img.Config.Labels)
 	}
-	name := agentspawn.RuntimeVolumeName(job.AgentImageID)
+	name := agentspawn.RuntimeVolumeName(id)
 	// The volume is the image id's: fill it from that id, which a pull of
 	// the tag meanwhile cannot move.
 	return volumeFills.await(ctx, b.engine.DaemonHost()+"\x00"+name, func(ctx context.Context) error {
-		return b.fill(ctx, fillOf{image: agentImage, id: job.AgentImageID, volume: name, agent: agentID})
+		return b.fill(ctx, fillOf{image: agentImage, id: id, volume: name, agent: agentID})
 	})
 }
 
@@ -135,14 +136,15 @@ func (f *fills) leave(c *fill, cause error) bool {
 // fill fills the runtime volume from the agent image, unless a probe finds
 // it complete. A fill that fails or is cancelled removes its populator,
 // and the volume too when it made it and the volume is not complete: no
-// spawn mounts a half-filled volume.
+// spawn mounts a half-filled volume. What it cannot remove is an
+// [EventCleanupFailed] of the spawn that asked first, and joins its error.
 func (b *Backend) fill(ctx context.Context, f fillOf) error {
 	_, err := b.engine.VolumeInspect(ctx, f.volume, client.VolumeInspectOptions{})
 	existed := err == nil
 	switch {
 	case err != nil && !cerrdefs.IsNotFound(err):
-		return err // an Engine that cannot tell: not a volume to fill over
-	case existed && b.populated(ctx, f.id, f.volume):
+		return step("inspect volume "+f.volume, err) // an Engine that cannot tell: not a volume to fill over
+	case existed && b.populated(ctx, f):
 		return nil
 	}
 	if err := context.Cause(ctx); err != nil {
@@ -155,27 +157,28 @@ func (b *Backend) fill(ctx context.Context, f fillOf) error {
 		Name: f.volume, Labels: map[string]string{agentspawn.LabelManaged: "true"},
 	})
 	if err != nil {
-		return err
+		return step("create volume "+f.volume, err)
 	}
-	id, err := b.createHelper(ctx, agentspawn.RuntimePopulator(f.id, f.volume))
+	id, err := b.createHelper(ctx, f, agentspawn.RuntimePopulator(f.id, f.volume))
 	if err == nil {
 		err = b.populate(ctx, id)
 	}
-	if err != nil {
-		b.unfill(ctx, f, id, existed)
-		if id != "" && ctx.Err() == nil {
-			err = &Error{Reason: ErrRuntimeVolume, Scaler: b.name, Agent: f.agent, Image: f.image, Err: err}
-		}
-		return err
+	if err == nil {
+		return b.reportCleanup(f.agent, b.removeHelper(ctx, id))
 	}
-	b.removeHelper(ctx, id)
-	return nil
+	if id != "" && ctx.Err() == nil {
+		err = &Error{Reason: ErrRuntimeVolume, Scaler: b.name, Agent: f.agent, Image: f.image, Err: err}
+	}
+	if cleanup := b.unfill(ctx, f, id, existed); cleanup != nil {
+		return errors.Join(err, cleanup)
+	}
+	return err
 }
 
 // populate runs the populator id and fails when it exits non-zero, with
 // what it printed last.
 func (b *Backend) populate(ctx context.Context, id string) error {
-	code, err := b.run(ctx, id)
+	code, err := b.runToExit(ctx, id)
 	if err != nil || code == 0 {
 		return err
 	}
@@ -188,35 +191,38 @@ func (b *Backend) populate(ctx context.Context, id string) error {
 
 // unfill removes a failed fill's populator, then its volume when the fill
 // made it and a fresh probe finds it incomplete: another process may have
-// filled it meanwhile.
-func (b *Backend) unfill(ctx context.Context, f fillOf, populator string, existed bool) {
-	b.removeHelper(ctx, populator)
-	if existed {
-		return
+// filled it meanwhile. It returns what it could not remove.
+func (b *Backend) unfill(ctx context.Context, f fillOf, populator string, existed bool) error {
+	errs := []error{b.removeHelper(ctx, populator)}
+	if !existed {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+		defer cancel()
+		if !b.populated(cctx, f) {
+			_, err := b.engine.VolumeRemove(cctx, f.volume, client.VolumeRemoveOptions{Force: true})
+			if err != nil && !cerrdefs.IsNotFound(err) {
+				errs = append(errs, step("remove volume "+f.volume, err))
+			}
+		}
 	}
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-	defer cancel()
-	if !b.populated(cctx, f.id, f.volume) {
-		_, _ = b.engine.VolumeRemove(cctx, f.volume, client.VolumeRemoveOptions{Force: true})
-	}
+	return b.reportCleanup(f.agent, errs...)
 }
 
-// populated reports whether the volume holds a complete runtime, by a probe
-// container; any failure to tell reads as not complete.
-func (b *Backend) populated(ctx context.Context, agentImage, name string) bool {
-	id, err := b.createHelper(ctx, agentspawn.RuntimeProbe(agentImage, name))
+// populated reports whether f's volume holds a complete runtime, by a
+// probe container; any failure to tell reads as not complete.
+func (b *Backend) populated(ctx context.Context, f fillOf) bool {
+	id, err := b.createHelper(ctx, f, agentspawn.RuntimeProbe(f.id, f.volume))
 	if err != nil {
 		return false
 	}
-	defer b.removeHelper(ctx, id)
-	code, err := b.run(ctx, id)
+	defer func() { _ = b.reportCleanup(f.agent, b.removeHelper(ctx, id)) }()
+	code, err := b.runToExit(ctx, id)
 	return err == nil && code == 0
 }
 
 // createHelper creates a populator or probe container, running the
 // request to its answer. It names the container, so that a create whose
 // answer is lost still finds it, to remove it.
-func (b *Backend) createHelper(ctx context.Context, c agentspawn.RuntimeContainer) (string, error) {
+func (b *Backend) createHelper(ctx context.Context, f fillOf, c agentspawn.RuntimeContainer) (string, error) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
 	defer cancel()
 	var nonce [8]byte
@@ -224,35 +230,37 @@ func (b *Backend) createHelper(ctx context.Context, c agentspawn.RuntimeContaine
 	name := "kici-runtime-helper-" + hex.EncodeToString(nonce[:])
 	res, err := b.engine.ContainerCreate(cctx, client.ContainerCreateOptions{Config: &c.Config, HostConfig: &c.HostConfig, Name: name})
 	if err != nil {
-		b.removeHelper(ctx, name)
-		return "", err
+		_ = b.reportCleanup(f.agent, b.removeHelper(ctx, name))
+		return "", step("create container "+name, err)
 	}
 	return res.ID, nil
 }
 
-// removeHelper removes a populator or probe container, if there is one.
-func (b *Backend) removeHelper(ctx context.Context, id string) {
+// removeHelper removes a populator or probe container, if there is one;
+// one already gone is no error.
+func (b *Backend) removeHelper(ctx context.Context, id string) error {
 	if id == "" {
-		return
+		return nil
 	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 	defer cancel()
-	_, _ = b.engine.ContainerRemove(cctx, id, client.ContainerRemoveOptions{Force: true})
+	return b.remove(cctx, id)
 }
 
-// run starts a container and waits for it to exit, returning its status.
-func (b *Backend) run(ctx context.Context, id string) (int64, error) {
+// runToExit starts a container and waits for it to exit, returning its
+// status.
+func (b *Backend) runToExit(ctx context.Context, id string) (int64, error) {
 	if _, err := b.engine.ContainerStart(ctx, id, client.ContainerStartOptions{}); err != nil {
-		return 0, err
+		return 0, step("start container "+shortID(id), err)
 	}
 	wait := b.engine.ContainerWait(ctx, id, client.ContainerWaitOptions{})
 	select {
 	case res := <-wait.Result:
 		if res.Error != nil && res.Error.Message != "" {
-			return 0, errors.New(res.Error.Message)
+			return 0, step("wait for container "+shortID(id), errors.New(res.Error.Message))
 		}
 		return res.StatusCode, nil
 	case err := <-wait.Error:
-		return 0, err
+		return 0, step("wait for container "+shortID(id), err)
 	}
 }

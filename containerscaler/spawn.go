@@ -2,13 +2,15 @@ package containerscaler
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
 	"net/netip"
-	"time"
+	"strings"
 
-	cerrdefs "github.com/containerd/errdefs"
 	"github.com/kicikit/kicikit/agentspawn"
 	"github.com/kicikit/kicikit/hostconfig"
-	"github.com/kicikit/kicikit/scalerconfig"
+	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/api/types/registry"
 	"github.com/moby/moby/client"
 )
@@ -44,45 +46,42 @@ type Job struct {
 	Auth *registry.AuthConfig
 }
 
-// Requests that create something on the Engine run to their answer, past a
-// spawn's cancellation, so that what they made is known and removed; this
-// bounds one such request, and each removal after a failure.
-const (
-	createTimeout  = time.Minute
-	cleanupTimeout = time.Minute
-)
-
 // Spawn runs an agent for r, as the orchestrator's container backend
 // spawns one (ContainerScalerBackend.spawn, 0.20.0). It returns once the
 // container runs with its isolation rules.
 //
-// Before any Engine request, it refuses what [agentspawn.Plan] refuses.
-// It also refuses an agent id the backend tracks, and a network policy no
-// rule can match ([agentspawn.PlanIsolation]). It counts the agent from
-// then on. It waits for one of the scaler's maxConcurrentSpawns slots,
-// first come, first served. Holding one, it mints the token and pulls the
-// image. For a job's image, it fills the runtime volume. It creates and
-// starts the container, reads its address on the isolated network, and
-// writes its rules in one nft transaction.
+// Before any Engine request, it admits the spawn ([agentspawn.Admit]): it
+// refuses what that refuses, a network policy no rule can match included,
+// and an agent id the backend tracks. It counts the agent from then on.
+// It waits for one of the scaler's maxConcurrentSpawns slots, first come,
+// first served. Holding one, it mints the token and pulls the image. For
+// a job's image, it fills the runtime volume. It creates and starts the
+// container, reads its address on the isolated network and its port on
+// the bridge, and writes its rules in one nft transaction, unless another
+// running container holds that address by then ([ErrAddressTaken]). A
+// container that no longer holds its address once they are written fails
+// the spawn ([ErrAddressLost]).
 //
 // A failure at any step unwinds the spawn: the deadline and a cancelled
-// ctx too. It removes the address's rules and the container, on a context
-// no cancellation reaches, and stops counting the agent. The error is the
-// step's own. It is context.Cause(ctx) when ctx ended first, and
-// [ErrTornDown] when [Backend.Destroy] ran during the spawn. Spawn returns
-// at the deadline even when an Engine request ignores its context. The
-// unwinding goes on, and [Backend.Active] counts the agent until it ends.
+// ctx too. It removes the container and its rules, on a context no
+// cancellation reaches, and stops counting the agent. The error is the
+// step's own, joined with what the unwinding could not remove (each also
+// an [EventCleanupFailed]). It is context.Cause(ctx) when ctx ended first,
+// and [ErrTornDown] when [Backend.Destroy] ran during the spawn. Spawn
+// returns at the deadline even when an Engine request ignores its
+// context. The unwinding goes on, and [Backend.Active] counts the agent
+// until it ends.
 func (b *Backend) Spawn(ctx context.Context, r Request) (Agent, error) {
 	// Destroy ends the spawn's context, wherever the spawn is.
 	ctx, tearDown := context.WithCancelCause(ctx)
 	defer tearDown(nil)
-	a, p, err := b.admit(r, tearDown)
+	a, adm, err := b.admit(r, tearDown)
 	if err != nil {
 		return Agent{}, err
 	}
 	if err := b.slots.acquire(ctx); err != nil {
 		err = b.failure(ctx, a, err)
-		b.finish(a)
+		b.end(a, nil)
 		return Agent{}, err
 	}
 	defer b.slots.release()
@@ -90,21 +89,21 @@ func (b *Backend) Spawn(ctx context.Context, r Request) (Agent, error) {
 		&Error{Reason: ErrTimeout, Scaler: b.name, Agent: r.AgentID, Timeout: b.timeout.Milliseconds()})
 	defer cancel()
 	done := make(chan spawnResult, 1)
-	go func() { done <- b.provision(ctx, a, r, p) }()
+	go func() { done <- b.provision(ctx, a, r.Job, adm) }()
 	select {
 	case res := <-done:
 		return res.agent, res.err
 	case <-ctx.Done():
 	}
 	b.mu.Lock()
-	running, tornDown := a.running, a.tornDown
+	running, destroyed := a.running, a.destroyed
 	b.mu.Unlock()
 	switch {
 	case running:
 		res := <-done
 		return res.agent, res.err
-	case tornDown:
-		return Agent{}, b.tornDown(a)
+	case destroyed:
+		return Agent{}, b.errTornDown(a)
 	}
 	return Agent{}, context.Cause(ctx)
 }
@@ -114,135 +113,90 @@ type spawnResult struct {
 	err   error
 }
 
-// planned is what admit decides of a spawn before any I/O.
-type planned struct {
-	cfg   *scalerconfig.Config // the config the spawn started with
-	plan  agentspawn.Spawn     // without the token and the runtime volume
-	label *scalerconfig.LabelSet
-}
-
 // admit decides r without I/O and counts its agent, whose spawn tearDown
 // ends.
-func (b *Backend) admit(r Request, tearDown context.CancelCauseFunc) (*agent, planned, error) {
+func (b *Backend) admit(r Request, tearDown context.CancelCauseFunc) (*agent, agentspawn.Admission, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	p := planned{cfg: b.cfg}
-	sp, err := agentspawn.Plan(b.request(r, p.cfg, len(b.agents)))
-	if err != nil {
-		return nil, p, err
-	}
-	p.plan, p.label = sp, &p.cfg.Scalers[0].LabelSets[sp.LabelSetIndex]
-	if b.isolation {
-		// The rules of any address: a policy that fails here fails for all.
-		if _, err := b.isolationOf(netip.IPv4Unspecified(), p.label, r.OrchestratorURL); err != nil {
-			return nil, p, err
-		}
-	}
-	if _, ok := b.agents[r.AgentID]; ok {
-		return nil, p, &Error{Reason: ErrAgentExists, Scaler: b.name, Agent: r.AgentID}
-	}
-	a := &agent{id: r.AgentID, done: make(chan struct{}), cancel: tearDown}
-	b.agents[a.id] = a
-	b.workers[a] = struct{}{}
-	return a, p, nil
-}
-
-// request is agentspawn's request for r on cfg.
-func (b *Backend) request(r Request, cfg *scalerconfig.Config, active int) agentspawn.Request {
 	var job *agentspawn.JobImage
 	if r.Job != nil {
 		job = &agentspawn.JobImage{Image: r.Job.Image, Auth: r.Job.Auth}
 	}
-	return agentspawn.Request{
-		Config: cfg, Scaler: b.name, LabelSet: r.LabelSet, AgentID: r.AgentID,
+	adm, err := agentspawn.Admit(agentspawn.Request{
+		Config: b.cfg, Scaler: b.name, LabelSet: r.LabelSet, AgentID: r.AgentID,
 		OrchestratorURL: r.OrchestratorURL, Effective: r.Effective, SocketPath: b.socket,
 		Environ: b.environ, PlatformTaints: r.PlatformTaints, BoundJobID: r.BoundJobID,
-		RunID: r.RunID, Job: job, Active: active,
-	}
-}
-
-// isolationOf is the rules of addr for a label set's agent.
-func (b *Backend) isolationOf(addr netip.Addr, ls *scalerconfig.LabelSet, orchestratorURL string) (agentspawn.Isolation, error) {
-	return agentspawn.PlanIsolation(agentspawn.IsolationInput{
-		Addr:   addr,
-		Policy: ls.NetworkPolicy,
-		HostAccess: agentspawn.HostAccess(agentspawn.HostAccessInput{
-			Policy: ls.NetworkPolicy, OrchestratorURL: orchestratorURL,
-			Gateway: agentspawn.IsolatedNetworkGateway, HostServices: b.hostServices,
-		}),
+		RunID: r.RunID, Job: job, Active: len(b.agents), HostServices: b.hostServices,
 	})
+	if err != nil {
+		return nil, adm, err
+	}
+	if _, ok := b.agents[r.AgentID]; ok {
+		return nil, adm, &Error{Reason: ErrAgentExists, Scaler: b.name, Agent: r.AgentID}
+	}
+	a := &agent{id: r.AgentID, gone: make(chan struct{}), cancel: tearDown}
+	b.agents[a.id] = a
+	return a, adm, nil
 }
 
 // made is what a spawn has made on the Engine and in nftables so far.
 type made struct {
-	container string     // the container's id
-	unknown   bool       // a container create whose answer is not known
-	since     time.Time  // when that create was sent
-	addr      netip.Addr // the address whose rules it wrote
+	name      string  // the container's name, once its create is sent
+	container string  // its id, once created
+	bound     binding // its rules' binding, once their transaction is sent
 }
 
 // provision runs a spawn's steps and, when one fails, unwinds them.
-func (b *Backend) provision(ctx context.Context, a *agent, r Request, p planned) spawnResult {
+func (b *Backend) provision(ctx context.Context, a *agent, job *Job, adm agentspawn.Admission) spawnResult {
 	var m made
-	err := b.steps(ctx, a, r, p, &m)
+	err := b.steps(ctx, a, job, adm, &m)
 	if err == nil {
 		err = b.commit(ctx, a)
 	}
 	if err != nil {
 		err = b.failure(ctx, a, err)
-		b.unwind(a, &m, err)
+		if cleanup := b.unwind(a, &m, err); cleanup != nil {
+			err = errors.Join(err, cleanup)
+		}
 		return spawnResult{err: err}
 	}
 	b.emit(a.id, EventConnecting, "waiting for agent WS registration")
-	b.finish(a)
-	return spawnResult{agent: Agent{ID: a.id, ContainerID: m.container, IP: m.addr}}
+	return spawnResult{agent: Agent{ID: a.id, ContainerID: m.container, IP: m.bound.addr}}
 }
 
 // steps are a spawn's I/O, in the orchestrator's order.
-func (b *Backend) steps(ctx context.Context, a *agent, r Request, p planned, m *made) error {
-	req := b.request(r, p.cfg, 0)
-	if err := b.mint(ctx, &req, p.cfg); err != nil {
+func (b *Backend) steps(ctx context.Context, a *agent, job *Job, adm agentspawn.Admission, m *made) error {
+	var learned agentspawn.Learned
+	if b.token != nil {
+		token, err := b.token(ctx, a.id, adm.AgentLabels)
+		if err != nil {
+			return err
+		}
+		learned.Token = token
+	}
+	if err := b.pull(ctx, adm.Pull, a.id); err != nil {
 		return err
 	}
-	if err := b.pull(ctx, p.plan.Pull, a.id); err != nil {
-		return err
-	}
-	if req.Job != nil {
-		if err := b.runtime(ctx, req.Job, p.label.Image, a.id); err != nil {
+	if adm.RuntimeImage != "" {
+		if err := b.runtime(ctx, adm.RuntimeImage, a.id, &learned); err != nil {
 			return err
 		}
 	}
-	sp, err := agentspawn.Plan(req)
-	if err != nil {
-		return err
-	}
-	if err := b.create(ctx, a, sp, m); err != nil {
+	if err := b.create(ctx, a, adm.Spawn(learned), m); err != nil {
 		return err
 	}
 	if err := b.start(ctx, a, m.container); err != nil {
 		return err
 	}
-	if !b.isolation {
+	if !adm.Isolated {
 		return nil
 	}
-	return b.isolate(ctx, a, r, p.label, m)
+	return b.isolate(ctx, a, adm, m)
 }
 
-// mint sets the agent's token, when the backend has a token source.
-func (b *Backend) mint(ctx context.Context, req *agentspawn.Request, cfg *scalerconfig.Config) error {
-	if b.token == nil {
-		return nil
-	}
-	s := &cfg.Scalers[0]
-	labels := agentspawn.AgentLabels(req.LabelSet, scalerconfig.TypeContainer, s.Name, s.Roles, req.PlatformTaints)
-	var err error
-	req.Token, err = b.token(ctx, req.AgentID, labels)
-	return err
-}
-
-// create creates the agent's container and records it. Past its start,
-// the request runs to its answer; when none comes, the container may be
-// there all the same.
+// create creates the agent's container, named so that a create whose
+// answer is lost can still be found, and records it. Past its start, the
+// request runs to its answer.
 func (b *Backend) create(ctx context.Context, a *agent, sp agentspawn.Spawn, m *made) error {
 	if err := b.check(ctx, a); err != nil {
 		return err
@@ -250,13 +204,12 @@ func (b *Backend) create(ctx context.Context, a *agent, sp agentspawn.Spawn, m *
 	b.emit(a.id, EventProvisioning, "creating container")
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
 	defer cancel()
-	m.since = time.Now()
+	m.name = containerName(a.id)
 	res, err := b.engine.ContainerCreate(cctx, client.ContainerCreateOptions{
-		Config: &sp.Config, HostConfig: &sp.HostConfig, NetworkingConfig: sp.Networking,
+		Name: m.name, Config: &sp.Config, HostConfig: &sp.HostConfig, NetworkingConfig: sp.Networking,
 	})
 	if err != nil {
-		m.unknown = !cerrdefs.IsInvalidArgument(err) && !cerrdefs.IsNotFound(err) && !cerrdefs.IsConflict(err)
-		return err
+		return step("create container", err)
 	}
 	m.container = res.ID
 	b.mu.Lock()
@@ -265,13 +218,27 @@ func (b *Backend) create(ctx context.Context, a *agent, sp agentspawn.Spawn, m *
 	return b.check(ctx, a)
 }
 
+// containerName is a new name for an agent's container: kici-agent-, the
+// agent id as a Docker name may hold it, and a random suffix.
+func containerName(agentID string) string {
+	var nonce [4]byte
+	_, _ = rand.Read(nonce[:])
+	id := strings.Map(func(r rune) rune {
+		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_' || r == '.' || r == '-' {
+			return r
+		}
+		return '-'
+	}, agentID)
+	return "kici-agent-" + id[:min(len(id), 64)] + "-" + hex.EncodeToString(nonce[:])
+}
+
 // start starts the container.
 func (b *Backend) start(ctx context.Context, a *agent, id string) error {
 	if b.isolation {
 		b.emit(a.id, EventNetwork, "configuring network isolation")
 	}
 	if _, err := b.engine.ContainerStart(ctx, id, client.ContainerStartOptions{}); err != nil {
-		return err
+		return step("start container "+shortID(id), err)
 	}
 	if err := b.check(ctx, a); err != nil {
 		return err
@@ -280,105 +247,55 @@ func (b *Backend) start(ctx context.Context, a *agent, id string) error {
 	return nil
 }
 
-// isolate reads the container's address and writes its rules. An address
-// missing fails the spawn: with no rules, the container would reach what
-// the rules forbid.
-func (b *Backend) isolate(ctx context.Context, a *agent, r Request, ls *scalerconfig.LabelSet, m *made) error {
+// isolate reads the container's address and port, and writes its rules.
+// An address missing fails the spawn: with no rules, the container would
+// reach what the rules forbid.
+func (b *Backend) isolate(ctx context.Context, a *agent, adm agentspawn.Admission, m *made) error {
 	info, err := b.engine.ContainerInspect(ctx, m.container, client.ContainerInspectOptions{})
 	if err != nil {
-		return err
+		return step("inspect container "+shortID(m.container), err)
 	}
-	var addr netip.Addr
-	if ns := info.Container.NetworkSettings; ns != nil && ns.Networks[agentspawn.IsolatedNetwork] != nil {
-		addr = ns.Networks[agentspawn.IsolatedNetwork].IPAddress
-	}
+	addr := addressOf(info.Container.NetworkSettings)
 	if !addr.IsValid() {
 		return &Error{Reason: ErrNoAddress, Scaler: b.name, Agent: a.id, Container: m.container}
 	}
-	iso, err := b.isolationOf(addr, ls, r.OrchestratorURL)
+	iso, err := adm.Isolation(addr)
 	if err != nil {
 		return err
 	}
-	m.addr = addr
-	b.mu.Lock()
-	a.addr = addr
-	b.mu.Unlock()
-	return b.applyRules(a, iso)
-}
-
-// check fails a spawn that Destroy tore down or whose ctx ended.
-func (b *Backend) check(ctx context.Context, a *agent) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.checkLocked(ctx, a)
-}
-
-func (b *Backend) checkLocked(ctx context.Context, a *agent) error {
-	if a.tornDown {
-		return b.tornDown(a)
+	pid := 0
+	if info.Container.State != nil {
+		pid = info.Container.State.Pid
 	}
-	return context.Cause(ctx)
-}
-
-// commit marks a spawn done unless check fails it, in one step with the
-// check: Spawn, at its deadline, reads the mark to learn which won.
-func (b *Backend) commit(ctx context.Context, a *agent) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if err := b.checkLocked(ctx, a); err != nil {
+	bd, err := portOf(pid, m.container, addr)
+	if err != nil {
+		return step("find the network port of container "+shortID(m.container), err)
+	}
+	if err := b.check(ctx, a); err != nil {
 		return err
 	}
-	a.running = true
+	m.bound = bd // a transaction that seems to fail may have been made: unwinding removes it
+	b.mu.Lock()
+	a.bound = bd
+	b.mu.Unlock()
+	if err := b.bind(ctx, a.id, m.container, bd, iso); err != nil {
+		return err
+	}
+	held, err := b.holds(ctx, m.container, addr)
+	if err != nil {
+		return err
+	}
+	if !held {
+		return &Error{Reason: ErrAddressLost, Scaler: b.name, Agent: a.id, Container: m.container, Addr: addr}
+	}
 	return nil
 }
 
-func (b *Backend) tornDown(a *agent) error {
-	return &Error{Reason: ErrTornDown, Scaler: b.name, Agent: a.id}
-}
-
-// failure is the error a failed spawn returns: torn down, else its ctx's
-// cause once ctx ended, else the step's own.
-func (b *Backend) failure(ctx context.Context, a *agent, err error) error {
-	if cause := b.check(ctx, a); cause != nil {
-		return cause
+// addressOf is a container's address on the isolated network; the zero
+// Addr when it has none.
+func addressOf(ns *container.NetworkSettings) netip.Addr {
+	if ns == nil || ns.Networks[agentspawn.IsolatedNetwork] == nil {
+		return netip.Addr{}
 	}
-	return err
-}
-
-// unwind reports a failed spawn and removes what it made.
-func (b *Backend) unwind(a *agent, m *made, err error) {
-	ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
-	defer cancel()
-	msg := err.Error()
-	if m.container != "" {
-		if out := b.output(ctx, m.container, 50); out != "" {
-			msg += "\n--- captured output ---\n" + out
-		}
-	}
-	b.emit(a.id, EventFailed, msg)
-	gone := true
-	switch {
-	case m.container != "":
-		gone = b.remove(ctx, m.container) == nil
-	case m.unknown:
-		b.reapAfter(ctx, a, m.since)
-	}
-	if m.addr.IsValid() && gone {
-		_ = b.removeRules(a, m.addr) // best effort, as the orchestrator's
-	}
-	b.finish(a)
-}
-
-// finish ends a spawn: it stops counting the agent unless the spawn
-// succeeded, and lets ShutdownAll's wait end.
-func (b *Backend) finish(a *agent) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if !a.running && b.agents[a.id] == a {
-		delete(b.agents, a.id)
-	}
-	if _, ok := b.workers[a]; ok {
-		delete(b.workers, a)
-		close(a.done)
-	}
+	return ns.Networks[agentspawn.IsolatedNetwork].IPAddress
 }

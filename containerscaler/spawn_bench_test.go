@@ -32,7 +32,8 @@ func BenchmarkSpawn(b *testing.B) {
 // container, through the same client.
 func BenchmarkEngineAlone(b *testing.B) {
 	e, be := benchBackend(b)
-	sp, err := agentspawn.Plan(be.request(Request{LabelSet: []string{"linux"}, AgentID: "bench", OrchestratorURL: "ws://x:4000"}, be.cfg, 0))
+	sp, err := agentspawn.Plan(agentspawn.Request{Config: be.cfg, Scaler: be.name, LabelSet: []string{"linux"},
+		AgentID: "bench", OrchestratorURL: "ws://x:4000"})
 	require.NoError(b, err)
 	ctx := context.Background()
 	for b.Loop() {

@@ -59,11 +59,9 @@ func TestCleanupOrphans(t *testing.T) {
 	registered := e.orphan(image, labels(e.name, "registered"), true)
 	neighbour := e.orphan(image, labels(e.name+"-other", "gone"), false)
 
-	// Rules of an address no container holds, in the backend's layout and
-	// the orchestrator's, and rules of a live neighbour's address.
-	stale, err := agentspawn.PlanIsolation(agentspawn.IsolationInput{Addr: netip.MustParseAddr("172.30.250.9")})
-	require.NoError(t, err)
-	e.nft(applyScript(stale))
+	// Rules whose owner is gone, in the backend's layout and the
+	// orchestrator's, and rules of a live neighbour's address.
+	stale := e.writeRules("deadbeef0000000", netip.MustParseAddr("172.30.250.9"), 99999)
 	e.nft("insert rule ip kici forward ip saddr 172.30.250.10 ip daddr 10.0.0.0/8 drop\n" +
 		"insert rule ip kici input ip saddr 172.30.250.10 drop\n")
 	// A neighbour's agent on the isolated network: its address's rules
@@ -82,9 +80,7 @@ func TestCleanupOrphans(t *testing.T) {
 	require.NoError(t, err)
 	info, err := e.c.ContainerInspect(context.Background(), res.ID, client.ContainerInspectOptions{})
 	require.NoError(t, err)
-	theirs, err := agentspawn.PlanIsolation(agentspawn.IsolationInput{Addr: info.Container.NetworkSettings.Networks[agentspawn.IsolatedNetwork].IPAddress})
-	require.NoError(t, err)
-	e.nft(applyScript(theirs))
+	theirs := e.writeRules(owner(res.ID), info.Container.NetworkSettings.Networks[agentspawn.IsolatedNetwork].IPAddress, 99998)
 
 	n, err := b.CleanupOrphans(context.Background())
 	require.NoError(t, err)
@@ -107,9 +103,7 @@ func TestCleanupOrphansListingFails(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	b := e.backend(e.config(scalerconfig.LabelSet{Labels: []string{"linux"}, Image: "unused"}))
-	stale, err := agentspawn.PlanIsolation(agentspawn.IsolationInput{Addr: netip.MustParseAddr("172.30.250.9")})
-	require.NoError(t, err)
-	e.nft(applyScript(stale))
+	e.writeRules("deadbeef0000000", netip.MustParseAddr("172.30.250.9"), 99999)
 	hostWide := func(r *http.Request) bool {
 		return enginetest.On(http.MethodGet, "/containers/json")(r) && !strings.Contains(r.URL.RawQuery, "kici-scaler-name")
 	}
@@ -191,7 +185,7 @@ func TestRuntimeVolumeReuse(t *testing.T) {
 	assert.Contains(t, e.events.of("v1"), "scaler.provisioning: materializing the KiCI runtime from "+image, "an empty volume is filled")
 	e.spawn(b, "v2", Request{LabelSet: []string{"linux"}, Job: &Job{Image: job}})
 	assert.NotContains(t, e.events.of("v2"), "scaler.provisioning: materializing the KiCI runtime from "+image, "a complete one is not")
-	assert.True(t, b.populated(context.Background(), image, volume))
+	assert.True(t, b.populated(context.Background(), fillOf{id: image, volume: volume}))
 }
 
 // TestNetworkCreateRace: two backends that start at once on an Engine
@@ -282,9 +276,9 @@ func TestIsolationEndToEnd(t *testing.T) {
 	e := newEnv(t)
 	ns := enginetest.InEngineNetns(t)
 	image := e.agentImage(nil)
-	open, shut := listen(t), listen(t)
 	b := e.backend(e.config(scalerconfig.LabelSet{Labels: []string{"linux"}, Image: image, ImagePullPolicy: scalerconfig.PullNever}),
 		func(o *Options) { o.NftCommand = []string{"ip", "netns", "exec", ns, "nft"} })
+	open, shut := listen(t), listen(t) // on the gateway, which New's network holds
 	a := e.spawn(b, "i1", Request{LabelSet: []string{"linux"},
 		OrchestratorURL: "ws://" + agentspawn.IsolatedNetworkGateway + ":" + open + "/ws"})
 	probes := enginetest.Probe(t, e.c, a.ContainerID, "tcp:172.30.0.1:"+open, "tcp:172.30.0.1:"+shut)

@@ -46,7 +46,9 @@ func InEngineNetns(t testing.TB) string {
 		skipOrFail(t, "KICIKIT_NETNS is not set; %s", howTo)
 		return ""
 	}
-	self, err := os.Stat("/proc/self/ns/net")
+	// This thread's: another may be inside a container's namespace a
+	// moment, locked to the goroutine that put it there.
+	self, err := os.Stat("/proc/thread-self/ns/net")
 	var ns os.FileInfo
 	if err == nil {
 		ns, err = os.Stat("/run/netns/" + name)

@@ -1,0 +1,211 @@
+package containerscaler
+
+import (
+	"net"
+	"net/netip"
+	"strconv"
+	"strings"
+
+	"github.com/kicikit/kicikit/agentspawn"
+)
+
+// The nftables layout, in three tables of one name.
+//
+// table ip kici holds the orchestrator's base chains forward, input and
+// output, where its own per-address rules may still be; beside them, two
+// base chains of the backend's send each packet from an agent address,
+// through a verdict map keyed by that address, to the address's own
+// chains, which hold [agentspawn.Isolation]'s rules as they are. A packet
+// from the isolated network's bridge whose source has no chains is
+// dropped. The map agent-owners records which container owns each
+// address's rules.
+//
+// table bridge kici binds each agent's port on the bridge (its veth, by
+// interface index) to its MAC and IPv4 address: from an agent's port only
+// IPv4 and ARP with its own addresses pass, and no other port may use an
+// agent's address.
+//
+// table ip6 kici drops IPv6 from the isolated network's bridge.
+const (
+	ipTable     = "ip kici"
+	ip6Table    = "ip6 kici"
+	bridgeTable = "bridge kici"
+
+	forwardHook     = "agent-forward"
+	inputHook       = "agent-input"
+	forwardAddrs    = "agent-forward-addrs"
+	inputAddrs      = "agent-input-addrs"
+	forwardChainPre = "agent-forward-"
+	inputChainPre   = "agent-input-"
+	ownersMap       = "agent-owners"
+	bridgesSet      = "agent-bridges"
+
+	preroutingHook = "agent-prerouting"
+	portChain      = "agent-port"
+	portsSet       = "agent-ports"
+	addrsSet       = "agent-addrs"
+	bindingsSet    = "agent-bindings"
+)
+
+// ownerLen is how much of a container id agent-owners keeps: nft's ifname
+// type holds 15 characters, which the Engine resolves as a prefix.
+const ownerLen = 15
+
+// binding is what ties an agent's container to its rules: its address,
+// the host-side index of its network port, and its MAC.
+type binding struct {
+	addr netip.Addr
+	port uint32
+	mac  net.HardwareAddr
+}
+
+// bound is b as an element of agent-bindings.
+func (b binding) bound() boundPort {
+	return boundPort{port: strconv.FormatUint(uint64(b.port), 10), mac: b.mac.String(), addr: b.addr}
+}
+
+// script is an nft script: one transaction.
+type script struct{ strings.Builder }
+
+func (s *script) line(parts ...string) {
+	s.WriteString(strings.Join(parts, " "))
+	s.WriteByte('\n')
+}
+
+// table makes the three tables, their sets, maps and base chains, and the
+// dispatch rules, if they are missing, and adds bridge (when not "") to
+// the isolated network's bridges. Every line is idempotent: it heals a
+// table that was flushed since.
+func (s *script) table(bridge string) {
+	s.line("add table", ipTable)
+	for _, hook := range []string{"forward", "input", "output"} {
+		s.line("add chain", ipTable, hook, baseChain(hook, "0"))
+	}
+	s.line("add map", ipTable, forwardAddrs, "{ type ipv4_addr : verdict; }")
+	s.line("add map", ipTable, inputAddrs, "{ type ipv4_addr : verdict; }")
+	s.line("add map", ipTable, ownersMap, "{ type ipv4_addr : ifname; }")
+	for _, family := range []string{ipTable, ip6Table} {
+		if family == ip6Table {
+			s.line("add table", ip6Table)
+		}
+		s.line("add set", family, bridgesSet, "{ type ifname; }")
+		for _, d := range [...]struct{ chain, hook, addrs string }{
+			{forwardHook, "forward", forwardAddrs}, {inputHook, "input", inputAddrs},
+		} {
+			s.line("add chain", family, d.chain, baseChain(d.hook, "0"))
+			s.line("flush chain", family, d.chain)
+			if family == ipTable {
+				s.line("add rule", family, d.chain, "ip saddr vmap @"+d.addrs)
+			}
+			s.line("add rule", family, d.chain, "iifname @"+bridgesSet, "drop")
+		}
+		if bridge != "" {
+			s.line("add element", family, bridgesSet, "{", strconv.Quote(bridge), "}")
+		}
+	}
+	s.bridgeTable()
+}
+
+// bridgeTable makes the bridge table's part of table.
+func (s *script) bridgeTable() {
+	s.line("add table", bridgeTable)
+	s.line("add set", bridgeTable, portsSet, "{ type iface_index; }")
+	s.line("add set", bridgeTable, addrsSet, "{ type ipv4_addr; }")
+	s.line("add set", bridgeTable, bindingsSet, "{ type iface_index . ether_addr . ipv4_addr; }")
+	s.line("add chain", bridgeTable, portChain)
+	s.line("flush chain", bridgeTable, portChain)
+	s.line("add rule", bridgeTable, portChain, "ether type ip iif . ether saddr . ip saddr @"+bindingsSet, "accept")
+	s.line("add rule", bridgeTable, portChain, "ether type arp iif . ether saddr . arp saddr ip @"+bindingsSet,
+		"iif . arp saddr ether . arp saddr ip @"+bindingsSet, "accept")
+	s.line("add rule", bridgeTable, portChain, "drop")
+	s.line("add chain", bridgeTable, preroutingHook, baseChain("prerouting", "-300"))
+	s.line("flush chain", bridgeTable, preroutingHook)
+	s.line("add rule", bridgeTable, preroutingHook, "iif @"+portsSet, "jump", portChain)
+	s.line("add rule", bridgeTable, preroutingHook, "ether type ip ip saddr @"+addrsSet, "drop")
+	s.line("add rule", bridgeTable, preroutingHook, "ether type arp arp saddr ip @"+addrsSet, "drop")
+}
+
+// baseChain is the spec of a filter base chain on hook that accepts what
+// no rule drops: a base chain on the host's own input hook that dropped by
+// default would take the host off the network.
+func baseChain(hook, priority string) string {
+	return "{ type filter hook " + hook + " priority " + priority + "; policy accept; }"
+}
+
+// bind gives owner the rules of iso.Addr and binds the address to its
+// port. When owner is not the address's owner, the transaction fails
+// ("File exists"): nothing is written.
+func (s *script) bind(owner string, b binding, iso agentspawn.Isolation) {
+	a := b.addr.String()
+	s.line("add element", ipTable, ownersMap, "{", a, ":", strconv.Quote(owner), "}")
+	for _, d := range [...]struct {
+		chain, addrs string
+		rules        []string
+	}{{forwardChainPre + a, forwardAddrs, iso.Forward}, {inputChainPre + a, inputAddrs, iso.Input}} {
+		s.line("add chain", ipTable, d.chain)
+		s.line("flush chain", ipTable, d.chain)
+		for _, r := range d.rules {
+			s.line("add rule", ipTable, d.chain, r)
+		}
+		s.line("add element", ipTable, d.addrs, "{", a, ": goto", d.chain, "}")
+	}
+	p := b.bound()
+	s.line("add element", bridgeTable, portsSet, "{", p.port, "}")
+	s.line("add element", bridgeTable, addrsSet, "{", a, "}")
+	s.line("add element", bridgeTable, bindingsSet, "{", p.key(), "}")
+}
+
+// release removes what owner holds at addr: its owner entry, the address's
+// chains and map entries, the address from agent-addrs, and the bindings
+// of ports. The transaction fails when another owner holds addr. owner ""
+// releases an address no owner holds, and fails when one does. With
+// keepChains the chains and map entries stay, for a bind that follows in
+// the same transaction.
+func (s *script) release(owner string, addr netip.Addr, ports []boundPort, keepChains bool) {
+	a := addr.String()
+	if owner == "" {
+		s.line("create element", ipTable, ownersMap, "{", a, `: "-" }`)
+	} else {
+		s.line("add element", ipTable, ownersMap, "{", a, ":", strconv.Quote(owner), "}")
+	}
+	s.line("delete element", ipTable, ownersMap, "{", a, "}")
+	for _, d := range [...]struct{ chain, addrs string }{{forwardChainPre + a, forwardAddrs}, {inputChainPre + a, inputAddrs}} {
+		if keepChains {
+			break
+		}
+		s.line("add chain", ipTable, d.chain)
+		s.line("add element", ipTable, d.addrs, "{", a, ": goto", d.chain, "}")
+		s.line("delete element", ipTable, d.addrs, "{", a, "}")
+		s.line("flush chain", ipTable, d.chain)
+		s.line("delete chain", ipTable, d.chain)
+	}
+	for _, p := range ports {
+		s.line("add element", bridgeTable, bindingsSet, "{", p.key(), "}")
+		s.line("delete element", bridgeTable, bindingsSet, "{", p.key(), "}")
+		s.line("add element", bridgeTable, portsSet, "{", p.portWord(), "}")
+		s.line("delete element", bridgeTable, portsSet, "{", p.portWord(), "}")
+	}
+	s.line("add element", bridgeTable, addrsSet, "{", a, "}")
+	s.line("delete element", bridgeTable, addrsSet, "{", a, "}")
+}
+
+// dropLegacy deletes rules of the orchestrator's layout by handle.
+func (s *script) dropLegacy(rules []legacyRule) {
+	for _, r := range rules {
+		s.line("delete rule", ipTable, r.chain, "handle", strconv.FormatUint(r.handle, 10))
+	}
+}
+
+// key is p as an element of agent-bindings.
+func (p boundPort) key() string {
+	return p.portWord() + " . " + p.mac + " . " + p.addr.String()
+}
+
+// portWord is p's port as an nft script reads it: a number, or a quoted
+// interface name.
+func (p boundPort) portWord() string {
+	if _, err := strconv.ParseUint(p.port, 10, 32); err == nil {
+		return p.port
+	}
+	return strconv.Quote(p.port)
+}
