@@ -23,6 +23,11 @@ func isolatedNetwork(ctx context.Context, engine client.APIClient, scaler string
 	if err != nil {
 		return "", err
 	}
+	return bridgeOf(ctx, engine, scaler, id)
+}
+
+// bridgeOf is isolatedNetwork's reading of the network id, found or made.
+func bridgeOf(ctx context.Context, engine client.APIClient, scaler, id string) (string, error) {
 	info, err := engine.NetworkInspect(ctx, id, client.NetworkInspectOptions{})
 	if err != nil {
 		return "", step("inspect network "+agentspawn.IsolatedNetwork, err)
