@@ -34,6 +34,18 @@
 // of POST /containers/create, with exactly the keys the orchestrator
 // sends.
 //
+// # A backend's spawn
+//
+// A backend that carries the spawn out decides it once, before any I/O,
+// with [Admit]: Plan's decision, and under network isolation the rules its
+// policy gives, but for the container's address. Then it acts on the
+// [Admission]: it mints the token for Admission.AgentLabels, makes
+// Admission.Pull, fills the runtime volume from Admission.RuntimeImage
+// for a job's image, creates the container from [Admission.Spawn] with
+// what it learned ([Learned]), and writes [Admission.Isolation] of the
+// address the container got. Plan is Admit and Spawn in one call, with
+// what the Request already holds.
+//
 // # The container Plan makes
 //
 // [Plan] fills the create request field by field. Its Env holds, in this
