@@ -23,7 +23,13 @@ import (
 // table bridge kici binds each agent's port on the bridge (its veth, by
 // interface index) to its MAC and IPv4 address: from an agent's port only
 // IPv4 and ARP with its own addresses pass, and no other port may use an
-// agent's address.
+// agent's address, or the gateway's, which only the host sends from. What
+// one agent sends another over the bridge meets the
+// sender's forward rules there too, through a verdict map and chains of
+// the same names as table ip kici's: a host whose bridges do not pass
+// bridged traffic through the ip family's hooks (br_netfilter off) would
+// let it by. Bridged broadcast and multicast IPv4 from an agent is
+// dropped: it would reach every other agent.
 //
 // table ip6 kici drops IPv6 from the isolated network's bridge.
 const (
@@ -118,11 +124,19 @@ func (s *script) bridgeTable() {
 	s.line("add rule", bridgeTable, portChain, "ether type arp iif . ether saddr . arp saddr ip @"+bindingsSet,
 		"iif . arp saddr ether . arp saddr ip @"+bindingsSet, "accept")
 	s.line("add rule", bridgeTable, portChain, "drop")
+	s.line("add map", bridgeTable, forwardAddrs, "{ type ipv4_addr : verdict; }")
+	s.line("add chain", bridgeTable, forwardHook, baseChain("forward", "-300"))
+	s.line("flush chain", bridgeTable, forwardHook)
+	s.line("add rule", bridgeTable, forwardHook, "iif @"+portsSet, "ether type ip meta pkttype { broadcast, multicast } drop")
+	s.line("add rule", bridgeTable, forwardHook, "ether type ip ip saddr vmap @"+forwardAddrs)
+	s.line("add rule", bridgeTable, forwardHook, "oif @"+portsSet, "ether type != arp drop")
 	s.line("add chain", bridgeTable, preroutingHook, baseChain("prerouting", "-300"))
 	s.line("flush chain", bridgeTable, preroutingHook)
 	s.line("add rule", bridgeTable, preroutingHook, "iif @"+portsSet, "jump", portChain)
 	s.line("add rule", bridgeTable, preroutingHook, "ether type ip ip saddr @"+addrsSet, "drop")
 	s.line("add rule", bridgeTable, preroutingHook, "ether type arp arp saddr ip @"+addrsSet, "drop")
+	s.line("add rule", bridgeTable, preroutingHook, "ether type ip ip saddr", agentspawn.IsolatedNetworkGateway, "drop")
+	s.line("add rule", bridgeTable, preroutingHook, "ether type arp arp saddr ip", agentspawn.IsolatedNetworkGateway, "drop")
 }
 
 // baseChain is the spec of a filter base chain on hook that accepts what
@@ -149,6 +163,13 @@ func (s *script) bind(owner string, b binding, iso agentspawn.Isolation) {
 		}
 		s.line("add element", ipTable, d.addrs, "{", a, ": goto", d.chain, "}")
 	}
+	chain := forwardChainPre + a
+	s.line("add chain", bridgeTable, chain)
+	s.line("flush chain", bridgeTable, chain)
+	for _, r := range iso.Forward {
+		s.line("add rule", bridgeTable, chain, r)
+	}
+	s.line("add element", bridgeTable, forwardAddrs, "{", a, ": goto", chain, "}")
 	p := b.bound()
 	s.line("add element", bridgeTable, portsSet, "{", p.port, "}")
 	s.line("add element", bridgeTable, addrsSet, "{", a, "}")
@@ -169,15 +190,18 @@ func (s *script) release(owner string, addr netip.Addr, ports []boundPort, keepC
 		s.line("add element", ipTable, ownersMap, "{", a, ":", strconv.Quote(owner), "}")
 	}
 	s.line("delete element", ipTable, ownersMap, "{", a, "}")
-	for _, d := range [...]struct{ chain, addrs string }{{forwardChainPre + a, forwardAddrs}, {inputChainPre + a, inputAddrs}} {
+	for _, d := range [...]struct{ table, chain, addrs string }{
+		{ipTable, forwardChainPre + a, forwardAddrs}, {ipTable, inputChainPre + a, inputAddrs},
+		{bridgeTable, forwardChainPre + a, forwardAddrs},
+	} {
 		if keepChains {
 			break
 		}
-		s.line("add chain", ipTable, d.chain)
-		s.line("add element", ipTable, d.addrs, "{", a, ": goto", d.chain, "}")
-		s.line("delete element", ipTable, d.addrs, "{", a, "}")
-		s.line("flush chain", ipTable, d.chain)
-		s.line("delete chain", ipTable, d.chain)
+		s.line("add chain", d.table, d.chain)
+		s.line("add element", d.table, d.addrs, "{", a, ": goto", d.chain, "}")
+		s.line("delete element", d.table, d.addrs, "{", a, "}")
+		s.line("flush chain", d.table, d.chain)
+		s.line("delete chain", d.table, d.chain)
 	}
 	for _, p := range ports {
 		s.line("add element", bridgeTable, bindingsSet, "{", p.key(), "}")
