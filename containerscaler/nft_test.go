@@ -138,11 +138,24 @@ func TestScriptsOnNft(t *testing.T) {
 		return n.transact(s.String())
 	}
 
+	b := &Backend{nft: n}
+	st, err := b.listTable()
+	require.NoError(t, err, "a table that does not exist lists as empty")
+	assert.Empty(t, st.owners)
+	ports, err := b.listBindings()
+	require.NoError(t, err)
+	assert.Empty(t, ports)
+	_, err = (&Backend{nft: nftRunner{argv: []string{"ip", "netns", "exec", ns + "-missing", "nft"}}}).listTable()
+	assert.ErrorContains(t, err, "list table ip kici: ", "a namespace that does not exist is no empty table")
+
 	require.NoError(t, transact(func(s *script) { s.bind("owner-a", mine, iso) }))
 	require.NoError(t, transact(func(s *script) { s.bind("owner-a", mine, iso) }), "binding again is no change")
 	before := list()
 	assert.Contains(t, before, `172.30.0.5 : "owner-a"`)
 	assert.Contains(t, before, "40 . 02:42:ac:1e:00:05 . 172.30.0.5")
+	ports, err = b.listBindings()
+	require.NoError(t, err)
+	assert.Equal(t, []boundPort{mine.bound()}, ports)
 
 	err = transact(func(s *script) { s.bind("owner-b", theirs, iso) })
 	assert.ErrorContains(t, err, "File exists", "another owner's bind")

@@ -23,30 +23,32 @@ func owner(containerID string) string {
 	return containerID[:min(len(containerID), ownerLen)]
 }
 
-// listTable reads table ip kici; a table that does not exist is empty.
+// list runs an nft listing, in JSON; a table or set that does not exist
+// lists as empty.
+func (b *Backend) list(what ...string) ([]byte, error) {
+	out, err := b.nft.run("", append([]string{"-j", "list"}, what...)...)
+	var ce *CommandError
+	if errors.As(err, &ce) && strings.Contains(ce.Stderr, "Error: No such file or directory") {
+		return []byte(`{"nftables": []}`), nil
+	}
+	return out, step("list "+strings.Join(what, " "), err)
+}
+
+// listTable reads table ip kici.
 func (b *Backend) listTable() (tableState, error) {
-	out, err := b.nft.run("", "-j", "list", "table", "ip", "kici")
+	out, err := b.list("table", "ip", "kici")
 	if err != nil {
-		var ce *CommandError
-		if errors.As(err, &ce) && strings.Contains(ce.Stderr, "No such file or directory") {
-			return parseTable([]byte(`{"nftables": []}`))
-		}
-		return tableState{}, step("list table ip kici", err)
+		return tableState{}, err
 	}
 	st, err := parseTable(out)
 	return st, step("read table ip kici", err)
 }
 
-// listBindings reads the bridge table's bindings; none when the table does
-// not exist.
+// listBindings reads the bridge table's bindings.
 func (b *Backend) listBindings() ([]boundPort, error) {
-	out, err := b.nft.run("", "-j", "list", "set", "bridge", "kici", bindingsSet)
+	out, err := b.list("set", "bridge", "kici", bindingsSet)
 	if err != nil {
-		var ce *CommandError
-		if errors.As(err, &ce) && strings.Contains(ce.Stderr, "No such file or directory") {
-			return nil, nil
-		}
-		return nil, step("list set bridge kici "+bindingsSet, err)
+		return nil, err
 	}
 	list, err := parseBindings(out)
 	return list, step("read set bridge kici "+bindingsSet, err)
