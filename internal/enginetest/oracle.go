@@ -143,7 +143,7 @@ func matchOf(p Packet) (string, bool) {
 	return "", false
 }
 
-// settle reads the counters until two reads 100 ms apart agree, 300 ms
+// settle reads the counters until two reads 100 ms apart agree, 500 ms
 // after the packets were sent at the least, 3 s at the most.
 func (o *Oracle) settle() map[string]uint64 {
 	o.t.Helper()
@@ -156,7 +156,7 @@ func (o *Oracle) settle() map[string]uint64 {
 			o.t.Fatalf("enginetest: the oracle's counters: %v", err)
 			return nil
 		}
-		if reflect.DeepEqual(counts, last) && time.Since(start) >= 300*time.Millisecond || time.Since(start) > 3*time.Second {
+		if reflect.DeepEqual(counts, last) && time.Since(start) >= 500*time.Millisecond || time.Since(start) > 3*time.Second {
 			return counts
 		}
 		last = counts

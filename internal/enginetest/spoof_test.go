@@ -192,10 +192,12 @@ func TestNeighbourPoisoned(t *testing.T) {
 	}
 	allow := dropTable(t, "arp", map[string]string{"input": "arp saddr ether " + attacker.MAC.String() + " drop"})
 	enginetest.Spoof(t, c, id, claim...)
+	time.Sleep(500 * time.Millisecond)
 	assert.Equal(t, victim.MAC, enginetest.Neighbour(t, bridge.Name, victim.Addr()), "dropped: no poisoning")
 	allow()
 	enginetest.Spoof(t, c, id, claim...)
-	assert.Equal(t, attacker.MAC, enginetest.Neighbour(t, bridge.Name, victim.Addr()), "not dropped: poisoned")
+	assert.Eventually(t, func() bool { return slices.Equal(attacker.MAC, enginetest.Neighbour(t, bridge.Name, victim.Addr())) },
+		2*time.Second, 100*time.Millisecond, "not dropped: poisoned")
 }
 
 // TestFDBPoisoned: a frame from a container with another's MAC as its
@@ -214,10 +216,12 @@ func TestFDBPoisoned(t *testing.T) {
 	frame := enginetest.Packet{Proto: enginetest.UDP, SrcMAC: victim.MAC, Dst: n.gateway, Port: 9}
 	allow := dropTable(t, "bridge", map[string]string{"prerouting": "iifname " + attacker.HostPort + " ether saddr != " + attacker.MAC.String() + " drop"})
 	enginetest.Spoof(t, c, id, frame)
+	time.Sleep(500 * time.Millisecond)
 	assert.Equal(t, victim.HostPort, enginetest.FDBPort(t, bridge.Name, victim.MAC), "dropped: no poisoning")
 	allow()
 	enginetest.Spoof(t, c, id, frame)
-	assert.Equal(t, attacker.HostPort, enginetest.FDBPort(t, bridge.Name, victim.MAC), "not dropped: poisoned")
+	assert.Eventually(t, func() bool { return enginetest.FDBPort(t, bridge.Name, victim.MAC) == attacker.HostPort },
+		2*time.Second, 100*time.Millisecond, "not dropped: poisoned")
 }
 
 // TestListenIn: what one container sends another on the same bridge
