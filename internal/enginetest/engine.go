@@ -14,7 +14,23 @@
 //
 // The package builds its images from a root filesystem, never from a
 // registry: Debian's busybox-static, tini-static, and the fake agent of
-// ./fakeagent. [Faults] injects faults between a client and the Engine.
+// ./fakeagent. [Faults] injects faults between a client and the Engine;
+// [LateAnswers] delays the Engine's answers past what they report.
+//
+// # An attacker in a container
+//
+// The fake agent sends, by docker exec, what an attacker inside an agent
+// could with Docker's default capabilities: [Spoof] has it write crafted
+// [Packet] frames through a packet socket (any source address or MAC,
+// UDP, a TCP SYN, ICMP, another IP protocol, IPv6 where the container has
+// none, ARP, a router advertisement, an 802.1Q tag). In the Engine's
+// namespace, where tests run, an [Oracle] counts which of them passed the
+// host's filtering: its own chains, after every filter, count each
+// packet's mark at the input and forward hooks. [Forwarding] routes
+// private and metadata addresses out, so that the forward hook sees them.
+// [Neighbour] and [FDBPort] tell whether ARP or a frame's source took the
+// host's neighbour entry or the bridge's port of an address or MAC;
+// [ListenIn] whether a datagram reached another container.
 package enginetest
 
 import (

@@ -28,6 +28,23 @@
 // Run as `node probe tcp:HOST:PORT...`, in a container that runs already
 // (docker exec), it prints only the probe lines, then exits: a test probes
 // once the container's rules are in place.
+//
+// Run as `node spoof FRAMES`, it sends crafted Ethernet frames through a
+// packet socket on the interface of its default route (CAP_NET_RAW, which
+// containers have by default), and prints "sent N" or "error N <message>"
+// for each. FRAMES is a JSON list of enginetest.Packet's wire form: any
+// source address and MAC, UDP, a TCP SYN, an ICMP echo request, another IP
+// protocol, IPv6 even where the container has none, ARP, and an IPv6
+// router advertisement. `node netinfo` prints that interface:
+//
+//	link <name> <mac> <ifindex> <iflink>
+//	addr <prefix>                each address
+//	gateway <ip> <mac>           the gateway, its MAC asked by ARP
+//	neigh <ip> <mac>             each entry of the kernel's ARP table
+//
+// `node listen PORT MS` receives UDP on PORT for MS milliseconds: it prints
+// "listening" once bound, then "got <mark>" for each datagram, its first 4
+// bytes in hex, as a Packet's mark.
 package main
 
 import (
@@ -47,6 +64,12 @@ import (
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "probe" {
 		printProbes(strings.Join(os.Args[2:], ","))
+		return
+	}
+	if len(os.Args) > 1 && (os.Args[1] == "spoof" || os.Args[1] == "netinfo" || os.Args[1] == "listen") {
+		if !tool(os.Args[1], os.Args[2:]) {
+			os.Exit(1)
+		}
 		return
 	}
 	for _, a := range os.Args {
@@ -72,6 +95,20 @@ func main() {
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM, syscall.SIGINT)
 	<-term
+}
+
+// tool runs the subcommand name with args; false: it failed.
+func tool(name string, args []string) bool {
+	switch {
+	case name == "netinfo":
+		return netinfo()
+	case name == "spoof" && len(args) == 1:
+		return spoof(args[0])
+	case name == "listen" && len(args) == 2:
+		return listen(args[0], args[1])
+	}
+	fmt.Println("error: usage: node spoof FRAMES | node netinfo | node listen PORT MILLISECONDS")
+	return false
 }
 
 // printIDs prints the real uid, gid and groups of /proc/self/status.
