@@ -5,7 +5,6 @@ import (
 	"errors"
 	"sync"
 
-	cerrdefs "github.com/containerd/errdefs"
 	"github.com/moby/moby/client"
 )
 
@@ -82,16 +81,6 @@ func (b *Backend) teardown(ctx context.Context, agentID, id string, bd binding) 
 		return nil
 	}
 	return b.reportCleanup(agentID, b.release(id, bd))
-}
-
-// remove removes a container, its anonymous volumes with it; one already
-// gone, or being removed, is no error.
-func (b *Backend) remove(ctx context.Context, id string) error {
-	_, err := b.engine.ContainerRemove(ctx, id, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true})
-	if err != nil && !cerrdefs.IsNotFound(err) && !cerrdefs.IsConflict(err) {
-		return step("remove container "+shortID(id), err)
-	}
-	return nil
 }
 
 // ShutdownAll destroys every agent at once, and returns when all are gone,

@@ -1,11 +1,24 @@
 package containerscaler
 
 import (
+	"context"
 	"strings"
+
+	cerrdefs "github.com/containerd/errdefs"
 
 	"github.com/kicikit/kicikit/scalerconfig"
 	"github.com/moby/moby/client"
 )
+
+// remove removes a container, its anonymous volumes with it; one already
+// gone, or being removed, is no error.
+func (b *Backend) remove(ctx context.Context, id string) error {
+	_, err := b.engine.ContainerRemove(ctx, id, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true})
+	if err != nil && !cerrdefs.IsNotFound(err) && !cerrdefs.IsConflict(err) {
+		return step("remove container "+shortID(id), err)
+	}
+	return nil
+}
 
 // engineFor returns the Engine client of a backend and the local runtime
 // socket its containerSocket label sets bind ("" for none), as the
