@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	cerrdefs "github.com/containerd/errdefs"
-
 	"github.com/kicikit/kicikit/scalerconfig"
 	"github.com/moby/moby/client"
 )
