@@ -4,6 +4,7 @@ package containerscaler
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -337,5 +338,214 @@ func TestAdvWindowPoisonsBridge(t *testing.T) {
 
 	assert.False(t, leaked, "a datagram the host sent the victim %s (MAC %s) reached the attacker's port %s (the bridge's port of that MAC: %s)",
 		victim.IP, victimLink.MAC, attackerPort, enginetest.FDBPort(t, bridge.Name, victimLink.MAC))
+	assert.Contains(t, got, mark, "the datagram the host sent the victim reached it")
+}
+
+// The frames the tests write themselves.
+
+// etherFrame is an Ethernet frame: dst, src, the EtherType, the payload.
+func etherFrame(dst, src net.HardwareAddr, etherType uint16, payload []byte) []byte {
+	f := append(append(append([]byte{}, dst...), src...), byte(etherType>>8), byte(etherType))
+	return append(f, payload...)
+}
+
+// ipv4Packet is an IPv4 packet of protocol proto from src to dst, with
+// options (a multiple of 4 bytes), its header checksum filled in.
+func ipv4Packet(proto uint8, src, dst netip.Addr, options, l4 []byte) []byte {
+	ihl := 20 + len(options)
+	h := []byte{byte(0x40 | ihl/4), 0}
+	h = binary.BigEndian.AppendUint16(h, uint16(ihl+len(l4)))
+	h = append(h, 0, 0, 0x40, 0, 64, proto, 0, 0)
+	h = append(append(append(h, src.AsSlice()...), dst.AsSlice()...), options...)
+	binary.BigEndian.PutUint16(h[10:], inetChecksum(h))
+	return append(h, l4...)
+}
+
+// ipv6Packet is an IPv6 packet of next header proto from src to dst.
+func ipv6Packet(proto uint8, src, dst netip.Addr, l4 []byte) []byte {
+	h := binary.BigEndian.AppendUint32(nil, 6<<28)
+	h = binary.BigEndian.AppendUint16(h, uint16(len(l4)))
+	h = append(h, proto, 64)
+	h = append(append(h, src.AsSlice()...), dst.AsSlice()...)
+	return append(h, l4...)
+}
+
+// udpDatagram is a UDP datagram from src to dst (IPv4 or IPv6), to port,
+// whose payload starts with mark, its checksum filled in.
+func udpDatagram(src, dst netip.Addr, port uint16, mark uint32) []byte {
+	l4 := binary.BigEndian.AppendUint16(nil, 40000)
+	l4 = binary.BigEndian.AppendUint16(l4, port)
+	payload := append(binary.BigEndian.AppendUint32(nil, mark), "kicikit-adversary"...)
+	l4 = binary.BigEndian.AppendUint16(l4, uint16(8+len(payload)))
+	l4 = append(append(l4, 0, 0), payload...)
+	pseudo := append(append([]byte{}, src.AsSlice()...), dst.AsSlice()...)
+	if dst.Is4() {
+		pseudo = append(pseudo, 0, 17)
+		pseudo = binary.BigEndian.AppendUint16(pseudo, uint16(len(l4)))
+	} else {
+		pseudo = binary.BigEndian.AppendUint32(pseudo, uint32(len(l4)))
+		pseudo = append(pseudo, 0, 0, 0, 17)
+	}
+	binary.BigEndian.PutUint16(l4[6:], inetChecksum(append(pseudo, l4...)))
+	return l4
+}
+
+// udpFrame is an Ethernet frame from srcMAC to dstMAC that carries
+// udpDatagram, in IPv4 or IPv6 as the addresses are.
+func udpFrame(dstMAC, srcMAC net.HardwareAddr, src, dst netip.Addr, port uint16, mark uint32) []byte {
+	if dst.Is6() {
+		return etherFrame(dstMAC, srcMAC, 0x86dd, ipv6Packet(17, src, dst, udpDatagram(src, dst, port, mark)))
+	}
+	return etherFrame(dstMAC, srcMAC, 0x0800, ipv4Packet(17, src, dst, nil, udpDatagram(src, dst, port, mark)))
+}
+
+// inetChecksum is the Internet checksum of b.
+func inetChecksum(b []byte) uint16 {
+	var sum uint32
+	for i := 0; i+1 < len(b); i += 2 {
+		sum += uint32(binary.BigEndian.Uint16(b[i:]))
+	}
+	if len(b)%2 == 1 {
+		sum += uint32(b[len(b)-1]) << 8
+	}
+	for sum > 0xffff {
+		sum = sum>>16 + sum&0xffff
+	}
+	return ^uint16(sum)
+}
+
+// markedCounters adds, to the oracle's table, counters of UDP datagrams of
+// each mark at its input and forward hooks, and returns a function that
+// reads them once they have settled: as Oracle.Send does, for frames the
+// test writes itself.
+func (a *attackEnv) markedCounters(marks ...uint32) func() []enginetest.Passage {
+	a.t.Helper()
+	var script string
+	for _, m := range marks {
+		for _, hook := range []string{"input", "forward"} {
+			name := fmt.Sprintf("%s-%08x", hook, m)
+			script += fmt.Sprintf("add counter %s %s\n", a.oracle.Table(), name)
+			script += fmt.Sprintf("add rule %s %s meta l4proto udp @th,64,32 0x%08x counter name %q\n", a.oracle.Table(), hook, m, name)
+		}
+	}
+	require.NoError(a.t, enginetest.Nft(script))
+	return func() []enginetest.Passage {
+		time.Sleep(time.Second)
+		out := make([]enginetest.Passage, len(marks))
+		for i, m := range marks {
+			out[i] = enginetest.Passage{Input: a.counter(fmt.Sprintf("input-%08x", m)), Forward: a.counter(fmt.Sprintf("forward-%08x", m))}
+		}
+		return out
+	}
+}
+
+// counter reads one named counter of the oracle's table.
+func (a *attackEnv) counter(name string) uint64 {
+	a.t.Helper()
+	out, err := exec.Command("nft", "-j", "list", "counter", a.oracle.Table(), name).Output()
+	require.NoError(a.t, err)
+	var doc struct {
+		Nftables []struct{ Counter *struct{ Packets uint64 } }
+	}
+	require.NoError(a.t, json.Unmarshal(out, &doc))
+	for _, o := range doc.Nftables {
+		if o.Counter != nil {
+			return o.Counter.Packets
+		}
+	}
+	return 0
+}
+
+// linkLocalGroup is an address of the IEEE 802.1D link-local group
+// (01:80:c2:00:00:00 to 0f) other than the bridge group: a bridge
+// forwards no frame to it, it hands it up on the port it came in by.
+var linkLocalGroup = net.HardwareAddr{0x01, 0x80, 0xc2, 0, 0, 0x0e}
+
+// eui64 is the IPv6 link-local address the kernel derives from mac.
+func eui64(mac net.HardwareAddr) netip.Addr {
+	var a [16]byte
+	a[0], a[1] = 0xfe, 0x80
+	copy(a[8:], []byte{mac[0] ^ 2, mac[1], mac[2], 0xff, 0xfe, mac[3], mac[4], mac[5]})
+	return netip.AddrFrom16(a)
+}
+
+// TestAdvLinkLocalFramesBypassBinding: a bridge does not forward a frame
+// to a link-local group address (01:80:c2:00:00:0X, but the bridge
+// group's with STP off): it learns its source MAC, runs it through the
+// bridge family's input hook, not prerouting, and hands it to the host's
+// stack as received on the port itself, the agent's veth, not on the
+// bridge. So a bound agent's frame to 01:80:c2:00:00:0e meets neither
+// agent-prerouting's binding nor, at layer 3, `iifname @agent-bridges
+// drop` (its iifname is the veth). The attacker (default policy) sends
+// the host, that way:
+//   - UDP to a closed host port from an unused address of the isolated
+//     network, and from the victim's (whose policy opens every host port);
+//   - IPv6 UDP to the host's link-local address of the attacker's veth;
+//   - a router advertisement: the host takes an address and a route of
+//     the attacker's prefix on the veth;
+//   - a frame whose source is the victim's MAC: the bridge learns it on
+//     the attacker's port, at any time, and what the host sends the victim
+//     goes to the attacker.
+//
+// None may pass, nor change what the host has, nor take the victim's
+// traffic.
+func TestAdvLinkLocalFramesBypassBinding(t *testing.T) {
+	t.Parallel()
+	a := newAttackEnv(t)
+	image := a.agentImage(nil)
+	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image), open(image))
+	attacker := a.spawnAs(b, "attacker", "strict")
+	victim := a.spawnAs(b, "victim", "open")
+	attackerLink := enginetest.LinkOf(t, a.c, attacker.ContainerID)
+	victimLink := enginetest.LinkOf(t, a.c, victim.ContainerID)
+	bridge := enginetest.HostInterface(t, gateway)
+	vethLinkLocal := enginetest.LinkLocal(t, attackerLink.HostPort)
+
+	flows := []struct {
+		name     string
+		from, to netip.Addr
+	}{
+		{"IPv4 UDP from an unused address to a closed host port", unused, gateway},
+		{"IPv4 UDP from the victim's address to a closed host port", victim.IP, gateway},
+		{"IPv6 UDP to the host's link-local address of the attacker's veth, to a closed port", eui64(attackerLink.MAC), vethLinkLocal},
+	}
+	marks := make([]uint32, len(flows))
+	frames := make([][]byte, len(flows))
+	for i, f := range flows {
+		marks[i] = a.oracle.Mark()
+		frames[i] = udpFrame(linkLocalGroup, attackerLink.MAC, f.from, f.to, closedPort, marks[i])
+	}
+	read := a.markedCounters(marks...)
+	rawSend(t, a.c, attacker.ContainerID, frames...)
+	for i, got := range read() {
+		assert.False(t, got.Passed(), "%s, in a frame to %s, passed the host's filtering (%s)", flows[i].name, linkLocalGroup, got)
+	}
+
+	var r [2]byte
+	_, _ = rand.Read(r[:])
+	prefix := netip.MustParsePrefix(fmt.Sprintf("2001:db8:%x::/64", binary.BigEndian.Uint16(r[:])))
+	t.Cleanup(func() { forgetPrefix(t, attackerLink.HostPort, prefix) })
+	enginetest.Spoof(t, a.c, attacker.ContainerID, enginetest.Packet{Proto: enginetest.RA, Prefix: prefix, DstMAC: linkLocalGroup})
+	time.Sleep(500 * time.Millisecond)
+	assert.Empty(t, hostPrefix(t, attackerLink.HostPort, prefix), "a router advertisement to %s gave the host's veth %s", linkLocalGroup, prefix)
+
+	require.Equal(t, victimLink.MAC, enginetest.Neighbour(t, bridge.Name, victim.IP))
+	rawSend(t, a.c, attacker.ContainerID, udpFrame(linkLocalGroup, victimLink.MAC, attacker.IP, gateway, closedPort, a.oracle.Mark()))
+	learnt := enginetest.FDBPort(t, bridge.Name, victimLink.MAC)
+	sniffed := sniff(t, a.c, attacker.ContainerID, 2*time.Second)
+	wait := enginetest.ListenIn(t, a.c, victim.ContainerID, a.port, 2*time.Second)
+	mark := a.oracle.Mark()
+	conn, err := net.Dial("udp", netip.AddrPortFrom(victim.IP, a.port).String())
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = conn.Write(binary.BigEndian.AppendUint32(nil, mark))
+	require.NoError(t, err)
+	got := wait()
+	leaked := false
+	for _, f := range sniffed.wait() {
+		leaked = leaked || udpMarked(f, mark)
+	}
+	assert.NotEqual(t, attackerLink.HostPort, learnt, "the bridge's port of the victim's MAC %s, once the attacker sent a frame from it to %s", victimLink.MAC, linkLocalGroup)
+	assert.False(t, leaked, "a datagram the host sent the victim %s reached the attacker's port %s", victim.IP, attackerLink.HostPort)
 	assert.Contains(t, got, mark, "the datagram the host sent the victim reached it")
 }
