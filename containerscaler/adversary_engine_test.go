@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kicikit/kicikit/agentspawn"
 	"github.com/kicikit/kicikit/internal/enginetest"
 	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/client"
@@ -548,4 +549,55 @@ func TestAdvLinkLocalFramesBypassBinding(t *testing.T) {
 	assert.NotEqual(t, attackerLink.HostPort, learnt, "the bridge's port of the victim's MAC %s, once the attacker sent a frame from it to %s", victimLink.MAC, linkLocalGroup)
 	assert.False(t, leaked, "a datagram the host sent the victim %s reached the attacker's port %s", victim.IP, attackerLink.HostPort)
 	assert.Contains(t, got, mark, "the datagram the host sent the victim reached it")
+}
+
+// TestAdvRecreatedNetwork: New reads the isolated network's bridge once,
+// and refuses a network that is not a bridge or has IPv6 then only.
+// Every later transaction adds that bridge to agent-bridges, whose drop
+// is what stops, at layer 3, a container before its binding. The
+// network is removed while no agent runs (docker network prune does
+// so), and made again by hand, as the package makes it; the backend goes
+// on spawning onto its new bridge, which no rule names. In the window
+// before its binding (the Engine's answer to the spawn's inspect comes
+// late here), the attacker's IPv4 to a closed host port and to 10.99.0.1,
+// and its IPv6 to the new bridge, pass. None may pass: a container
+// reaches nothing before its rules are written. Not parallel: it makes
+// the isolated network again, and removes it at its end.
+func TestAdvRecreatedNetwork(t *testing.T) {
+	a := newAttackEnv(t)
+	image := a.agentImage(nil)
+	var late enginetest.LateAnswers
+	b := a.backendAs(a.name, enginetest.EngineWith(t, late.Wrap), a.nftHere(), strict(image))
+	t.Cleanup(func() { a.removeNetwork() })
+	a.removeNetwork()
+	_, err := a.c.NetworkCreate(context.Background(), agentspawn.IsolatedNetwork, networkCreateOptions())
+	require.NoError(t, err)
+
+	hold := late.Hold(containerInspect)
+	done := make(chan struct{})
+	var res lateSpawn
+	go func() {
+		defer close(done)
+		res.agent, res.err = b.Spawn(context.Background(), a.request("attacker", "strict"))
+	}()
+	hold, id, _ := a.heldRunning(&late, hold, done)
+	bridge := enginetest.HostInterface(t, gateway)
+	linkLocal := enginetest.LinkLocal(t, bridge.Name)
+	flows := []enginetest.Packet{
+		packet(enginetest.UDP, netip.Addr{}, gateway, closedPort),
+		packet(enginetest.UDP, netip.Addr{}, private, 53),
+		packet(enginetest.UDP, netip.Addr{}, linkLocal, closedPort),
+	}
+	passed := a.oracle.Send(a.c, id, flows...)
+	hold.Release()
+	<-done
+	for i, p := range flows {
+		assert.False(t, passed[i].Passed(), "before its binding, on the new bridge %s, the attacker's UDP to %s:%d passed (%s)", bridge.Name, p.Dst, p.Port, passed[i])
+	}
+	if t.Failed() {
+		t.Logf("table ip kici then:\n%s", kiciTable())
+	}
+	if res.err == nil {
+		require.NoError(t, b.Destroy(context.Background(), res.agent.ID))
+	}
 }
