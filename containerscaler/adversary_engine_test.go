@@ -282,9 +282,10 @@ func spoofLoop(n int, packets ...map[string]any) string {
 // Once bound, the attacker may no longer send that MAC, but what the
 // bridge learnt stays until the victim sends again: what the host sends
 // the victim (the orchestrator's messages) goes out the attacker's port.
-// Here the Engine's answer to the spawn's inspect comes late, which widens
-// the window; it is open on every spawn of a job's image. What the host
-// sends the victim must reach the victim and not the attacker.
+// Here the Engine's answer to the spawn's inspect comes late, which makes
+// the window certain; without it, one frame the ENTRYPOINT sends as it
+// starts is in time too (seen twice in two tries). What the host sends
+// the victim must reach the victim and not the attacker.
 func TestAdvWindowPoisonsBridge(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
