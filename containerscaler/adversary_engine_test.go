@@ -181,8 +181,10 @@ func udpMarked(frame []byte, mark uint32) bool {
 // bridge's drop of broadcast and multicast (meta pkttype) does not see
 // it, and its IP destination is in no range the attacker's chains drop,
 // so the chain of the attacker's address ends without a verdict and the
-// base chain accepts it; the victim's kernel delivers both to a socket
-// bound to the port on every address. Neither may reach the victim.
+// base chain accepts it, in the bridge family and in the ip family alike.
+// The victim's kernel delivers the broadcast to a socket bound to the
+// port on every address (the multicast datagram passes the rules too; the
+// fake agent's socket takes none). Neither may reach the victim.
 func TestAdvBroadcastToOtherAgent(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
