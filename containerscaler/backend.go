@@ -70,9 +70,10 @@ type Backend struct {
 	timeout      time.Duration
 	events       func(Event)
 	slots        *slots
-	bridge       string // the isolated network's bridge interface; "" without isolation
 
 	mu      sync.Mutex
+	network string               // the isolated network's id, as last found fit; "" without isolation
+	bridge  string               // its bridge interface
 	cfg     *scalerconfig.Config // the scaler as the last Reload left it, and the defaults
 	agents  map[string]*agent    // counted: spawning, running, or unwinding a failed spawn, by id
 	leaving map[*agent]struct{}  // no longer counted, not yet gone: Destroy ended them
@@ -128,13 +129,8 @@ func New(ctx context.Context, o Options) (*Backend, error) {
 		return nil, err
 	}
 	if b.isolation {
-		if b.bridge, err = isolatedNetwork(ctx, b.engine, b.name); err != nil {
+		if err := b.checkNetwork(ctx); err != nil {
 			return nil, err
-		}
-		var s script
-		s.table(b.bridge)
-		if err := b.nft.transact(s.String()); err != nil {
-			return nil, step("make the nftables tables", err)
 		}
 	}
 	return b, nil

@@ -51,16 +51,30 @@
 //     found in the container's network namespace) to its MAC and IPv4
 //     address. From an agent's port only IPv4 and ARP with its own
 //     addresses pass: no spoofed source or MAC, no IPv6, no other
-//     protocol. No other port may use an agent's address.
+//     protocol. No other port may send from the network's addresses or
+//     an agent's MAC: a container before its binding (a job image's
+//     entrypoint runs then) can neither claim another's address nor
+//     teach the bridge another's MAC. Bridged broadcast and multicast from
+//     an agent, by MAC or by address, are dropped, and what one agent
+//     sends another meets its forward rules on the bridge too (br_netfilter
+//     or not). The bridge forwards frames to the LLDP group address
+//     (group_fwd_mask), which Linux would otherwise hand the host past
+//     every bridge hook.
 //   - table ip kici holds the orchestrator's base chains forward, input
 //     and output. Beside them, base chains of the backend's send each
 //     packet from an agent address, through a verdict map, to that
 //     address's chains, which hold its rules. A packet from the bridge
 //     whose source has no rules is dropped: a container reaches nothing
 //     before its rules are written.
-//   - table ip6 kici drops IPv6 from the bridge. New refuses an isolated
-//     network with IPv6, or one that is not a bridge.
+//   - table ip6 kici drops IPv6 from the bridge.
 //
+// New, and each isolated spawn before its create, finds the network (or
+// makes it) and checks it: one that is not a bridge, that has IPv6, or
+// whose IPv4 subnet and gateway are not 172.30.0.0/16 and 172.30.0.1 is
+// refused ([ErrNetworkDriver], [ErrNetworkIPv6], [ErrNetworkSubnet]). A
+// network made again since (docker network prune, then a create) has
+// its bridge written into the rules before a container joins it.
+
 // The map agent-owners, in table ip kici, records which container owns
 // each address's rules, so that every backend on the host, in this
 // process or another, agrees. A spawn writes them, its port's binding and
@@ -86,9 +100,10 @@
 //
 // # Beyond the orchestrator
 //
-//   - Network isolation binds agents to their ports, drops IPv6, and
-//     records who owns which rules, as above; the orchestrator matches
-//     source addresses only.
+//   - Network isolation binds agents to their ports, drops IPv6, checks
+//     the network at each spawn, and records who owns which rules, as
+//     above; the orchestrator matches source addresses only, and takes
+//     an existing network as it finds it.
 //   - Destroy removes the rules after the container, and only those its
 //     container owns: the orchestrator removes them first, which leaves
 //     the container unfiltered while it stops, and can remove the next

@@ -46,6 +46,9 @@ const (
 	// ErrNetworkDriver is an isolated network that is not a bridge, whose
 	// ports the backend cannot bind agents to.
 	ErrNetworkDriver
+	// ErrNetworkSubnet is an isolated network on another subnet, or with
+	// another gateway, than the rules are written for.
+	ErrNetworkSubnet
 	// ErrAddressTaken is an agent address that another running container
 	// holds by the time the agent's rules are written: the Engine's answer
 	// was out of date.
@@ -82,6 +85,8 @@ func (r Reason) Error() string {
 		return "isolated network has IPv6"
 	case ErrNetworkDriver:
 		return "isolated network is not a bridge"
+	case ErrNetworkSubnet:
+		return "isolated network on another subnet"
 	case ErrAddressTaken:
 		return "agent address taken"
 	case ErrAddressLost:
@@ -110,6 +115,10 @@ type Error struct {
 	Holder string
 	// Driver is the isolated network's driver, for [ErrNetworkDriver].
 	Driver string
+	// Subnet and Gateway are an IPAM config of the isolated network, for
+	// [ErrNetworkSubnet]; Gateway may be the zero Addr.
+	Subnet  netip.Prefix
+	Gateway netip.Addr
 	// Image is the agent image, for [ErrRuntimeVolume].
 	Image string
 	// Timeout is the spawn deadline, for [ErrTimeout], in milliseconds.
@@ -154,7 +163,7 @@ func (e *Error) Error() string {
 	case ErrRuntimeVolume:
 		return "Failed to materialize the KiCI runtime from " + e.Image + ": " + errText(e.Err) +
 			". The image must carry /opt/kici/node and /opt/kici/app."
-	case ErrNetworkIPv6, ErrNetworkDriver, ErrAddressTaken, ErrAddressLost:
+	case ErrNetworkIPv6, ErrNetworkDriver, ErrNetworkSubnet, ErrAddressTaken, ErrAddressLost:
 		return e.networkText()
 	}
 	return "Container backend " + strconv.Quote(e.Scaler) + " failed: " + e.Reason.Error()
@@ -173,6 +182,10 @@ func (e *Error) networkText() string {
 		return "Isolated network " + net + " uses the " + strconv.Quote(e.Driver) +
 			" driver: network isolation binds each agent to its port on a bridge. Remove it (docker network rm " +
 			net + ") and the backend creates it again as a bridge."
+	case ErrNetworkSubnet:
+		return "Isolated network " + net + " has the subnet " + e.Subnet.String() + " with the gateway " + e.Gateway.String() +
+			": network isolation's rules are written for " + agentspawn.IsolatedNetworkSubnet + " and its gateway " +
+			agentspawn.IsolatedNetworkGateway + ". Remove it (docker network rm " + net + ") and the backend creates it again."
 	case ErrAddressTaken:
 		return "Agent container " + shortID(e.Container) + " cannot take the rules of " + e.Addr.String() +
 			": container " + shortID(e.Holder) + " holds that address on " + net

@@ -12,21 +12,12 @@ import (
 	"github.com/moby/moby/client"
 )
 
-// isolatedNetwork finds or creates the isolated network (ensureNetwork),
-// and returns its bridge interface on the Engine's host: the network's
-// com.docker.network.bridge.name option, else br- and its id's first 12
-// characters, as the Engine names it. It refuses a network that is not a
-// bridge, or that has IPv6: the rules bind agents to their ports on a
-// bridge, and filter IPv4 only.
-func isolatedNetwork(ctx context.Context, engine client.APIClient, scaler string) (string, error) {
-	id, err := ensureNetwork(ctx, engine, scaler)
-	if err != nil {
-		return "", err
-	}
-	return bridgeOf(ctx, engine, scaler, id)
-}
-
-// bridgeOf is isolatedNetwork's reading of the network id, found or made.
+// bridgeOf returns the bridge interface of the network id on the Engine's
+// host: its com.docker.network.bridge.name option, else br- and its id's
+// first 12 characters, as the Engine names it. It refuses a network the
+// rules cannot hold: one that is not a bridge, that has IPv6, or whose
+// IPv4 subnets are not the isolated network's one, with its gateway. It
+// makes the bridge forward LLDP-addressed frames ([forwardLinkLocal]).
 func bridgeOf(ctx context.Context, engine client.APIClient, scaler, id string) (string, error) {
 	info, err := engine.NetworkInspect(ctx, id, client.NetworkInspectOptions{})
 	if err != nil {
@@ -39,10 +30,27 @@ func bridgeOf(ctx context.Context, engine client.APIClient, scaler, id string) (
 	case n.EnableIPv6:
 		return "", &Error{Reason: ErrNetworkIPv6, Scaler: scaler}
 	}
-	if name := n.Options["com.docker.network.bridge.name"]; name != "" {
-		return name, nil
+	subnet, gateway := netip.MustParsePrefix(agentspawn.IsolatedNetworkSubnet), netip.MustParseAddr(agentspawn.IsolatedNetworkGateway)
+	for _, c := range n.IPAM.Config {
+		if c.Subnet != subnet || c.Gateway.IsValid() && c.Gateway != gateway {
+			return "", &Error{Reason: ErrNetworkSubnet, Scaler: scaler, Subnet: c.Subnet, Gateway: c.Gateway}
+		}
 	}
-	return "br-" + shortID(id), nil
+	bridge := bridgeName(id, n.Options)
+	if err := forwardLinkLocal(bridge); err != nil {
+		return "", step("make bridge "+bridge+" of "+agentspawn.IsolatedNetwork+" forward LLDP-addressed frames "+
+			"(the backend runs in the network namespace of the Engine's bridges)", err)
+	}
+	return bridge, nil
+}
+
+// bridgeName is the bridge interface the Engine makes for a bridge network
+// of that id and those options.
+func bridgeName(id string, options map[string]string) string {
+	if name := options["com.docker.network.bridge.name"]; name != "" {
+		return name
+	}
+	return "br-" + shortID(id)
 }
 
 // ensureNetwork finds the isolated network or creates it, as the

@@ -47,3 +47,9 @@ func TestLostCreateRace(t *testing.T) {
 		assert.Equal(t, tt.want, lostCreateRace(tt.err), tt.err.Error())
 	}
 }
+
+func TestBridgeName(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "br-0123456789ab", bridgeName("0123456789abcdef", nil))
+	assert.Equal(t, "kx0", bridgeName("0123456789abcdef", map[string]string{"com.docker.network.bridge.name": "kx0"}))
+}

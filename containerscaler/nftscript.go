@@ -21,15 +21,26 @@ import (
 // address's rules.
 //
 // table bridge kici binds each agent's port on the bridge (its veth, by
-// interface index) to its MAC and IPv4 address: from an agent's port only
-// IPv4 and ARP with its own addresses pass, and no other port may use an
-// agent's address, or the gateway's, which only the host sends from. What
-// one agent sends another over the bridge meets the
-// sender's forward rules there too, through a verdict map and chains of
-// the same names as table ip kici's: a host whose bridges do not pass
-// bridged traffic through the ip family's hooks (br_netfilter off) would
-// let it by. Bridged broadcast and multicast IPv4 from an agent is
-// dropped: it would reach every other agent.
+// interface index) to its MAC and IPv4 address. A frame that enters a
+// bridge, or the host from a bridge's port, meets agent-gate (on hooks
+// prerouting and input: a frame to an IEEE link-local group address goes
+// to the host past prerouting):
+//
+//   - From an agent's port only IPv4 and ARP with its own MAC and address
+//     pass.
+//   - No other port may use an address of the isolated network (the
+//     gateway's included) or an agent's MAC: a container before its rules
+//     are written (a job image's entrypoint runs then) cannot claim
+//     another's address, poison the bridge, or send from the network.
+//   - No port sends IP or ARP to a link-local group address.
+//
+// What one agent sends another over the bridge meets the sender's forward
+// rules there too, through a verdict map and chains of the same names as
+// table ip kici's: a host whose bridges do not pass bridged traffic
+// through the ip family's hooks (br_netfilter off) would let it by.
+// Bridged broadcast and multicast IPv4 from an agent is dropped, by its
+// MAC or its address: it would reach every other agent. So is anything
+// but ARP bridged to an agent's port from a port without rules.
 //
 // table ip6 kici drops IPv6 from the isolated network's bridge.
 const (
@@ -47,9 +58,10 @@ const (
 	bridgesSet      = "agent-bridges"
 
 	preroutingHook = "agent-prerouting"
+	gateChain      = "agent-gate"
 	portChain      = "agent-port"
 	portsSet       = "agent-ports"
-	addrsSet       = "agent-addrs"
+	macsSet        = "agent-macs"
 	bindingsSet    = "agent-bindings"
 )
 
@@ -114,9 +126,10 @@ func (s *script) table(bridge string) {
 
 // bridgeTable makes the bridge table's part of table.
 func (s *script) bridgeTable() {
+	subnet := netip.MustParsePrefix(agentspawn.IsolatedNetworkSubnet)
 	s.line("add table", bridgeTable)
 	s.line("add set", bridgeTable, portsSet, "{ type iface_index; }")
-	s.line("add set", bridgeTable, addrsSet, "{ type ipv4_addr; }")
+	s.line("add set", bridgeTable, macsSet, "{ type ether_addr; }")
 	s.line("add set", bridgeTable, bindingsSet, "{ type iface_index . ether_addr . ipv4_addr; }")
 	s.line("add chain", bridgeTable, portChain)
 	s.line("flush chain", bridgeTable, portChain)
@@ -124,19 +137,35 @@ func (s *script) bridgeTable() {
 	s.line("add rule", bridgeTable, portChain, "ether type arp iif . ether saddr . arp saddr ip @"+bindingsSet,
 		"iif . arp saddr ether . arp saddr ip @"+bindingsSet, "accept")
 	s.line("add rule", bridgeTable, portChain, "drop")
+	s.line("add chain", bridgeTable, gateChain)
+	s.line("flush chain", bridgeTable, gateChain)
+	s.line("add rule", bridgeTable, gateChain, "ether daddr & ff:ff:ff:ff:ff:f0 == 01:80:c2:00:00:00 ether type { ip, ip6, arp } drop")
+	s.line("add rule", bridgeTable, gateChain, "iif @"+portsSet, "jump", portChain)
+	s.line("add rule", bridgeTable, gateChain, "ether saddr @"+macsSet, "drop")
+	s.line("add rule", bridgeTable, gateChain, "ether type ip ip saddr", subnet.String(), "drop")
+	s.line("add rule", bridgeTable, gateChain, "ether type arp arp saddr ip", subnet.String(), "drop")
+	for _, d := range [...]struct{ chain, hook string }{{preroutingHook, "prerouting"}, {inputHook, "input"}} {
+		s.line("add chain", bridgeTable, d.chain, baseChain(d.hook, "-300"))
+		s.line("flush chain", bridgeTable, d.chain)
+		s.line("add rule", bridgeTable, d.chain, "jump", gateChain)
+	}
 	s.line("add map", bridgeTable, forwardAddrs, "{ type ipv4_addr : verdict; }")
 	s.line("add chain", bridgeTable, forwardHook, baseChain("forward", "-300"))
 	s.line("flush chain", bridgeTable, forwardHook)
 	s.line("add rule", bridgeTable, forwardHook, "iif @"+portsSet, "ether type ip meta pkttype { broadcast, multicast } drop")
+	s.line("add rule", bridgeTable, forwardHook, "iif @"+portsSet, "ether type ip ip daddr { 0.0.0.0/8, 224.0.0.0/4, 255.255.255.255,",
+		lastAddr(subnet).String(), "} drop")
 	s.line("add rule", bridgeTable, forwardHook, "ether type ip ip saddr vmap @"+forwardAddrs)
 	s.line("add rule", bridgeTable, forwardHook, "oif @"+portsSet, "ether type != arp drop")
-	s.line("add chain", bridgeTable, preroutingHook, baseChain("prerouting", "-300"))
-	s.line("flush chain", bridgeTable, preroutingHook)
-	s.line("add rule", bridgeTable, preroutingHook, "iif @"+portsSet, "jump", portChain)
-	s.line("add rule", bridgeTable, preroutingHook, "ether type ip ip saddr @"+addrsSet, "drop")
-	s.line("add rule", bridgeTable, preroutingHook, "ether type arp arp saddr ip @"+addrsSet, "drop")
-	s.line("add rule", bridgeTable, preroutingHook, "ether type ip ip saddr", agentspawn.IsolatedNetworkGateway, "drop")
-	s.line("add rule", bridgeTable, preroutingHook, "ether type arp arp saddr ip", agentspawn.IsolatedNetworkGateway, "drop")
+}
+
+// lastAddr is the last address of p: an IPv4 subnet's broadcast address.
+func lastAddr(p netip.Prefix) netip.Addr {
+	a := p.Masked().Addr().As4()
+	for i := p.Bits(); i < 32; i++ {
+		a[i/8] |= 0x80 >> (i % 8)
+	}
+	return netip.AddrFrom4(a)
 }
 
 // baseChain is the spec of a filter base chain on hook that accepts what
@@ -172,13 +201,13 @@ func (s *script) bind(owner string, b binding, iso agentspawn.Isolation) {
 	s.line("add element", bridgeTable, forwardAddrs, "{", a, ": goto", chain, "}")
 	p := b.bound()
 	s.line("add element", bridgeTable, portsSet, "{", p.port, "}")
-	s.line("add element", bridgeTable, addrsSet, "{", a, "}")
+	s.line("add element", bridgeTable, macsSet, "{", p.mac, "}")
 	s.line("add element", bridgeTable, bindingsSet, "{", p.key(), "}")
 }
 
 // release removes what owner holds at addr: its owner entry, the address's
-// chains and map entries, the address from agent-addrs, and the bindings
-// of ports. The transaction fails when another owner holds addr. owner ""
+// chains and map entries, and the bindings of ports, with their MACs.
+// The transaction fails when another owner holds addr. owner ""
 // releases an address no owner holds, and fails when one does. With
 // keepChains the chains and map entries stay, for a bind that follows in
 // the same transaction.
@@ -208,9 +237,9 @@ func (s *script) release(owner string, addr netip.Addr, ports []boundPort, keepC
 		s.line("delete element", bridgeTable, bindingsSet, "{", p.key(), "}")
 		s.line("add element", bridgeTable, portsSet, "{", p.portWord(), "}")
 		s.line("delete element", bridgeTable, portsSet, "{", p.portWord(), "}")
+		s.line("add element", bridgeTable, macsSet, "{", p.mac, "}")
+		s.line("delete element", bridgeTable, macsSet, "{", p.mac, "}")
 	}
-	s.line("add element", bridgeTable, addrsSet, "{", a, "}")
-	s.line("delete element", bridgeTable, addrsSet, "{", a, "}")
 }
 
 // dropLegacy deletes rules of the orchestrator's layout by handle.

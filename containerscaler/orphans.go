@@ -149,15 +149,14 @@ func (b *Backend) labels() client.Filters {
 // no error, when that listing fails. It also removes chains and bindings
 // that no owner holds, and the orchestrator's own rules, in its forward
 // and input chains, of addresses on the isolated network that no
-// container holds. One transaction removes them all; it is tried once
-// more on a fresh listing when another backend changed the table
-// meanwhile.
+// container holds. One transaction removes them all; it is tried again on
+// a fresh listing when another backend changed the table meanwhile.
 func (b *Backend) sweepRules(ctx context.Context) (int, error) {
 	if !b.isolation {
 		return 0, nil
 	}
 	var err error
-	for range 2 {
+	for range nftAttempts {
 		st, lerr := b.listTable()
 		var ports []boundPort
 		if lerr == nil {

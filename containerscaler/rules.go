@@ -12,10 +12,10 @@ import (
 	"github.com/moby/moby/client"
 )
 
-// bindAttempts bounds how often a spawn lists the table and tries its
-// transaction again, when another backend changed the table between the
-// two.
-const bindAttempts = 3
+// nftAttempts bounds how often a spawn, or the sweep, lists the table and
+// tries its transaction again, when another backend changed the table
+// between the two.
+const nftAttempts = 3
 
 // owner is how agent-owners names a container: its id's first ownerLen
 // characters.
@@ -55,21 +55,22 @@ func (b *Backend) listBindings() ([]boundPort, error) {
 }
 
 // bind writes the rules of a container's address and binds the address to
-// its port, in one transaction. It clears the orchestrator's own rules of
+// its port, in one transaction, which names the bridge the container is
+// on. It clears the orchestrator's own rules of
 // the address in the same one. When another container owns the address's
 // rules, it takes them over if that container no longer holds the address
 // ([Backend.holds]), and fails with [ErrAddressTaken], writing nothing, if
 // it does. A transaction that fails because another backend changed the
 // table meanwhile is tried again on a fresh listing.
-func (b *Backend) bind(ctx context.Context, agentID, containerID string, bd binding, iso agentspawn.Isolation) error {
+func (b *Backend) bind(ctx context.Context, agentID, containerID, bridge string, bd binding, iso agentspawn.Isolation) error {
 	var err error
-	for range bindAttempts {
+	for range nftAttempts {
 		var st tableState
 		if st, err = b.listTable(); err != nil {
 			return err
 		}
 		var s script
-		s.table(b.bridge)
+		s.table(bridge)
 		if err = b.takeOver(ctx, &s, st, agentID, containerID, bd.addr); err != nil {
 			return err
 		}

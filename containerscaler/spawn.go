@@ -182,6 +182,11 @@ func (b *Backend) steps(ctx context.Context, a *agent, job *Job, adm agentspawn.
 			return err
 		}
 	}
+	if adm.Isolated {
+		if err := b.checkNetwork(ctx); err != nil {
+			return err
+		}
+	}
 	if err := b.create(ctx, a, adm.Spawn(learned), m); err != nil {
 		return err
 	}
@@ -259,6 +264,10 @@ func (b *Backend) isolate(ctx context.Context, a *agent, adm agentspawn.Admissio
 	if !addr.IsValid() {
 		return &Error{Reason: ErrNoAddress, Scaler: b.name, Agent: a.id, Container: m.container}
 	}
+	bridge, err := b.bridgeFor(ctx, info.Container.NetworkSettings.Networks[agentspawn.IsolatedNetwork].NetworkID)
+	if err != nil {
+		return err
+	}
 	iso, err := adm.Isolation(addr)
 	if err != nil {
 		return err
@@ -278,7 +287,7 @@ func (b *Backend) isolate(ctx context.Context, a *agent, adm agentspawn.Admissio
 	b.mu.Lock()
 	a.bound = bd
 	b.mu.Unlock()
-	if err := b.bind(ctx, a.id, m.container, bd, iso); err != nil {
+	if err := b.bind(ctx, a.id, m.container, bridge, bd, iso); err != nil {
 		return err
 	}
 	held, err := b.holds(ctx, m.container, addr)
@@ -289,6 +298,43 @@ func (b *Backend) isolate(ctx context.Context, a *agent, adm agentspawn.Admissio
 		return &Error{Reason: ErrAddressLost, Scaler: b.name, Agent: a.id, Container: m.container, Addr: addr}
 	}
 	return nil
+}
+
+// checkNetwork finds the isolated network, or makes it, before a
+// container is made on it ([Backend.bridgeFor]). A container sends from
+// its start, before its binding: the bridge must be in the rules by then,
+// even when the network was removed and made again since the last spawn.
+func (b *Backend) checkNetwork(ctx context.Context) error {
+	id, err := ensureNetwork(ctx, b.engine, b.name)
+	if err == nil {
+		_, err = b.bridgeFor(ctx, id)
+	}
+	return err
+}
+
+// bridgeFor returns the bridge of the isolated network id. A network other
+// than the one last found fit is checked as New checks it ([bridgeOf]),
+// its bridge written into the tables, and is then the one.
+func (b *Backend) bridgeFor(ctx context.Context, id string) (string, error) {
+	b.mu.Lock()
+	network, bridge := b.network, b.bridge
+	b.mu.Unlock()
+	if id == network {
+		return bridge, nil
+	}
+	bridge, err := bridgeOf(ctx, b.engine, b.name, id)
+	if err != nil {
+		return "", err
+	}
+	var s script
+	s.table(bridge)
+	if err := b.nft.transact(s.String()); err != nil {
+		return "", step("make the nftables tables", err)
+	}
+	b.mu.Lock()
+	b.network, b.bridge = id, bridge
+	b.mu.Unlock()
+	return bridge, nil
 }
 
 // addressOf is a container's address on the isolated network; the zero
