@@ -480,6 +480,7 @@ func (a *attackEnv) heldRunning(late *enginetest.LateAnswers, hold *enginetest.L
 		info, err := a.c.ContainerInspect(context.Background(), id, client.ContainerInspectOptions{})
 		if err == nil && info.Container.State.Running && info.Container.NetworkSettings != nil {
 			if n := info.Container.NetworkSettings.Networks[agentspawn.IsolatedNetwork]; n != nil && n.IPAddress.IsValid() {
+				a.t.Cleanup(hold.Release) // a test that stops early lets the spawn end
 				return hold, id, n.IPAddress
 			}
 		}

@@ -146,12 +146,14 @@ func (e *env) ruleset() string {
 }
 
 // agentAddrs are the addresses on the isolated network that the test's
-// ruleset names, but the gateway: none once every agent's rules are gone.
+// ruleset names, but the gateway and the subnet's own and broadcast
+// addresses (the static rules name them): none once every agent's rules
+// are gone.
 func (e *env) agentAddrs() []string {
 	e.t.Helper()
 	var addrs []string
 	for _, a := range regexp.MustCompile(`172\.30\.\d+\.\d+`).FindAllString(e.ruleset(), -1) {
-		if a != agentspawn.IsolatedNetworkGateway && !slices.Contains(addrs, a) {
+		if !slices.Contains([]string{agentspawn.IsolatedNetworkGateway, "172.30.0.0", "172.30.255.255"}, a) && !slices.Contains(addrs, a) {
 			addrs = append(addrs, a)
 		}
 	}

@@ -1,3 +1,5 @@
+//go:build linux
+
 package containerscaler
 
 import (
@@ -5,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/netip"
 	"regexp"
@@ -13,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kicikit/kicikit/agentspawn"
 	"github.com/kicikit/kicikit/internal/enginetest"
 	"github.com/kicikit/kicikit/scalerconfig"
 	"github.com/moby/moby/api/types/network"
@@ -231,11 +235,11 @@ func (e *env) running(id string) bool {
 	return err == nil && info.Container.State.Running
 }
 
-// TestIsolatedNetworkRefused: an isolated network that has IPv6, or that
-// is not a bridge, is refused with the reason: agents on it would reach
-// over IPv6 what their rules drop, or would not be bound to their ports.
-// The bridge of one that is a bridge is its bridge.name option, else
-// br- and its id's first 12 characters.
+// TestIsolatedNetworkRefused: an isolated network that has IPv6, is not
+// a bridge, or is on another subnet is refused with the reason: agents on
+// it would reach over IPv6 what their rules drop, would not be bound to
+// their ports, or would meet rules written for another network. The one
+// New takes forwards LLDP-addressed frames.
 func TestIsolatedNetworkRefused(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -265,14 +269,25 @@ func TestIsolatedNetworkRefused(t *testing.T) {
 			"binds each agent to its port on a bridge. Remove it (docker network rm kici-agent-net) and the backend creates it again as a bridge.")
 	}
 
-	plain := mk("br", client.NetworkCreateOptions{Driver: "bridge"})
-	bridge, err := bridgeOf(ctx, e.engine, "s", plain)
+	elsewhere := mk("sub", client.NetworkCreateOptions{Driver: "bridge", IPAM: &network.IPAM{Config: []network.IPAMConfig{
+		{Subnet: netip.MustParsePrefix("10.251.0.0/24"), Gateway: netip.MustParseAddr("10.251.0.1")}}}})
+	_, err = bridgeOf(ctx, e.engine, "s", elsewhere)
+	require.ErrorIs(t, err, ErrNetworkSubnet)
+	assert.EqualError(t, err, "Isolated network kici-agent-net has the subnet 10.251.0.0/24 with the gateway 10.251.0.1: network "+
+		"isolation's rules are written for 172.30.0.0/16 and its gateway 172.30.0.1. Remove it (docker network rm kici-agent-net) "+
+		"and the backend creates it again.")
+
+	e.backend(e.pool())
+	id, err := findNetwork(ctx, e.engine, agentspawn.IsolatedNetwork)
 	require.NoError(t, err)
-	assert.Equal(t, "br-"+plain[:12], bridge)
-	named := mk("nb", client.NetworkCreateOptions{Driver: "bridge", Options: map[string]string{"com.docker.network.bridge.name": "kx" + e.name[1:8]}})
-	bridge, err = bridgeOf(ctx, e.engine, "s", named)
+	bridge, err := bridgeOf(ctx, e.engine, "s", id)
 	require.NoError(t, err)
-	assert.Equal(t, "kx"+e.name[1:8], bridge)
+	assert.Equal(t, "br-"+id[:12], bridge)
+	ifc, err := net.InterfaceByName(bridge)
+	require.NoError(t, err, "the test runs in the Engine's namespace")
+	mask, err := groupFwdMask(ifc.Index)
+	require.NoError(t, err)
+	assert.NotZero(t, mask&lldpGroup, "the bridge forwards LLDP-addressed frames")
 }
 
 // TestStepsNamed: an Engine error says which step failed.

@@ -149,7 +149,7 @@ type Link struct {
 	Index      int                             // its index in the container
 	Addrs      []netip.Prefix                  // its addresses, IPv4 and IPv6
 	Gateway    netip.Addr                      // the default route's gateway
-	GatewayMAC net.HardwareAddr                // the gateway's MAC, as ARP answered the container
+	GatewayMAC net.HardwareAddr                // the gateway's MAC, as ARP answered the container; nil when none did
 	Neighbours map[netip.Addr]net.HardwareAddr // the container's kernel ARP table, complete entries
 	HostPort   string                          // the veth's host end, in the Engine's namespace: a bridge port
 }
@@ -220,7 +220,7 @@ func parseLink(out string) (Link, int, error) {
 			l.GatewayMAC, _ = net.ParseMAC(f[2])
 		}
 	}
-	if err == nil && (l.MAC == nil || peer == 0 || l.GatewayMAC == nil) {
+	if err == nil && (l.MAC == nil || peer == 0 || !l.Gateway.IsValid()) {
 		err = fmt.Errorf("netinfo printed no link or no gateway")
 	}
 	return l, peer, err

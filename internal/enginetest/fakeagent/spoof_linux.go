@@ -76,9 +76,11 @@ func htons(v uint16) uint16 { return v<<8 | v>>8 }
 //	link <name> <mac> <ifindex> <iflink>
 //	addr <prefix>       each address, IPv4 and IPv6
 //	gateway <ip> <mac>  the default route's gateway, its MAC asked by ARP
+//	                    ("-" when no answer came: a container before its
+//	                    binding may not ask)
 //	neigh <ip> <mac>    each complete entry of the kernel's ARP table
 func netinfo() bool {
-	s, err := discover(true)
+	s, err := discover(false)
 	if err != nil {
 		fmt.Println("error", err)
 		return false
@@ -93,7 +95,11 @@ func netinfo() bool {
 	for _, a := range addrs {
 		fmt.Println("addr", a)
 	}
-	fmt.Println("gateway", s.gateway, s.gatewayMAC)
+	gatewayMAC := "-"
+	if mac, err := resolve(s, s.gateway); err == nil {
+		gatewayMAC = mac.String()
+	}
+	fmt.Println("gateway", s.gateway, gatewayMAC)
 	arp, _ := os.ReadFile("/proc/net/arp")
 	for _, line := range strings.Split(string(arp), "\n")[1:] {
 		if f := strings.Fields(line); len(f) >= 6 && f[5] == ifc.Name && f[2] != "0x0" {
