@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/kicikit/kicikit/agentspawn"
 	"github.com/kicikit/kicikit/scalerconfig"
@@ -18,6 +19,7 @@ import (
 // nft process, and its two removals' order.
 func BenchmarkSpawn(b *testing.B) {
 	_, be := benchBackend(b)
+	logLoad(b)
 	i := 0
 	for b.Loop() {
 		i++
@@ -36,6 +38,7 @@ func BenchmarkEngineAlone(b *testing.B) {
 		AgentID: "bench", OrchestratorURL: "ws://x:4000"})
 	require.NoError(b, err)
 	ctx := context.Background()
+	logLoad(b)
 	for b.Loop() {
 		res, err := e.engine.ContainerCreate(ctx, client.ContainerCreateOptions{Config: &sp.Config, HostConfig: &sp.HostConfig, NetworkingConfig: sp.Networking})
 		require.NoError(b, err)
@@ -56,4 +59,42 @@ func benchBackend(b *testing.B) (*env, *Backend) {
 	e := newEnv(b)
 	image := e.agentImage(nil)
 	return e, e.backend(e.config(scalerconfig.LabelSet{Labels: []string{"linux"}, Image: image, ImagePullPolicy: scalerconfig.PullNever}))
+}
+
+// BenchmarkSpawnBurst is 20 spawns at once on a scaler of
+// maxConcurrentSpawns 8 and maxAgents 20, each with a running container at
+// its address (checked, outside the timer), then their 20 Destroys at
+// once, after which no container and no rule is left (checked too). One
+// op is the burst: its spawns (spawn-ns/op, until the last has returned)
+// and its destroys (destroy-ns/op). max-spawning is the most spawns seen
+// at once between their create and their end, from the events: at most
+// the slots held at once, which must not pass 8.
+func BenchmarkSpawnBurst(b *testing.B) {
+	e, be, gauge := burstBackend(b)
+	var spawning, destroying time.Duration
+	most, round := 0, 0
+	logLoad(b)
+	for b.Loop() {
+		round++
+		gauge.reset()
+		start := time.Now()
+		res := spawnAll(be, "burst-"+strconv.Itoa(round)+"-")
+		spawned := time.Now()
+		spawning += spawned.Sub(start)
+		b.StopTimer()
+		agents := res.agents(b)
+		e.checkRunning(agents)
+		most = max(most, gauge.most())
+		b.StartTimer()
+		start = time.Now()
+		destroyAll(b, be, agents)
+		destroying += time.Since(start)
+		b.StopTimer()
+		e.checkNothingLeft(be)
+		b.StartTimer()
+	}
+	require.LessOrEqual(b, most, burstSlots, "spawns holding a slot at once")
+	b.ReportMetric(float64(spawning.Nanoseconds())/float64(round), "spawn-ns/op")
+	b.ReportMetric(float64(destroying.Nanoseconds())/float64(round), "destroy-ns/op")
+	b.ReportMetric(float64(most), "max-spawning")
 }
