@@ -83,6 +83,11 @@ type Finding interface {
 	// set's, and true. It returns "" and false when it advises no one image
 	// (see [MovingTag.Replacement]).
 	Replacement() (string, bool)
+	// Position returns where the file writes the value the finding is
+	// about: the label set's image for an image finding, the resource
+	// value for [InvalidMemory] and [InvalidLimit]. It is the zero Pos for
+	// a config built as a literal. [ValuePos] adds where an image ends.
+	Position() scalerconfig.Pos
 
 	finding()
 }
@@ -119,15 +124,20 @@ type Site struct {
 // implements [Finding.LabelSet].
 func (s Site) LabelSet() Site { return s }
 
-// ValuePos returns where the file writes the value f is about. For an image
-// finding, the image runs from pos to end. For a resource finding, the
-// value starts at pos, and end is the zero Pos. A literal has no positions.
+// Position returns s.ImagePos, where the file writes the label set's
+// image. Through it every image finding, which embeds a Site, implements
+// [Finding.Position]. A resource finding has a Position of its own.
+func (s Site) Position() scalerconfig.Pos { return s.ImagePos }
+
+// ValuePos returns where the file writes the value f is about: pos is
+// [Finding.Position]. For an image finding, the image runs from pos to end.
+// For a resource finding, the value starts at pos, and end is the zero
+// Pos. A literal has no positions.
 func ValuePos(f Finding) (pos, end scalerconfig.Pos) {
-	if v, ok := f.(interface{ valueAt() scalerconfig.Pos }); ok {
-		return v.valueAt(), scalerconfig.Pos{}
+	if _, ok := f.(interface{ valueAt() scalerconfig.Pos }); ok {
+		return f.Position(), scalerconfig.Pos{}
 	}
-	s := f.LabelSet()
-	return s.ImagePos, s.ImageEnd
+	return f.Position(), f.LabelSet().ImageEnd
 }
 
 // prefix is how the orchestrator's messages start.
