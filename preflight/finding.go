@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/kicikit/kicikit/imageref"
@@ -143,6 +144,13 @@ func ValuePos(f Finding) (pos, end scalerconfig.Pos) {
 // prefix is how the orchestrator's messages start.
 func (s Site) prefix() string { return s.named("container") + ": image " + s.Image }
 
+// quotedPrefix is how kicikit's own image findings start: as the
+// orchestrator's messages, but with the image quoted as strconv.Quote
+// quotes it, so that a space or a control character in it shows.
+func (s Site) quotedPrefix() string {
+	return s.named("container") + ": image " + strconv.Quote(s.Image)
+}
+
 // named is the label set as the orchestrator's messages name it, in a
 // scaler of the type kind.
 func (s Site) named(kind string) string {
@@ -233,7 +241,7 @@ func (NeverPull) Code() string { return CodeNeverPull }
 
 // Message returns the warning text, in the style of the orchestrator's.
 func (f NeverPull) Message() string {
-	return f.prefix() + " with imagePullPolicy Never runs whatever agent image each host already has, so the upgrade does not change the container agents. In " +
+	return f.quotedPrefix() + " with imagePullPolicy Never runs whatever agent image each host already has, so the upgrade does not change the container agents. In " +
 		f.Where + ", " + f.pin(f.Target) + ` on this label set, and pull that image on every host before agents spawn from it, or set "imagePullPolicy: IfNotPresent".`
 }
 
@@ -264,7 +272,7 @@ func (FloatingTag) Code() string { return CodeFloatingTag }
 
 // Message returns the warning text, in the style of the orchestrator's.
 func (f FloatingTag) Message() string {
-	return f.prefix() + " has the floating tag " + f.Tag + ": like " + imageref.LatestTag + " it can move to another release, and with imagePullPolicy IfNotPresent each host keeps the image it pulled first, so nothing tells which agent release runs. In " +
+	return f.quotedPrefix() + " has the floating tag " + strconv.Quote(f.Tag) + ": like " + imageref.LatestTag + " it can move to another release, and with imagePullPolicy IfNotPresent each host keeps the image it pulled first, so nothing tells which agent release runs. In " +
 		f.Where + ", " + f.pin(f.Target) + " on this label set, or pin a digest (" + f.repository() + "@sha256:<digest>)."
 }
 
@@ -294,7 +302,7 @@ func (f InvalidImage) Message() string {
 	if f.Err != nil {
 		detail = f.Err.Detail()
 	}
-	return f.prefix() + " is not a valid image reference (" + detail + "), so Docker refuses it and the container scaler cannot start agents for this label set. In " +
+	return f.quotedPrefix() + " is not a valid image reference (" + detail + "), so Docker refuses it and the container scaler cannot start agents for this label set. In " +
 		f.Where + ", correct the image on this label set."
 }
 
