@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -98,7 +99,7 @@ func runUntilInterrupted(t *testing.T, c client.APIClient, line, host string) st
 	cmd := exec.Command("bash", "-c", line)
 	cmd.Dir = "../.."
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // a process group, as a shell's job
-	var stderr bytes.Buffer
+	var stderr lockedBuffer                               // read while the command writes it
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
@@ -144,4 +145,22 @@ func runUntilInterrupted(t *testing.T, c client.APIClient, line, host string) st
 		t.Fatalf("%s did not end within a minute of an interrupt:\n%s", line, stderr.String())
 	}
 	return m[2]
+}
+
+// lockedBuffer is a bytes.Buffer that may be read while it is written.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
