@@ -1,7 +1,7 @@
 // Command runagent runs the agent of one job on a Docker Engine, as the
 // KiCI orchestrator's container scaler would: it routes the job on a
-// scaler config, spawns the agent, prints its container and address, and
-// destroys it on interrupt (SIGINT or SIGTERM).
+// scaler config, spawns the agent, prints the scaler that serves it, its
+// container and address, and destroys it on interrupt (SIGINT or SIGTERM).
 //
 // Usage:
 //
@@ -140,7 +140,7 @@ func runAgent(ctx context.Context, cfg *scalerconfig.Config, o options, out io.W
 	if !agent.IP.IsValid() {
 		addr = "no address (no network isolation)"
 	}
-	fmt.Fprintf(out, "agent %s: container %.12s, %s, on %s\n", agent.ID, agent.ContainerID, addr, engine.DaemonHost())
+	fmt.Fprintf(out, "agent %s of scaler %q: container %.12s, %s, on %s\n", agent.ID, scaler.Name, agent.ContainerID, addr, engine.DaemonHost())
 	<-ctx.Done()
 	return backend.Destroy(context.WithoutCancel(ctx), agent.ID)
 }

@@ -149,7 +149,7 @@ scalers:
 	}()
 	line, err := bufio.NewReader(out).ReadString('\n')
 	require.NoError(t, err, stderr.String())
-	m := regexp.MustCompile(`^agent runagent-remote: container ([0-9a-f]{12}), no address \(no network isolation\), on (.*)\n$`).FindStringSubmatch(line)
+	m := regexp.MustCompile(`^agent runagent-remote of scaler "runagent-remote": container ([0-9a-f]{12}), no address \(no network isolation\), on (.*)\n$`).FindStringSubmatch(line)
 	require.NotNil(t, m, line)
 	assert.Equal(t, host, m[2])
 	_, err = c.ContainerInspect(context.Background(), m[1], client.ContainerInspectOptions{})

@@ -121,7 +121,7 @@ func runUntilInterrupted(t *testing.T, c client.APIClient, line, host string) st
 	case <-time.After(3 * time.Minute):
 		t.Fatalf("%s printed no agent within 3 minutes:\n%s", line, stderr.String())
 	}
-	m := regexp.MustCompile(`^agent (\S+): container ([0-9a-f]{12}), address (172\.30\.\d+\.\d+), on (\S+)\n$`).FindStringSubmatch(got)
+	m := regexp.MustCompile(`^agent (\S+) of scaler "[^"]+": container ([0-9a-f]{12}), address (172\.30\.\d+\.\d+), on (\S+)\n$`).FindStringSubmatch(got)
 	require.NotNil(t, m, "%q\n%s", got, stderr.String())
 	assert.Equal(t, host, m[4])
 	info, err := c.ContainerInspect(context.Background(), m[2], client.ContainerInspectOptions{})
