@@ -22,7 +22,8 @@
 // The check reads the config as package scalerconfig models it: what
 // [scalerconfig.Load] returns, or a literal. Every finding gives its label
 // set, with its positions in the file that declares it ([Finding.LabelSet],
-// [Site]). [ValuePos] gives the value it is about. [Fix] turns a finding
+// [Site]). [Finding.Position] is where the file writes the value it is
+// about: the image, or a resource's value. [Fix] turns a finding
 // into the edit that pins its image, for [scalerconfig.EditImages].
 //
 // [Scan] is Check for a config too large to hold, read one scaler at a time

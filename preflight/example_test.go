@@ -112,7 +112,7 @@ func ExampleFinding_json() {
 	//       "linux"
 	//     ],
 	//     "image": "kici-agent:edge",
-	//     "message": "container scaler \"docker\", label set [linux]: image kici-agent:edge has the floating tag edge: like latest it can move to another release, and with imagePullPolicy IfNotPresent each host keeps the image it pulled first, so nothing tells which agent release runs. In scalers.yaml, set image to the kici-agent release you upgrade to (kici-agent:<version>) on this label set, or pin a digest (kici-agent@sha256:<digest>).",
+	//     "message": "container scaler \"docker\", label set [linux]: image \"kici-agent:edge\" has the floating tag \"edge\": like latest it can move to another release, and with imagePullPolicy IfNotPresent each host keeps the image it pulled first, so nothing tells which agent release runs. In scalers.yaml, set image to the kici-agent release you upgrade to (kici-agent:<version>) on this label set, or pin a digest (kici-agent@sha256:<digest>).",
 	//     "scalerIndex": 0,
 	//     "labelSetIndex": 0,
 	//     "tag": "edge",

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/kicikit/kicikit/imageref"
@@ -83,6 +84,11 @@ type Finding interface {
 	// set's, and true. It returns "" and false when it advises no one image
 	// (see [MovingTag.Replacement]).
 	Replacement() (string, bool)
+	// Position returns where the file writes the value the finding is
+	// about: the label set's image for an image finding, the resource
+	// value for [InvalidMemory] and [InvalidLimit]. It is the zero Pos for
+	// a config built as a literal. [ValuePos] adds where an image ends.
+	Position() scalerconfig.Pos
 
 	finding()
 }
@@ -119,19 +125,31 @@ type Site struct {
 // implements [Finding.LabelSet].
 func (s Site) LabelSet() Site { return s }
 
-// ValuePos returns where the file writes the value f is about. For an image
-// finding, the image runs from pos to end. For a resource finding, the
-// value starts at pos, and end is the zero Pos. A literal has no positions.
+// Position returns s.ImagePos, where the file writes the label set's
+// image. Through it every image finding, which embeds a Site, implements
+// [Finding.Position]. A resource finding has a Position of its own.
+func (s Site) Position() scalerconfig.Pos { return s.ImagePos }
+
+// ValuePos returns where the file writes the value f is about: pos is
+// [Finding.Position]. For an image finding, the image runs from pos to end.
+// For a resource finding, the value starts at pos, and end is the zero
+// Pos. A literal has no positions.
 func ValuePos(f Finding) (pos, end scalerconfig.Pos) {
-	if v, ok := f.(interface{ valueAt() scalerconfig.Pos }); ok {
-		return v.valueAt(), scalerconfig.Pos{}
+	if _, ok := f.(interface{ valueAt() scalerconfig.Pos }); ok {
+		return f.Position(), scalerconfig.Pos{}
 	}
-	s := f.LabelSet()
-	return s.ImagePos, s.ImageEnd
+	return f.Position(), f.LabelSet().ImageEnd
 }
 
 // prefix is how the orchestrator's messages start.
 func (s Site) prefix() string { return s.named("container") + ": image " + s.Image }
+
+// quotedPrefix is how kicikit's own image findings start: as the
+// orchestrator's messages, but with the image quoted as strconv.Quote
+// quotes it, so that a space or a control character in it shows.
+func (s Site) quotedPrefix() string {
+	return s.named("container") + ": image " + strconv.Quote(s.Image)
+}
 
 // named is the label set as the orchestrator's messages name it, in a
 // scaler of the type kind.
@@ -223,7 +241,7 @@ func (NeverPull) Code() string { return CodeNeverPull }
 
 // Message returns the warning text, in the style of the orchestrator's.
 func (f NeverPull) Message() string {
-	return f.prefix() + " with imagePullPolicy Never runs whatever agent image each host already has, so the upgrade does not change the container agents. In " +
+	return f.quotedPrefix() + " with imagePullPolicy Never runs whatever agent image each host already has, so the upgrade does not change the container agents. In " +
 		f.Where + ", " + f.pin(f.Target) + ` on this label set, and pull that image on every host before agents spawn from it, or set "imagePullPolicy: IfNotPresent".`
 }
 
@@ -254,7 +272,7 @@ func (FloatingTag) Code() string { return CodeFloatingTag }
 
 // Message returns the warning text, in the style of the orchestrator's.
 func (f FloatingTag) Message() string {
-	return f.prefix() + " has the floating tag " + f.Tag + ": like " + imageref.LatestTag + " it can move to another release, and with imagePullPolicy IfNotPresent each host keeps the image it pulled first, so nothing tells which agent release runs. In " +
+	return f.quotedPrefix() + " has the floating tag " + strconv.Quote(f.Tag) + ": like " + imageref.LatestTag + " it can move to another release, and with imagePullPolicy IfNotPresent each host keeps the image it pulled first, so nothing tells which agent release runs. In " +
 		f.Where + ", " + f.pin(f.Target) + " on this label set, or pin a digest (" + f.repository() + "@sha256:<digest>)."
 }
 
@@ -284,7 +302,7 @@ func (f InvalidImage) Message() string {
 	if f.Err != nil {
 		detail = f.Err.Detail()
 	}
-	return f.prefix() + " is not a valid image reference (" + detail + "), so Docker refuses it and the container scaler cannot start agents for this label set. In " +
+	return f.quotedPrefix() + " is not a valid image reference (" + detail + "), so Docker refuses it and the container scaler cannot start agents for this label set. In " +
 		f.Where + ", correct the image on this label set."
 }
 

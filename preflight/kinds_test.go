@@ -212,3 +212,29 @@ func TestValuePos(t *testing.T) {
 	pos, end := ValuePos(MovingTag{})
 	assert.False(t, pos.IsValid() || end.IsValid(), "a literal has no positions")
 }
+
+// TestPosition: a finding's Position is its value's, the image or a
+// resource's, not its label set's image for every finding.
+func TestPosition(t *testing.T) {
+	t.Parallel()
+	cfg, err := scalerconfig.Load(fstest.MapFS{"s.yaml": {Data: []byte(orderConfig)}}, "s.yaml", "")
+	require.NoError(t, err)
+	var got []string
+	for _, f := range Check(Input{Config: cfg, Location: scalerconfig.Location{Path: "s.yaml"}, TargetVersion: "0.20.0"}) {
+		got = append(got, f.Code()+" "+f.Position().String()+" (image "+f.LabelSet().ImagePos.String()+")")
+		pos, _ := ValuePos(f)
+		assert.Equal(t, pos, f.Position(), "ValuePos starts at Position")
+	}
+	assert.Equal(t, []string{
+		"invalid-memory s.yaml:3:32 (image )",
+		"moving-tag s.yaml:10:16 (image s.yaml:10:16)",
+		"invalid-limit s.yaml:11:38 (image s.yaml:10:16)",
+		"older-pin s.yaml:13:16 (image s.yaml:13:16)",
+		"never-pull s.yaml:13:16 (image s.yaml:13:16)",
+		"invalid-memory s.yaml:15:40 (image s.yaml:13:16)",
+		"invalid-memory s.yaml:22:38 (image )",
+	}, got)
+	for _, f := range []Finding{MovingTag{}, InvalidMemory{}, InvalidLimit{}} {
+		assert.False(t, f.Position().IsValid(), "a literal has no positions: %T", f)
+	}
+}

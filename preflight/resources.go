@@ -90,6 +90,9 @@ func (f InvalidMemory) MarshalJSON() ([]byte, error) {
 	return marshalFinding(f, findingJSON{resourceJSON: &resourceJSON{string(f.ScalerType), f.Field, f.Memory}, errorJSON: e})
 }
 
+// Position returns f.At, where the file writes the value.
+func (f InvalidMemory) Position() scalerconfig.Pos { return f.At }
+
 func (f InvalidMemory) valueAt() scalerconfig.Pos { return f.At }
 
 func (InvalidMemory) finding() {}
@@ -175,6 +178,9 @@ func (f InvalidLimit) MarshalJSON() ([]byte, error) {
 	}
 	return marshalFinding(f, findingJSON{resourceJSON: &resourceJSON{string(f.ScalerType), f.Field, value}, errorJSON: &errorJSON{e.Error()}})
 }
+
+// Position returns f.At, where the file writes the value.
+func (f InvalidLimit) Position() scalerconfig.Pos { return f.At }
 
 func (f InvalidLimit) valueAt() scalerconfig.Pos { return f.At }
 

@@ -56,7 +56,7 @@ type Problem struct {
 
 // String returns "file:line:column: path: message", the whole problem.
 // The path is left out when empty. [Problem.DidYouMean] follows the
-// message when there are suggestions. Nothing is cut or escaped.
+// message, after "; ", when there are suggestions. Nothing is cut or escaped.
 // [Error.Error] writes a shorter, escaped line for each of the first
 // problems.
 func (p Problem) String() string {
@@ -71,7 +71,7 @@ func (p Problem) String() string {
 	}
 	b.WriteString(p.Message)
 	if hint := p.DidYouMean(); hint != "" {
-		b.WriteString(" " + hint)
+		b.WriteString("; " + hint)
 	}
 	return b.String()
 }

@@ -29,7 +29,7 @@ func (p Problem) line() string {
 	}
 	b.WriteString(shown(p.Message, maxShownMessage))
 	if hint := p.DidYouMean(); hint != "" {
-		b.WriteString(" " + shown(hint, maxShownMessage))
+		b.WriteString("; " + shown(hint, maxShownMessage))
 	}
 	return b.String()
 }

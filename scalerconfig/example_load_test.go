@@ -69,7 +69,7 @@ scalers:
 	// scalers.yaml:4:11: scalers[0].type: Invalid option: expected one of "container"|"bare-metal"|"firecracker"|"event"
 	// scalers.yaml:5:16: scalers[0].maxAgents: Invalid input: expected number, received string
 	// scalers.yaml:9:26: scalers[0].labelSets[0].imagePullPolicy: Invalid option: expected one of "Always"|"IfNotPresent"|"Never"
-	// scalers.yaml:8:9: scalers[0].labelSets[0]: Unrecognized key: "imagee" did you mean "image"?
+	// scalers.yaml:8:9: scalers[0].labelSets[0]: Unrecognized key: "imagee"; did you mean "image"?
 }
 
 // A misspelt required key is two problems, the unknown key and the missing

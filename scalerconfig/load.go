@@ -20,7 +20,8 @@ import (
 // files ending in .yaml or .yml are read in JavaScript's sort order. Each
 // adds the entries of its scalers list, if any, to the main file's. Both
 // are paths in fsys, as [fs.FS] names them: slash-separated, without a
-// leading slash. [Location.Load] loads the paths [Locate] returns.
+// leading slash. One that fs.ValidPath refuses returns a *[FileError] with
+// [ErrInvalidPath]. [Location.Load] loads the paths [Locate] returns.
 //
 // A config the orchestrator would refuse (a YAML error, a value the
 // schema refuses) returns an *[Error] listing every problem. A file or
@@ -33,7 +34,18 @@ import (
 // scalers at a time. Load then holds little more than the files' bytes
 // and the Config it returns.
 func Load(fsys fs.FS, path, dir string) (*Config, error) {
+	if !fs.ValidPath(path) {
+		return nil, invalidPath(path)
+	}
+	if dir != "" && !fs.ValidPath(dir) {
+		return nil, invalidPath(dir)
+	}
 	return load(fsys, path, dir, yamljs.Parse, true)
+}
+
+// invalidPath is Load's error for a path fs.ValidPath refuses.
+func invalidPath(p string) error {
+	return wrapRead("scalerconfig.Load", p, &FileError{Path: p, Reason: ErrInvalidPath})
 }
 
 // parser is yamljs.Parse; tests give Load a parser of their own.

@@ -16,7 +16,8 @@ import (
 
 // FileError is a file or folder that a read refuses ([ErrNotRegular],
 // [ErrNotDir], [ErrTooLong], [ErrHeapLimit]). It is also a Location path
-// that names no file of the file system ([ErrNotFSPath]). Load and the
+// that names no file of the file system ([ErrNotFSPath]), and a path of
+// Load's that fs.ValidPath refuses ([ErrInvalidPath]). Load and the
 // others wrap it with their name, as they wrap an fs error:
 //
 //	scalerconfig.Load("/dev/zero"): "/dev/zero": a character device, not a regular file
@@ -29,7 +30,7 @@ type FileError struct {
 	// is the size Stat reported when that was enough. For ErrHeapLimit, it
 	// is the file's size.
 	Size   int64
-	Reason Reason // why: ErrNotRegular, ErrNotDir, ErrTooLong, ErrHeapLimit or ErrNotFSPath
+	Reason Reason // why: ErrNotRegular, ErrNotDir, ErrTooLong, ErrHeapLimit, ErrNotFSPath or ErrInvalidPath
 	// Entries, for ErrHeapLimit, is the list and mapping entries counted
 	// in the file. FlowEntries are those of flow collections.
 	Entries, FlowEntries int
@@ -41,7 +42,8 @@ type FileError struct {
 }
 
 // Error returns the path, quoted as errtext.Quote quotes it, and what is
-// wrong with the file.
+// wrong with the file. For an absolute path that fs.ValidPath refuses, it
+// adds the path os.DirFS("/") holds it as.
 func (e *FileError) Error() string {
 	for _, k := range readKinds() {
 		if k.reason == e.Reason {
@@ -50,7 +52,11 @@ func (e *FileError) Error() string {
 			return ne.Error()
 		}
 	}
-	return errtext.Quote(e.Path) + ": " + e.Reason.Error()
+	msg := errtext.Quote(e.Path) + ": " + e.Reason.Error()
+	if rel := strings.TrimLeft(e.Path, "/"); e.Reason == ErrInvalidPath && rel != e.Path && fs.ValidPath(rel) {
+		msg += ` (os.DirFS("/") holds it as ` + errtext.Quote(rel) + ")"
+	}
+	return msg
 }
 
 // Unwrap returns e.Reason, for errors.Is.

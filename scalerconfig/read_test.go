@@ -201,6 +201,37 @@ func (f growingFile) ModTime() time.Time { return time.Time{} }
 func (f growingFile) IsDir() bool        { return false }
 func (f growingFile) Sys() any           { return nil }
 
+// TestLoadInvalidPath: Load refuses a path that is not one of its fs.FS
+// before it opens anything, and says which path the fs.FS would hold.
+func TestLoadInvalidPath(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{"etc/kici/scalers.yaml": {Data: []byte("version: 1\nscalers: []\n")}}
+	why := ": not a path fs.ValidPath accepts: a path is relative to the root of the file system it is read from"
+	tests := []struct {
+		path, dir, want string
+	}{
+		{"/etc/kici/scalers.yaml", "",
+			`scalerconfig.Load("/etc/kici/scalers.yaml"): "/etc/kici/scalers.yaml"` + why + ` (os.DirFS("/") holds it as "etc/kici/scalers.yaml")`},
+		{"etc/kici/scalers.yaml", "/etc/kici/scalers.d",
+			`scalerconfig.Load("/etc/kici/scalers.d"): "/etc/kici/scalers.d"` + why + ` (os.DirFS("/") holds it as "etc/kici/scalers.d")`},
+		{"../kici/scalers.yaml", "", `scalerconfig.Load("../kici/scalers.yaml"): "../kici/scalers.yaml"` + why},
+		{"etc/kici/./scalers.yaml", "", `scalerconfig.Load("etc/kici/./scalers.yaml"): "etc/kici/./scalers.yaml"` + why},
+		{"//etc/kici/../scalers.yaml", "", `scalerconfig.Load("//etc/kici/../scalers.yaml"): "//etc/kici/../scalers.yaml"` + why},
+		{"", "", `scalerconfig.Load(""): ""` + why},
+	}
+	for _, tt := range tests {
+		_, err := Load(fsys, tt.path, tt.dir)
+		assert.EqualError(t, err, tt.want)
+		assert.ErrorIs(t, err, ErrInvalidPath)
+		var fe *FileError
+		if assert.ErrorAs(t, err, &fe) {
+			assert.Equal(t, ErrInvalidPath, fe.Reason)
+		}
+	}
+	_, err := Load(fsys, "etc/kici/scalers.yaml", "")
+	assert.NoError(t, err, "the same file, by its path in fsys")
+}
+
 // TestFileErrorText says what is wrong with the file, and what node throws.
 func TestFileErrorText(t *testing.T) {
 	t.Parallel()

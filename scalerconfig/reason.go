@@ -7,11 +7,12 @@ import "strconv"
 // are the constants below.
 type Reason uint8
 
-// The reasons, in three groups. The first say why [EditImages] refuses an
+// The reasons, in four groups. The first say why [EditImages] refuses an
 // edit ([EditError]). [ErrNotFSPath] says a [Location] names no file of a
-// file system. The last say why a read refuses a file ([FileError]).
+// file system. The next say why a read refuses a file ([FileError]).
 // [Options.LocateFile], [Load], [Location.Load] and [Location.Scan]
-// refuse such a file before or as they read it.
+// refuse such a file before or as they read it. [ErrInvalidPath] says a
+// path given to [Load] is not one of its fs.FS.
 const (
 	// ErrNoImageValue: no string value starts and ends at the edit's
 	// positions (a position from another file, or from before a change).
@@ -53,6 +54,13 @@ const (
 	// FlowEntries say how many. FileError.NodeError is what node prints as
 	// it stops.
 	ErrHeapLimit
+
+	// ErrInvalidPath: a path given to [Load] that fs.ValidPath refuses.
+	// Load's paths are in the fs.FS it reads, relative to its root, so
+	// none starts with "/" or holds an empty, "." or ".." element.
+	// os.DirFS("/") holds /etc/kici/scalers.yaml as etc/kici/scalers.yaml.
+	// [Location.Load] takes the operating system's paths.
+	ErrInvalidPath
 )
 
 // Error returns a short lower-case description of r.
@@ -80,6 +88,8 @@ func (r Reason) Error() string {
 		return "longer than node reads"
 	case ErrHeapLimit:
 		return "more entries than node's heap holds"
+	case ErrInvalidPath:
+		return "not a path fs.ValidPath accepts: a path is relative to the root of the file system it is read from"
 	}
 	return "reason " + strconv.Itoa(int(r))
 }

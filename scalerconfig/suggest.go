@@ -211,7 +211,8 @@ func editDistance(a, b string) int {
 }
 
 // DidYouMean returns the problem's Suggestions for a person to read after
-// its message, or "" when there are none. A problem of one unknown key
+// its message and "; ", as [Problem.String] writes them, or "" when there
+// are none. A problem of one unknown key
 // gets `did you mean "maxAgents"?`. Otherwise each meant key comes with
 // the key the file writes for it. The missing key maxAgents gets `did you
 // mean "maxAgents" for "maxAgnets"?`. Two read `did you mean "image" for

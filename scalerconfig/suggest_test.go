@@ -44,22 +44,22 @@ func TestDidYouMean(t *testing.T) {
 		want  []string
 	}{
 		{"a misspelt required key", map[string]string{"s.yaml": suggestHead + "    maxAgnets: 2\n" + labelSets}, "", []string{
-			`s.yaml:3:5: scalers[0].maxAgents: Invalid input: expected number, received undefined did you mean "maxAgents" for "maxAgnets"?`,
-			`s.yaml:5:5: scalers[0]: Unrecognized key: "maxAgnets" did you mean "maxAgents"?`,
+			`s.yaml:3:5: scalers[0].maxAgents: Invalid input: expected number, received undefined; did you mean "maxAgents" for "maxAgnets"?`,
+			`s.yaml:5:5: scalers[0]: Unrecognized key: "maxAgnets"; did you mean "maxAgents"?`,
 		}},
 		{"a key equal but for case", map[string]string{"s.yaml": suggestHead + "    maxagents: 2\n" + labelSets}, "", []string{
-			`s.yaml:3:5: scalers[0].maxAgents: Invalid input: expected number, received undefined did you mean "maxAgents" for "maxagents"?`,
-			`s.yaml:5:5: scalers[0]: Unrecognized key: "maxagents" did you mean "maxAgents"?`,
+			`s.yaml:3:5: scalers[0].maxAgents: Invalid input: expected number, received undefined; did you mean "maxAgents" for "maxagents"?`,
+			`s.yaml:5:5: scalers[0]: Unrecognized key: "maxagents"; did you mean "maxAgents"?`,
 		}},
 		{"an optional key the orchestrator's rule asks for", map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n    labelSets:\n      - labels: [x]\n        imagee: i\n"}, "", []string{
-			`s.yaml:8:9: scalers[0].labelSets[0]: Unrecognized key: "imagee" did you mean "image"?`,
-			`s.yaml:7:9: scalers[0].labelSets[0].image: Container scaler "local" label set [0] requires an 'image' field did you mean "image" for "imagee"?`,
+			`s.yaml:8:9: scalers[0].labelSets[0]: Unrecognized key: "imagee"; did you mean "image"?`,
+			`s.yaml:7:9: scalers[0].labelSets[0].image: Container scaler "local" label set [0] requires an 'image' field; did you mean "image" for "imagee"?`,
 		}},
 		{"a key the top level drops, and the one it lacks", map[string]string{"s.yaml": "version: 1\nscaler: []\n"}, "", []string{
-			`s.yaml:1:1: scalers: Invalid input: expected array, received undefined did you mean "scalers" for "scaler"?`,
+			`s.yaml:1:1: scalers: Invalid input: expected array, received undefined; did you mean "scalers" for "scaler"?`,
 		}},
 		{"several unknown keys, some close", map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n    labelSets: [{labels: [x], image: i, imagePullpolicy: Always, frob: 1, volume: [a]}]\n"}, "", []string{
-			`s.yaml:6:41: scalers[0].labelSets[0]: Unrecognized keys: "imagePullpolicy", "frob", "volume" did you mean "imagePullPolicy" for "imagePullpolicy", "volumes" for "volume"?`,
+			`s.yaml:6:41: scalers[0].labelSets[0]: Unrecognized keys: "imagePullpolicy", "frob", "volume"; did you mean "imagePullPolicy" for "imagePullpolicy", "volumes" for "volume"?`,
 		}},
 		{"no key close enough", map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n" + labelSets + "    platform: {os: linux, arch: x64, libc: musl}\n"}, "", []string{
 			`s.yaml:7:38: scalers[0].platform: Unrecognized key: "libc"`,
@@ -70,14 +70,14 @@ func TestDidYouMean(t *testing.T) {
 		// The resources block is a union of two forms: a key close to one a
 		// form allows, in that form, names it.
 		{"in a form of the resources union: nested", map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n    labelSets: [{labels: [x], image: i, resources: {limits: {cpu: 2}}}]\n"}, "", []string{
-			`s.yaml:6:52: scalers[0].labelSets[0].resources: Invalid input did you mean "cpus" for "cpu"?`,
+			`s.yaml:6:52: scalers[0].labelSets[0].resources: Invalid input; did you mean "cpus" for "cpu"?`,
 		}},
 		{"in a form of the resources union: flat", map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n    labelSets: [{labels: [x], image: i, resources: {cpu: 2, memroy: 1g}}]\n"}, "", []string{
-			`s.yaml:6:52: scalers[0].labelSets[0].resources: Invalid input did you mean "cpus" for "cpu", "memory" for "memroy"?`,
+			`s.yaml:6:52: scalers[0].labelSets[0].resources: Invalid input; did you mean "cpus" for "cpu", "memory" for "memroy"?`,
 		}},
 		{"in a drop-in", map[string]string{"s.yaml": "version: 1\nscalers: []\n", "d/a.yaml": "scalers:\n  - {name: b, type: container, maxAgents: 1, lableSets: [{labels: [x], image: i}]}\n"}, "d", []string{
-			`d/a.yaml:2:5: scalers[0].labelSets: Invalid input: expected array, received undefined did you mean "labelSets" for "lableSets"?`,
-			`d/a.yaml:2:46: scalers[0]: Unrecognized key: "lableSets" did you mean "labelSets"?`,
+			`d/a.yaml:2:5: scalers[0].labelSets: Invalid input: expected array, received undefined; did you mean "labelSets" for "lableSets"?`,
+			`d/a.yaml:2:46: scalers[0]: Unrecognized key: "lableSets"; did you mean "labelSets"?`,
 		}},
 	}
 	for _, tt := range tests {
@@ -95,7 +95,7 @@ func TestDidYouMeanInErrorText(t *testing.T) {
 	fsys := fstest.MapFS{"s.yaml": {Data: []byte(suggestHead + "    maxAgnets: 2\n    labelSets: [{labels: [x], image: i}]\n")}}
 	_, err := Load(fsys, "s.yaml", "")
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "\ns.yaml:5:5: scalers[0]: Unrecognized key: \"maxAgnets\" did you mean \"maxAgents\"?")
+	assert.Contains(t, err.Error(), "\ns.yaml:5:5: scalers[0]: Unrecognized key: \"maxAgnets\"; did you mean \"maxAgents\"?")
 
 	long := strings.Repeat("x", 100000)
 	fsys = fstest.MapFS{"s.yaml": {Data: []byte(suggestHead + "    maxAgents: 2\n    labelSets: [{labels: [x], image: i}]\n    " + long + ": 1\n")}}

@@ -148,7 +148,7 @@ func problemMessage(p *scalerconfig.Problem) string {
 		m = p.Path + ": " + m
 	}
 	if hint := p.DidYouMean(); hint != "" {
-		m += " " + hint
+		m += "; " + hint
 	}
 	if len(p.Reasons) > 0 {
 		m += " (" + strings.Join(p.Reasons, "; ") + ")"

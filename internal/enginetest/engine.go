@@ -39,6 +39,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,14 +55,21 @@ const RequireEnv = "KICIKIT_REQUIRE_ENGINE"
 const howTo = "start one with `bash .ci/engine start DIR` and run the tests with " +
 	"`bash .ci/engine exec DIR go test ...` (" + RequireEnv + "=1 makes this a failure)"
 
-// skipOrFail skips t, or fails it when RequireEnv is set.
+// skipOrFail skips t, or fails it when RequireEnv is set. [Main] counts
+// the tests it skips.
 func skipOrFail(t testing.TB, format string, args ...any) {
 	t.Helper()
 	if os.Getenv(RequireEnv) == "1" {
 		t.Fatalf("enginetest: "+format, args...)
 		return
 	}
-	t.Skipf("enginetest: "+format, args...)
+	reason := fmt.Sprintf(format, args...)
+	t.Cleanup(func() {
+		if t.Skipped() { // not a TB that only records the skip
+			skipped.add(reason)
+		}
+	})
+	t.Skipf("enginetest: %s", reason)
 }
 
 // Engine returns a client of the Engine at DOCKER_HOST, pinged.
@@ -124,4 +133,26 @@ func dialer(host string) (*http.Transport, error) {
 		MaxIdleConns:    6,
 		IdleConnTimeout: 30 * time.Second,
 	}, nil
+}
+
+// EngineDir returns the folder of the Engine at DOCKER_HOST when
+// .ci/engine started it: DOCKER_HOST is unix://DIR/docker.sock, and DIR
+// holds what start wrote. It is the DIR that `bash .ci/engine exec DIR`
+// takes. It skips t for any other Engine.
+func EngineDir(t testing.TB) string {
+	t.Helper()
+	host := os.Getenv(client.EnvOverrideHost)
+	path, unix := strings.CutPrefix(host, "unix://")
+	dir, sock := strings.CutSuffix(path, "/docker.sock")
+	if !unix || !sock {
+		skipOrFail(t, "%s=%s is not the socket of an Engine .ci/engine started; %s", client.EnvOverrideHost, host, howTo)
+		return ""
+	}
+	for _, f := range []string{".kicikit-engine", "env"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			skipOrFail(t, "%s=%s is not the socket of an Engine .ci/engine started: %v; %s", client.EnvOverrideHost, host, err, howTo)
+			return ""
+		}
+	}
+	return dir
 }

@@ -91,29 +91,37 @@ func (s ImageSpec) changes() []string {
 // references of their own.
 func BuildImage(t testing.TB, c client.APIClient, ref string, s ImageSpec) string {
 	t.Helper()
-	root, err := rootfs(s.Layout)
-	if err != nil {
-		t.Fatalf("enginetest: the root filesystem of %s: %v", ref, err)
-		return ""
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	t.Cleanup(func() { removeImage(t, c, ref) })
+	id, err := Import(ctx, c, ref, s)
+	if err != nil {
+		t.Fatalf("enginetest: %v", err)
+	}
+	return id
+}
+
+// Import imports an image as s says into the Engine c, tagged ref, and
+// returns its id. Unlike [BuildImage], it leaves the image there: it is
+// how ./cmd/agentimage puts a stand-in agent image into an Engine.
+func Import(ctx context.Context, c client.APIClient, ref string, s ImageSpec) (string, error) {
+	root, err := rootfs(s.Layout)
+	if err != nil {
+		return "", fmt.Errorf("the root filesystem of %s: %w", ref, err)
+	}
 	src := client.ImageImportSource{Source: bytes.NewReader(root), SourceName: "-"}
 	resp, err := c.ImageImport(ctx, src, ref, client.ImageImportOptions{Changes: s.changes()})
 	if err == nil {
 		err = drain(resp)
 	}
 	if err != nil {
-		t.Fatalf("enginetest: importing %s: %v", ref, err)
-		return ""
+		return "", fmt.Errorf("importing %s: %w", ref, err)
 	}
 	img, err := c.ImageInspect(ctx, ref)
 	if err != nil {
-		t.Fatalf("enginetest: inspecting %s: %v", ref, err)
-		return ""
+		return "", fmt.Errorf("inspecting %s: %w", ref, err)
 	}
-	return img.ID
+	return img.ID, nil
 }
 
 // AgentImage builds an [Agent] image with labels, as [BuildImage] does.

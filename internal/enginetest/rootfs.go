@@ -20,7 +20,7 @@ const fakeAgentPackage = "github.com/kicikit/kicikit/internal/enginetest/fakeage
 
 // hostFiles are the files every image is built from, read once per test
 // binary: building the fake agent takes seconds, and none of them changes
-// during a run. It is the package's one variable.
+// during a run. With skipped, it is one of the package's two variables.
 var hostFiles = sync.OnceValues(readHostFiles)
 
 type files struct {
