@@ -115,9 +115,11 @@ type Error struct {
 	Holder string
 	// Driver is the isolated network's driver, for [ErrNetworkDriver].
 	Driver string
-	// Subnet and Gateway are an IPAM config of the isolated network, for
-	// [ErrNetworkSubnet]; Gateway may be the zero Addr.
-	Subnet  netip.Prefix
+	// Subnet is an IPv4 subnet of the isolated network, for
+	// [ErrNetworkSubnet].
+	Subnet netip.Prefix
+	// Gateway is the gateway of Subnet, for [ErrNetworkSubnet]; the zero
+	// Addr when the network names none.
 	Gateway netip.Addr
 	// Image is the agent image, for [ErrRuntimeVolume].
 	Image string

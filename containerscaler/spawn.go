@@ -256,27 +256,16 @@ func (b *Backend) start(ctx context.Context, a *agent, id string) error {
 // An address missing fails the spawn: with no rules, the container would
 // reach what the rules forbid.
 func (b *Backend) isolate(ctx context.Context, a *agent, adm agentspawn.Admission, m *made) error {
-	info, err := b.engine.ContainerInspect(ctx, m.container, client.ContainerInspectOptions{})
-	if err != nil {
-		return step("inspect container "+shortID(m.container), err)
-	}
-	addr := addressOf(info.Container.NetworkSettings)
-	if !addr.IsValid() {
-		return &Error{Reason: ErrNoAddress, Scaler: b.name, Agent: a.id, Container: m.container}
-	}
-	bridge, err := b.bridgeFor(ctx, info.Container.NetworkSettings.Networks[agentspawn.IsolatedNetwork].NetworkID)
+	p, err := b.placementOf(ctx, a, m.container)
 	if err != nil {
 		return err
 	}
+	addr := p.addr
 	iso, err := adm.Isolation(addr)
 	if err != nil {
 		return err
 	}
-	pid := 0
-	if info.Container.State != nil {
-		pid = info.Container.State.Pid
-	}
-	bd, err := portOf(pid, m.container, addr)
+	bd, err := portOf(p.pid, m.container, addr)
 	if err != nil {
 		return step("find the network port of container "+shortID(m.container), err)
 	}
@@ -287,7 +276,7 @@ func (b *Backend) isolate(ctx context.Context, a *agent, adm agentspawn.Admissio
 	b.mu.Lock()
 	a.bound = bd
 	b.mu.Unlock()
-	if err := b.bind(ctx, a.id, m.container, bridge, bd, iso); err != nil {
+	if err := b.bind(ctx, a.id, m.container, p.bridge, bd, iso); err != nil {
 		return err
 	}
 	held, err := b.holds(ctx, m.container, addr)
@@ -298,6 +287,34 @@ func (b *Backend) isolate(ctx context.Context, a *agent, adm agentspawn.Admissio
 		return &Error{Reason: ErrAddressLost, Scaler: b.name, Agent: a.id, Container: m.container, Addr: addr}
 	}
 	return nil
+}
+
+// placement is where a started container is: its address on the isolated
+// network, that network's bridge, and its process.
+type placement struct {
+	addr   netip.Addr
+	bridge string
+	pid    int
+}
+
+// placementOf inspects a started container for its placement. A
+// container without an address on the isolated network is an error.
+func (b *Backend) placementOf(ctx context.Context, a *agent, id string) (placement, error) {
+	var p placement
+	info, err := b.engine.ContainerInspect(ctx, id, client.ContainerInspectOptions{})
+	if err != nil {
+		return p, step("inspect container "+shortID(id), err)
+	}
+	if p.addr = addressOf(info.Container.NetworkSettings); !p.addr.IsValid() {
+		return p, &Error{Reason: ErrNoAddress, Scaler: b.name, Agent: a.id, Container: id}
+	}
+	if p.bridge, err = b.bridgeFor(ctx, info.Container.NetworkSettings.Networks[agentspawn.IsolatedNetwork].NetworkID); err != nil {
+		return p, err
+	}
+	if info.Container.State != nil {
+		p.pid = info.Container.State.Pid
+	}
+	return p, nil
 }
 
 // checkNetwork finds the isolated network, or makes it, before a
