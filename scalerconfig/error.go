@@ -158,7 +158,7 @@ func (m *merged) refusal(p *zod.Payload) *Error {
 // message. thrown is true for a TypeError, the one Problem then.
 func (m *merged) problems(issues []*zod.Issue) (out []Problem, thrown bool) {
 	out = make([]Problem, 0, len(issues))
-	root := configSchema() // for the suggestions
+	root := configSchema(m.read) // for the suggestions
 	messages := map[string]string{}
 	for i, iss := range issues {
 		issues[i] = nil
