@@ -343,9 +343,11 @@ func TestPlatformTaints(t *testing.T) {
 		})
 	}
 	for _, l := range []string{"windows", "win32", "macos", "darwin", "arm64", "aarch64", "arm"} {
-		assert.True(t, IsPlatformTaint(l), l)
+		assert.True(t, IsPlatformLabel(l), l)
+		assert.True(t, IsPlatformTaint(l), "the old name: %s", l)
 	}
-	for _, l := range []string{"linux", "x64", "Windows", "gpu", ""} {
-		assert.False(t, IsPlatformTaint(l), l)
+	for _, l := range []string{"linux", "x64", "amd64", "Windows", "gpu", "", " arm", "arm7"} {
+		assert.False(t, IsPlatformLabel(l), l)
+		assert.False(t, IsPlatformTaint(l), "the old name: %s", l)
 	}
 }
