@@ -301,6 +301,26 @@
 // agent. A resources memory it cannot read is one (memory: 4GB loads).
 // [github.com/kicikit/kicikit/preflight.Check] reports that.
 //
+// # Fixing a config for 0.16.0
+//
+// A Problem of Rules016's refusals has a Hint: a flat block's nested form,
+// the platform a scaler is to declare, or why its label sets need a scaler
+// each. Where the config leaves no choice it also has a [Fix], which
+// [ApplyFixes] makes in the file's bytes, changing nothing else:
+//
+//   - a flat block of cpus and memory alone is nested under limits (a
+//     limit alone also sets the request, so the agents get what the older
+//     releases gave them); a block with cpus or memory beside requests or
+//     limits is left to the operator;
+//   - a scaler whose label sets each hold the same plain platform labels,
+//     all of them platform taints (windows, macos, arm64), and whose
+//     labels name its os and arch (linux, x64 or amd64, or linux for a
+//     container or firecracker scaler), gets platform: {os, arch}. Its
+//     label sets keep their labels, and each gate stays what it was.
+//
+// A flat block in a label set stops its scaler's rules, so its platform
+// labels show once the block is nested: fix, load, and fix again.
+//
 // # Editing images
 //
 // [EditImages] sets label sets' images in a file's bytes and changes

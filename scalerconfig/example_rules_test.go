@@ -87,3 +87,58 @@ scalers:
 	// scalers.yaml:9:21: scalers[0].labelSets[0].binaryPath: Bare-metal scaler "windows-bare-metal" label set [0]: cannot run "C:\a&b\kici-agent.cmd" as a bare-metal agent: it contains "&", which cmd.exe reads as syntax when it runs the batch file. Move the agent to a path without it.
 	// <nil>
 }
+
+// A config an older release loads becomes one 0.16.0 loads where it leaves
+// no choice: each Problem's Fix, made by ApplyFixes, keeps every other byte.
+// A scaler's labels show once its label sets' resources are nested.
+func ExampleApplyFixes() {
+	src := []byte(`version: 1
+scalers:
+  - name: arm
+    type: container
+    maxAgents: 2
+    labelSets:
+      - labels: [linux, arm64]
+        image: quay.io/kici-dev/kici-agent:0.20.0
+        resources:   # per agent
+          cpus: 2
+          memory: 4g
+`)
+	for round := 1; ; round++ {
+		_, err := scalerconfig.Load(fstest.MapFS{"scalers.yaml": {Data: src}}, "scalers.yaml", "")
+		var problems *scalerconfig.Error
+		if !errors.As(err, &problems) {
+			break
+		}
+		var fixes []scalerconfig.Fix
+		for _, p := range problems.Problems {
+			fmt.Printf("%d: %s: %s\n", round, p.Path, p.Hint)
+			if p.Fix != nil {
+				fixes = append(fixes, *p.Fix)
+			}
+		}
+		out, _, err := scalerconfig.ApplyFixes(src, fixes)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		src = out
+	}
+	fmt.Print(string(src))
+	// Output:
+	// 1: scalers[0].labelSets[0].resources: nest them: resources: {limits: {cpus: 2, memory: 4g}}
+	// 2: scalers[0].labelSets[0].labels: declare platform: {os: linux, arch: arm64} on this scaler, the platform its label sets name
+	// version: 1
+	// scalers:
+	//   - name: arm
+	//     type: container
+	//     maxAgents: 2
+	//     platform: {os: linux, arch: arm64}
+	//     labelSets:
+	//       - labels: [linux, arm64]
+	//         image: quay.io/kici-dev/kici-agent:0.20.0
+	//         resources:   # per agent
+	//           limits:
+	//             cpus: 2
+	//             memory: 4g
+}

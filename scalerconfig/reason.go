@@ -7,11 +7,12 @@ import "strconv"
 // are the constants below.
 type Reason uint8
 
-// The reasons, in three groups. The first say why [EditImages] refuses an
+// The reasons, in four groups. The first say why [EditImages] refuses an
 // edit ([EditError]). [ErrNotFSPath] says a [Location] names no file of a
-// file system. The last say why a read refuses a file ([FileError]).
+// file system. The next say why a read refuses a file ([FileError]).
 // [Options.LocateFile], [Load], [Location.Load] and [Location.Scan]
-// refuse such a file before or as they read it.
+// refuse such a file before or as they read it. The last say why
+// [ApplyFixes] refuses a fix ([FixError]).
 const (
 	// ErrNoImageValue: no string value starts and ends at the edit's
 	// positions (a position from another file, or from before a change).
@@ -53,6 +54,15 @@ const (
 	// FlowEntries say how many. FileError.NodeError is what node prints as
 	// it stops.
 	ErrHeapLimit
+
+	// ErrNoFix: no value the fix can change starts at its position: no
+	// flat resources block (a mapping of cpus and memory alone) of a label
+	// set or the defaults, or no scaler without platform; or the value is
+	// reached through a YAML alias, or another fix changes it.
+	ErrNoFix
+	// ErrFixChanged: the fixed file would read differently in more than
+	// the fixes.
+	ErrFixChanged
 )
 
 // Error returns a short lower-case description of r.
@@ -80,6 +90,10 @@ func (r Reason) Error() string {
 		return "longer than node reads"
 	case ErrHeapLimit:
 		return "more entries than node's heap holds"
+	case ErrNoFix:
+		return "no flat resources block, or scaler without platform, to fix at this position"
+	case ErrFixChanged:
+		return "the fix would change more than it fixes"
 	}
 	return "reason " + strconv.Itoa(int(r))
 }

@@ -81,7 +81,7 @@ func refuseFlat(p *zod.Payload) {
 	}
 	for _, pair := range v.Pairs {
 		if pair.Key == "cpus" || pair.Key == "memory" {
-			p.AddIssue(&zod.Issue{Code: "custom", Message: flatResourcesMessage})
+			p.AddIssue(&zod.Issue{Code: "custom", Message: flatResourcesMessage, Note: flatNote(v)})
 			return
 		}
 	}
@@ -293,7 +293,7 @@ func checkScaler(p *zod.Payload, r reading, hostPatterns func() *patterns) {
 		requireKeys(p, rules[:], typ, name, sets, batch)
 	}
 	if r.newest() && zod.Lookup(s, "platform") == nil {
-		checkPlatformLabels(p, name, sets)
+		checkPlatformLabels(p, name, typ, sets)
 	}
 	checkGates(p, r, name, sets)
 	if typ == TypeFirecracker {
@@ -362,8 +362,10 @@ func batchRefusal(path string) string {
 
 // checkPlatformLabels adds Rules016's issue for each label of a label set
 // that names a platform, in a scaler without platform: one for each such
-// label, in order, at the label (Issue.At) of the set's labels.
-func checkPlatformLabels(p *zod.Payload, name string, sets []*yamljs.Node) {
+// label, in order, at the label (Issue.At) of the set's labels. Each
+// carries the scaler's platformNote.
+func checkPlatformLabels(p *zod.Payload, name string, typ ScalerType, sets []*yamljs.Node) {
+	var note *problemNote
 	for i, ls := range sets {
 		labels := zod.Lookup(ls, "labels")
 		if labels == nil {
@@ -374,6 +376,10 @@ func checkPlatformLabels(p *zod.Payload, name string, sets []*yamljs.Node) {
 				iss := zod.Custom(`Scaler "` + name + `" labelSets[` + strconv.Itoa(i) + `]: label "` + l.Str +
 					`" names a platform; declare platform: { os, arch } instead`)
 				iss.At = j + 1
+				if note == nil {
+					note = platformNote(p.Value, typ)
+				}
+				iss.Note = note
 				p.AddIssue(iss, zod.Key("labelSets"), zod.Seg{Index: i}, zod.Key("labels"))
 			}
 		}
