@@ -66,9 +66,9 @@ func (e *FixError) Unwrap() error { return e.Err }
 //
 // It makes all the fixes or none. It refuses a fix whose position starts
 // no such value ([ErrNoFix]: no flat resources block of a label set or the
-// defaults, or no scaler without platform, or one reached through a YAML
-// alias), and the fixes when the edited bytes would read as more than the
-// fixes ([ErrFixChanged]). On refusal, the error joins a [*FixError] for
+// defaults, or no scaler without platform), a value reached through a YAML
+// alias ([ErrFixAliased]), and the fixes when the edited bytes would read
+// as more than the fixes ([ErrFixChanged]). On refusal, the error joins a [*FixError] for
 // each fix refused. A fix given twice counts once.
 func ApplyFixes(src []byte, fixes []Fix) ([]byte, []Replacement, error) {
 	if len(fixes) == 0 {
@@ -145,9 +145,9 @@ func (f *fixPlan) make(fixes []Fix) ([]Replacement, error) {
 		if p, seen := f.done[t.node]; ok && seen && (p == nil) == (fx.Platform == nil) && (p == nil || *p == *fx.Platform) {
 			continue // given twice
 		}
-		r, ok := f.replacement(t, fx, ok)
-		if !ok {
-			refused = append(refused, &FixError{Fix: fx, Err: ErrNoFix})
+		r, err := f.replacement(t, fx, ok)
+		if err != nil {
+			refused = append(refused, &FixError{Fix: fx, Err: err})
 			continue
 		}
 		f.done[t.node] = fx.Platform
@@ -162,15 +162,24 @@ func (f *fixPlan) make(fixes []Fix) ([]Replacement, error) {
 }
 
 // replacement is the replacement that makes fx on the target t (found:
-// one starts at fx.Pos), or false when fx cannot be made there.
-func (f *fixPlan) replacement(t fixTarget, fx Fix, found bool) (Replacement, bool) {
-	if !found || t.scaler != (fx.Platform != nil) || f.shared[t.node] || f.hasDone(t.node) {
-		return Replacement{}, false
+// one starts at fx.Pos), or why fx cannot be made there.
+func (f *fixPlan) replacement(t fixTarget, fx Fix, found bool) (Replacement, error) {
+	if !found || t.scaler != (fx.Platform != nil) || f.hasDone(t.node) {
+		return Replacement{}, ErrNoFix
 	}
+	if f.shared[t.node] {
+		return Replacement{}, ErrFixAliased
+	}
+	rep, ok := Replacement{}, false
 	if t.scaler {
-		return f.declare(t.node, *fx.Platform)
+		rep, ok = f.declare(t.node, *fx.Platform)
+	} else {
+		rep, ok = f.nest(t.node)
 	}
-	return f.nest(t.node)
+	if !ok {
+		return Replacement{}, ErrNoFix
+	}
+	return rep, nil
 }
 
 // hasDone reports whether a fix is planned for n already.

@@ -163,13 +163,14 @@ func TestApplyFixesRefuses(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		fix  Fix
+		why  Reason
 	}{
-		{"no value there", Fix{Pos: at(1, 1)}},
-		{"reached through an alias", Fix{Pos: at(2, 7)}},
-		{"beside limits", Fix{Pos: at(4, 14)}},
-		{"a scaler with a platform", Fix{Pos: at(6, 5), Platform: linux}},
-		{"a platform for a block", Fix{Pos: at(12, 44), Platform: linux}},
-		{"a nest for a scaler", Fix{Pos: at(6, 5)}},
+		{"no value there", Fix{Pos: at(1, 1)}, ErrNoFix},
+		{"reached through an alias", Fix{Pos: at(2, 7)}, ErrFixAliased},
+		{"beside limits", Fix{Pos: at(4, 14)}, ErrNoFix},
+		{"a scaler with a platform", Fix{Pos: at(6, 5), Platform: linux}, ErrNoFix},
+		{"a platform for a block", Fix{Pos: at(12, 44), Platform: linux}, ErrNoFix},
+		{"a nest for a scaler", Fix{Pos: at(6, 5)}, ErrNoFix},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -180,7 +181,7 @@ func TestApplyFixesRefuses(t *testing.T) {
 			var fe *FixError
 			require.ErrorAs(t, err, &fe)
 			assert.Equal(t, tt.fix, fe.Fix)
-			assert.ErrorIs(t, err, ErrNoFix)
+			assert.ErrorIs(t, err, tt.why)
 			assert.Contains(t, err.Error(), "scalerconfig.ApplyFixes: at ")
 		})
 	}

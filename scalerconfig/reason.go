@@ -57,9 +57,12 @@ const (
 
 	// ErrNoFix: no value the fix can change starts at its position: no
 	// flat resources block (a mapping of cpus and memory alone) of a label
-	// set or the defaults, or no scaler without platform; or the value is
-	// reached through a YAML alias, or another fix changes it.
+	// set or the defaults, or no scaler without platform; or another fix
+	// changes it.
 	ErrNoFix
+	// ErrFixAliased: the value is reached through a YAML alias. Fixing it
+	// would change every place the alias names it.
+	ErrFixAliased
 	// ErrFixChanged: the fixed file would read differently in more than
 	// the fixes.
 	ErrFixChanged
@@ -92,6 +95,8 @@ func (r Reason) Error() string {
 		return "more entries than node's heap holds"
 	case ErrNoFix:
 		return "no flat resources block, or scaler without platform, to fix at this position"
+	case ErrFixAliased:
+		return "the value is reached through a YAML alias: fixing the anchor would change its other uses"
 	case ErrFixChanged:
 		return "the fix would change more than it fixes"
 	}

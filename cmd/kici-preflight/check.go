@@ -42,8 +42,9 @@ type check struct {
 	pins           *pins  // the pins, when -diff, -write or sarif needs them
 	// fixed are the problems whose fixes -diff shows and -write makes
 	// (fixes.go); the config read again holds them no more.
-	fixed   []scalerconfig.Problem
-	summary string // the line for standard error
+	fixed     []scalerconfig.Problem
+	unfixable []scalerconfig.Fix // the fixes ApplyFixes refused, tried once
+	summary   string             // the line for standard error
 }
 
 // diag is one finding or config problem, where it is, and what is to be

@@ -30,7 +30,7 @@ func (c *check) fix(findings []preflight.Finding, refused *scalerconfig.Error) (
 		return findings, refused, nil
 	}
 	for round := 0; refused != nil && round < maxFixRounds; round++ {
-		byFile, order := fixesByFile(refused.Problems)
+		byFile, order := fixesByFile(refused.Problems, c.unfixable)
 		var made []scalerconfig.Fix
 		for _, name := range order {
 			made = append(made, c.fixFile(name, byFile[name])...)
@@ -39,7 +39,7 @@ func (c *check) fix(findings []preflight.Finding, refused *scalerconfig.Error) (
 			break
 		}
 		for _, p := range refused.Problems {
-			if p.Fix != nil && slices.Contains(made, *p.Fix) {
+			if p.Fix != nil && slices.ContainsFunc(made, sameFix(*p.Fix)) {
 				c.fixed = append(c.fixed, p)
 			}
 		}
@@ -52,12 +52,13 @@ func (c *check) fix(findings []preflight.Finding, refused *scalerconfig.Error) (
 }
 
 // fixesByFile are the problems' fixes, each once, by the file that holds
-// it, and the files in the order the problems name them.
-func fixesByFile(problems []scalerconfig.Problem) (map[string][]scalerconfig.Fix, []string) {
+// it, and the files in the order the problems name them; the fixes
+// refused in an earlier round are left out.
+func fixesByFile(problems []scalerconfig.Problem, refused []scalerconfig.Fix) (map[string][]scalerconfig.Fix, []string) {
 	byFile := map[string][]scalerconfig.Fix{}
 	var order []string
 	for _, p := range problems {
-		if p.Fix == nil || slices.Contains(byFile[p.Fix.Pos.File], *p.Fix) {
+		if p.Fix == nil || slices.ContainsFunc(byFile[p.Fix.Pos.File], sameFix(*p.Fix)) || slices.ContainsFunc(refused, sameFix(*p.Fix)) {
 			continue
 		}
 		if _, seen := byFile[p.Fix.Pos.File]; !seen {
@@ -85,7 +86,8 @@ func (c *check) fixFile(name string, fixes []scalerconfig.Fix) []scalerconfig.Fi
 			var fe *scalerconfig.FixError
 			if errors.As(e, &fe) {
 				c.pins.refuseFix(fmt.Sprintf("%s:%d:%d: not fixed: %v", escape(shown), fe.Fix.Pos.Line, fe.Fix.Pos.Column, escape(fe.Err.Error())))
-				fixes = slices.DeleteFunc(fixes, func(f scalerconfig.Fix) bool { return f == fe.Fix })
+				c.unfixable = append(c.unfixable, fe.Fix)
+				fixes = slices.DeleteFunc(fixes, sameFix(fe.Fix))
 			}
 		}
 		out, reps, err = scalerconfig.ApplyFixes(src, fixes)
@@ -100,6 +102,15 @@ func (c *check) fixFile(name string, fixes []scalerconfig.Fix) []scalerconfig.Fi
 	c.pins.fixes += len(reps)
 	c.in.fsys.fixed[name] = out
 	return fixes
+}
+
+// sameFix reports whether a fix is f: the same file and place, and the
+// same platform, if any.
+func sameFix(f scalerconfig.Fix) func(scalerconfig.Fix) bool {
+	return func(g scalerconfig.Fix) bool {
+		return f.Pos.File == g.Pos.File && f.Pos.Line == g.Pos.Line && f.Pos.Column == g.Pos.Column &&
+			(f.Platform == nil) == (g.Platform == nil) && (f.Platform == nil || *f.Platform == *g.Platform)
+	}
 }
 
 // refuseFix records a fix that could not be made.

@@ -257,7 +257,7 @@ func TestWriteFixes(t *testing.T) {
 	pkg, err := os.Getwd()
 	require.NoError(t, err)
 	dir := t.TempDir()
-	for _, name := range []string{"flat.yaml", "platforms.yaml"} {
+	for _, name := range []string{"flat.yaml", "platforms.yaml", "fix-pin.yaml", "aliased.yaml"} {
 		copyFile(t, filepath.Join("testdata", name), filepath.Join(dir, name))
 	}
 	t.Chdir(dir)
@@ -304,4 +304,29 @@ func TestWriteFixes(t *testing.T) {
 	assert.Equal(t, 2, strings.Count(stdout, "[invalid-config]"), stdout)
 	assert.Contains(t, stdout, "its label sets name different platforms (labelSets[0]: none, labelSets[1]: arm64): give each platform a scaler of its own")
 	assert.Contains(t, stdout, "declare platform: {os: macos, arch: x64 or arm64} on this scaler; its labels leave the choice to you")
+
+	// Fixes and pins in one file, the pins found in the fixed config.
+	status, _, stderr = check("-config", "fix-pin.yaml", "-target", "0.20.0", "-write")
+	assert.Equal(t, 0, status, stderr)
+	assert.Contains(t, stderr, "; 3 images pinned, 4 fixes made in 1 file\n")
+	got, err = os.ReadFile("fix-pin.yaml")
+	require.NoError(t, err)
+	want, err = os.ReadFile(filepath.Join(pkg, "testdata", "fix-pin.yaml"))
+	require.NoError(t, err)
+	assert.Equal(t, strings.NewReplacer(
+		"kici-agent:latest", "kici-agent:0.20.0", "kici-agent:0.18.0", "kici-agent:0.20.0", "kici-agent:0.19.0", "kici-agent:0.20.0",
+		"          cpus: 2\n          memory: 4g\n", "          limits:\n            cpus: 2\n            memory: 4g\n",
+		"{memory: 1g}", "{limits: {memory: 1g}}", "{cpus: 1}", "{limits: {cpus: 1}}",
+		"    maxAgents: 1\n", "    maxAgents: 1\n    platform: {os: linux, arch: arm64}\n",
+	).Replace(string(want)), string(got))
+	status, stdout, stderr = check("-config", "fix-pin.yaml", "-target", "0.20.0", "-strict")
+	assert.Equal(t, 0, status, stdout+stderr)
+
+	// A fix refused is reported once, and the others are made.
+	status, _, stderr = check("-config", "aliased.yaml", "-target", "0.20.0", "-write", "-quiet")
+	assert.Equal(t, 1, status)
+	assert.Equal(t, "kici-preflight: aliased.yaml:4:15: not fixed: the value is reached through a YAML alias: fixing the anchor would change its other uses\n", stderr)
+	got, err = os.ReadFile("aliased.yaml")
+	require.NoError(t, err)
+	assert.Contains(t, string(got), "        resources: *flat\n      - labels: [linux, own]\n        image: quay.io/kici-dev/kici-agent:0.20.0\n        resources: {limits: {memory: 1g}}\n")
 }
