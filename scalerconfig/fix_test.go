@@ -231,3 +231,52 @@ func TestVerifyFixes(t *testing.T) {
 	assert.Equal(t, "the fix would change more than it fixes", ErrFixChanged.Error())
 	assert.Equal(t, "no flat resources block, or scaler without platform, to fix at this position", ErrNoFix.Error())
 }
+
+// FuzzApplyFixes: ApplyFixes never panics, and the fixes of a file's
+// problems, when it makes them, leave a file no problem of which has a
+// Fix, and that 0.12.0's rules read as they read the old one, but for the
+// requests a nested block no longer mirrors.
+func FuzzApplyFixes(f *testing.F) {
+	for _, c := range readLoadCases(f) {
+		f.Add([]byte(c.Files[c.Main]))
+	}
+	f.Add([]byte("version: 1\ndefaults:\n  resources:\n    cpus: 1\nscalers:\n  - {name: a, type: container, maxAgents: 1, labelSets: [{labels: [arm64], image: i}]}\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		fsys := fstest.MapFS{"s.yaml": {Data: src}}
+		_, err := Load(fsys, "s.yaml", "")
+		var e *Error
+		if !errors.As(err, &e) {
+			return
+		}
+		fixes := fixesOf(e.Problems)
+		out, _, err := ApplyFixes(src, fixes)
+		if err != nil || fixes == nil {
+			return
+		}
+		nested := map[string]bool{}
+		for _, p := range e.Problems {
+			if p.Fix != nil && p.Fix.Platform == nil {
+				nested[p.Path] = true
+			}
+		}
+		_, err = Load(fstest.MapFS{"s.yaml": {Data: out}}, "s.yaml", "")
+		if errors.As(err, &e) {
+			for _, p := range e.Problems {
+				require.False(t, nested[p.Path] && p.Message == flatResourcesMessage, "a nested block is refused again: %s", p)
+			}
+		}
+		before, errBefore := ScanOptions{Rules: Rules012}.Load(fsys, "s.yaml", "")
+		after, errAfter := ScanOptions{Rules: Rules012}.Load(fstest.MapFS{"s.yaml": {Data: out}}, "s.yaml", "")
+		require.Equal(t, errBefore == nil, errAfter == nil, "%v / %v", errBefore, errAfter)
+		if errBefore == nil {
+			require.Equal(t, len(before.Scalers), len(after.Scalers))
+			for i := range before.Scalers {
+				for j, ls := range before.Scalers[i].LabelSets {
+					if ls.Resources != nil {
+						require.Equal(t, ls.Resources.Limits, after.Scalers[i].LabelSets[j].Resources.Limits)
+					}
+				}
+			}
+		}
+	})
+}
