@@ -43,8 +43,8 @@ type check struct {
 	// fixed are the problems whose fixes -diff shows and -write makes
 	// (fixes.go); the config read again holds them no more.
 	fixed     []scalerconfig.Problem
-	unfixable []scalerconfig.Fix // the fixes ApplyFixes refused, tried once
-	summary   string             // the line for standard error
+	unfixable map[string]bool // the problems whose fixes ApplyFixes refused (problemKey), tried once
+	summary   string          // the line for standard error
 }
 
 // diag is one finding or config problem, where it is, and what is to be

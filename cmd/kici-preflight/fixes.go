@@ -29,19 +29,27 @@ func (c *check) fix(findings []preflight.Finding, refused *scalerconfig.Error) (
 	if !c.opts.diff && !c.opts.write {
 		return findings, refused, nil
 	}
+	if c.unfixable == nil {
+		c.unfixable = map[string]bool{}
+	}
 	for round := 0; refused != nil && round < maxFixRounds; round++ {
 		byFile, order := fixesByFile(refused.Problems, c.unfixable)
-		var made []scalerconfig.Fix
+		var made, failed []scalerconfig.Fix
 		for _, name := range order {
-			made = append(made, c.fixFile(name, byFile[name])...)
+			m, f := c.fixFile(name, byFile[name])
+			made, failed = append(made, m...), append(failed, f...)
+		}
+		for _, p := range refused.Problems {
+			switch {
+			case p.Fix == nil:
+			case slices.ContainsFunc(made, sameFix(*p.Fix)):
+				c.fixed = append(c.fixed, p)
+			case slices.ContainsFunc(failed, sameFix(*p.Fix)):
+				c.unfixable[problemKey(p)] = true
+			}
 		}
 		if made == nil {
 			break
-		}
-		for _, p := range refused.Problems {
-			if p.Fix != nil && slices.ContainsFunc(made, sameFix(*p.Fix)) {
-				c.fixed = append(c.fixed, p)
-			}
 		}
 		var err error
 		if findings, refused, err = c.scan(); err != nil {
@@ -51,14 +59,22 @@ func (c *check) fix(findings []preflight.Finding, refused *scalerconfig.Error) (
 	return findings, refused, nil
 }
 
+// problemKey names a problem with a fix in a way that a fix made
+// elsewhere in its file leaves as it is: its file, its path and the kind of
+// its fix. (A fix's position moves when a fix above it adds a line.)
+func problemKey(p scalerconfig.Problem) string {
+	return fmt.Sprintf("%s\x00%s\x00%t", p.File, p.Path, p.Fix.Platform != nil)
+}
+
 // fixesByFile are the problems' fixes, each once, by the file that holds
-// it, and the files in the order the problems name them; the fixes
-// refused in an earlier round are left out.
-func fixesByFile(problems []scalerconfig.Problem, refused []scalerconfig.Fix) (map[string][]scalerconfig.Fix, []string) {
+// it, and the files in the order the problems name them; the problems
+// whose fixes were refused in an earlier round (refused, by problemKey)
+// are left out.
+func fixesByFile(problems []scalerconfig.Problem, refused map[string]bool) (map[string][]scalerconfig.Fix, []string) {
 	byFile := map[string][]scalerconfig.Fix{}
 	var order []string
 	for _, p := range problems {
-		if p.Fix == nil || slices.ContainsFunc(byFile[p.Fix.Pos.File], sameFix(*p.Fix)) || slices.ContainsFunc(refused, sameFix(*p.Fix)) {
+		if p.Fix == nil || slices.ContainsFunc(byFile[p.Fix.Pos.File], sameFix(*p.Fix)) || refused[problemKey(p)] {
 			continue
 		}
 		if _, seen := byFile[p.Fix.Pos.File]; !seen {
@@ -71,8 +87,8 @@ func fixesByFile(problems []scalerconfig.Problem, refused []scalerconfig.Fix) (m
 
 // fixFile makes the fixes of the file name, those ApplyFixes refuses left
 // out, each with its reason; the next scan reads the fixed bytes. It
-// returns the fixes made.
-func (c *check) fixFile(name string, fixes []scalerconfig.Fix) []scalerconfig.Fix {
+// returns the fixes made, and those refused.
+func (c *check) fixFile(name string, fixes []scalerconfig.Fix) (made, refused []scalerconfig.Fix) {
 	if c.pins == nil {
 		c.pins = &pins{keepNew: true}
 	}
@@ -86,7 +102,7 @@ func (c *check) fixFile(name string, fixes []scalerconfig.Fix) []scalerconfig.Fi
 			var fe *scalerconfig.FixError
 			if errors.As(e, &fe) {
 				c.pins.refuseFix(fmt.Sprintf("%s:%d:%d: not fixed: %v", escape(shown), fe.Fix.Pos.Line, fe.Fix.Pos.Column, escape(fe.Err.Error())))
-				c.unfixable = append(c.unfixable, fe.Fix)
+				refused = append(refused, fe.Fix)
 				fixes = slices.DeleteFunc(fixes, sameFix(fe.Fix))
 			}
 		}
@@ -94,14 +110,14 @@ func (c *check) fixFile(name string, fixes []scalerconfig.Fix) []scalerconfig.Fi
 	}
 	if err != nil {
 		c.pins.refuseFix(escape(shown) + ": not fixed: " + escape(err.Error()))
-		return nil
+		return nil, append(refused, fixes...)
 	}
 	if len(reps) == 0 || !c.pins.fileOf(name, shown, src).change(reps, out) {
-		return nil
+		return nil, refused
 	}
 	c.pins.fixes += len(reps)
 	c.in.fsys.fixed[name] = out
-	return fixes
+	return fixes, refused
 }
 
 // sameFix reports whether a fix is f: the same file and place, and the

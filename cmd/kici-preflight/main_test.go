@@ -108,6 +108,7 @@ func TestRun(t *testing.T) {
 		{name: "platforms-0.15.0", args: []string{"-config", td + "platforms.yaml", "-target", "0.15.0"}},
 		{name: "fix-pin-diff", args: []string{"-config", td + "fix-pin.yaml", "-target", "0.20.0", "-diff"}, status: 1},
 		{name: "aliased-diff", args: []string{"-config", td + "aliased.yaml", "-target", "0.20.0", "-diff"}, status: 1},
+		{name: "aliased-below-diff", args: []string{"-config", td + "aliased-below.yaml", "-target", "0.20.0", "-diff"}, status: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
