@@ -613,6 +613,28 @@ scalers:
   },
 ];
 
+// config.test.ts at 84ac3cd: its cases about the platform, which 0.16.0
+// changes, as YAML files (the others are covered above).
+cases.push(
+  one('config.test.ts: a plain platform label without platform', scaler('name: mac-pool\ntype: bare-metal\nmaxAgents: 2\nlabelSets: [{labels: [macos, xcode], binaryPath: /opt/kici/kici-agent}]'), 'one issue, at the label set\'s labels'),
+  one('config.test.ts: the same label set with platform', scaler('name: mac-pool\ntype: bare-metal\nmaxAgents: 2\nplatform: {os: macos, arch: arm64}\nlabelSets: [{labels: [macos, xcode], binaryPath: /opt/kici/kici-agent}]')),
+  one('config.test.ts: a gate label only the platform supplies', scaler('name: win-pool\ntype: container\nmaxAgents: 5\nplatform: {os: windows, arch: x64}\nmandatoryLabels: [windows]\nlabelSets: [{labels: [ci], image: "win:latest"}]')),
+  one('config.test.ts: a scaler with a platform', 'version: 1\nglobalMaxAgents: 10\nscalers:\n  - name: win-pool\n    type: bare-metal\n    maxAgents: 2\n    platform: {os: windows, arch: x64}\n    labelSets: [{labels: [windows, bare-metal], binaryPath: /kici-agent.exe}]\n'),
+  one('config.test.ts: an unknown platform os', 'version: 1\nglobalMaxAgents: 10\nscalers:\n  - name: bad-pool\n    type: bare-metal\n    maxAgents: 2\n    platform: {os: freebsd, arch: x64}\n    labelSets: [{labels: [bare-metal], binaryPath: /usr/local/bin/kici-agent}]\n'),
+  one('config.test.ts: an unknown platform arch', 'version: 1\nglobalMaxAgents: 10\nscalers:\n  - name: bad-pool\n    type: bare-metal\n    maxAgents: 2\n    platform: {os: linux, arch: ppc64}\n    labelSets: [{labels: [bare-metal], binaryPath: /usr/local/bin/kici-agent}]\n'),
+  {
+    name: 'config.test.ts: merges scalers.d/ directory files',
+    files: {
+      [MAIN]: '\nversion: 1\nglobalMaxAgents: 50\nscalers:\n  - name: container-linux\n    type: container\n    maxAgents: 20\n    labelSets:\n      - labels: [linux, docker]\n        image: "ghcr.io/my/agent:latest"\n',
+      'scalers.d/01-gpu.yaml': '\nscalers:\n  - name: bare-metal-gpu\n    type: bare-metal\n    maxAgents: 3\n    labelSets:\n      - labels: [linux, gpu]\n        binaryPath: "/opt/kici/kici-agent"\n',
+      'scalers.d/02-arm.yml': '\nscalers:\n  - name: container-arm\n    type: container\n    maxAgents: 5\n    platform:\n      os: linux\n      arch: arm64\n    labelSets:\n      - labels: [linux, arm64]\n        image: "ghcr.io/my/agent-arm:latest"\n',
+      'scalers.d/README.md': '# Not a config',
+    },
+    main: MAIN,
+    dir: 'scalers.d',
+  },
+);
+
 // 'every field' by the rules of 0.16.0: its label set's resources nested,
 // its bare-metal scaler's platform declared.
 const every = cases.find((c) => c.name === 'every field');
