@@ -2,10 +2,11 @@
 // operator upgrades it and when it spawns agent containers. It makes them as
 // pure Go functions that other tools can import. The behaviour is the
 // orchestrator 0.20.0's, message texts included. The scaler config schema
-// is 0.12.0's (kici-dev/kici-public at 0b46a9a); the public repository
-// also holds newer ones, up to 0.16.0 (84ac3cd). Where kicikit goes
-// further, each package says so, and CHANGELOG.md lists every such
-// difference.
+// is 0.16.0's (kici-dev/kici-public at 84ac3cd, the newest public one,
+// which 0.20.0 keeps); one switch, scalerconfig.Rules, reads a config by
+// 0.14.0's (b9d436e) or 0.12.0's (0b46a9a) rules for an older
+// orchestrator. Where kicikit goes further, each package says so, and
+// CHANGELOG.md lists every such difference.
 //
 // This package holds no code. The work is done by the packages below, from
 // the ground up (a package imports only those above it):

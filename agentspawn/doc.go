@@ -143,22 +143,25 @@
 //     the pull policies, the runtime volume's name, its bind at /opt/kici,
 //     the injected agent's command and its init.
 //   - packages/shared/src/net/nftables.ts, at 221047e: [PlanIsolation].
-//   - packages/engine/src/labels.ts and labels.test.ts, at 0b46a9a:
-//     scalerAgentLabels, resolveRoleLabels, deriveOsArchLabels, the
-//     platform taints and the agent-feature label. Their newest versions,
-//     at 84ac3cd (0.16.0), keep these, but drop the plain-label platform
-//     taints (PLATFORM_TAINT_LABELS, derivePlatformTaints) that [Route]
-//     applies to a label set's own labels.
+//   - packages/engine/src/labels.ts and labels.test.ts, at 84ac3cd
+//     (0.16.0): scalerAgentLabels, resolveRoleLabels, deriveOsArchLabels,
+//     the platform taints and the agent-feature label, as at 0b46a9a. The
+//     plain-label platform taints of 0b46a9a (PLATFORM_TAINT_LABELS,
+//     derivePlatformTaints), which 84ac3cd drops, [Route] applies to a
+//     label set's own labels only by the older rules (below).
 //   - packages/orchestrator/src/scaler/label-matcher.ts and its test, at
 //     db60c39 (their newest): normalizeLabelSet, and findBackendForLabels
 //     with the per-label-set gate.
-//   - packages/orchestrator/src/scaler/manager.ts, at 0b46a9a: the labels
-//     the manager adds to each label set (getEnrichedScalerEntries, with
-//     AGENT_FEATURE_LABELS), resolveScalerPlatform, platformTaintsFor and
-//     labelSetMandatoryLabels. Its newest version, at 84ac3cd (0.16.0),
-//     keeps the first three. It replaces labelSetMandatoryLabels with a
-//     gate of the scaler's mandatoryLabels and platform taints alone,
-//     without the taints of a label set's own labels.
+//   - packages/orchestrator/src/scaler/manager.ts, at 84ac3cd (0.16.0):
+//     the labels the manager adds to each label set
+//     (getEnrichedScalerEntries, with AGENT_FEATURE_LABELS),
+//     resolveScalerPlatform, platformTaintsFor, and mandatoryGate: the
+//     gate of the scaler's mandatoryLabels and platform taints, the same
+//     for each of its label sets. [Route] applies it to a config read by
+//     scalerconfig.Rules016, the default. For a config read by the older
+//     rules (Config.Rules, which scalerconfig's switch sets) it applies
+//     0b46a9a's labelSetMandatoryLabels instead, which adds the platform
+//     labels among a label set's own (scalerconfig.IsPlatformLabel).
 //   - host-access.ts at db60c39 (its one stored version), and
 //     host-access.test.ts at 0b46a9a (its newest): [HostAccess].
 //

@@ -20,7 +20,7 @@ scalers:
       - labels: [linux, docker]
         image: quay.io/kici-dev/kici-agent:0.20.0
         containerSocket: true
-        resources: {cpus: 2, memory: 4g}
+        resources: {limits: {cpus: 2, memory: 4g}}
 `
 
 func load() *scalerconfig.Config {

@@ -69,7 +69,8 @@ func FuzzPlan(f *testing.F) {
 
 // naiveRoute is the scaler manager's choice written as directly as the
 // orchestrator writes it, with sets: findBackendForLabels with the
-// per-label-set gate of labelSetMandatoryLabels, over the label sets of
+// per-label-set gate of labelSetMandatoryLabels (0b46a9a) or mandatoryGate
+// (84ac3cd, by the config's Rules), over the label sets of
 // getEnrichedScalerEntries. Route must agree.
 func naiveRoute(in RouteInput) (Match, bool) {
 	lower := func(list []string) map[string]bool {
@@ -89,7 +90,7 @@ func naiveRoute(in RouteInput) (Match, bool) {
 		for j, ls := range s.LabelSets {
 			gate := append(append([]string{}, s.MandatoryLabels...), PlatformTaints(s, in.Host)...)
 			for l := range lower(ls.Labels) {
-				if scalerconfig.IsPlatformTaint(l) {
+				if in.Config.Rules != scalerconfig.Rules016 && scalerconfig.IsPlatformLabel(l) {
 					gate = append(gate, l)
 				}
 			}
@@ -119,12 +120,12 @@ func naiveRoute(in RouteInput) (Match, bool) {
 }
 
 // fuzzConfig builds three scalers from fuzz strings: label sets split at
-// ";", labels at "|".
+// ";", labels at "|"; typ's third bit picks 0.12.0's rules.
 func fuzzConfig(a, b, mandatory, roles string, typ, os, arch uint8) *scalerconfig.Config {
 	types := []scalerconfig.ScalerType{"container", "bare-metal", "firecracker", "event"}
 	oses := []string{"", "linux", "macos", "windows", "darwin", "freebsd"}
 	arches := []string{"", "x64", "arm64", "riscv64"}
-	cfg := &scalerconfig.Config{}
+	cfg := &scalerconfig.Config{Rules: []scalerconfig.Rules{scalerconfig.Rules016, scalerconfig.Rules012}[typ>>2&1]}
 	for k, sets := range []string{a, b, a + ";" + b} {
 		s := scalerconfig.Scaler{Name: "s" + string(rune('0'+k)), Type: types[(int(typ)+k)%len(types)], MandatoryLabels: split(mandatory)}
 		if k == 1 {
@@ -153,6 +154,8 @@ func FuzzRoute(f *testing.F) {
 	f.Add("macos|xcode;arm64", "Linux", "gpu", "all", "linux|gpu", "spot", uint8(1), uint8(2), uint8(2))
 	f.Add("", ";", "", "-", "", "", uint8(2), uint8(0), uint8(0))
 	f.Add("kici:os:linux|x", "windows|WIN32", "", "builder|builder", "KICI:AGENT:BARE-METAL|x", "kici:role:builder", uint8(1), uint8(4), uint8(3))
+	f.Add("macos|xcode;arm64", "Linux", "", "all", "xcode", "", uint8(5), uint8(2), uint8(2))
+	f.Add("linux|arm64;linux", "windows|arm64", "", "", "", "", uint8(4), uint8(3), uint8(1))
 	f.Fuzz(func(t *testing.T, a, b, mandatory, roles, runsOn, exclude string, typ, os, arch uint8) {
 		cfg := fuzzConfig(a, b, mandatory, roles, typ, os, arch)
 		host := scalerconfig.Platform{OS: []string{"", "linux", "darwin", "win32", "sunos"}[int(os)%5], Arch: []string{"", "x64", "arm64", "ppc64"}[int(arch)%4]}

@@ -138,10 +138,18 @@ func platformScaler(typ scalerconfig.ScalerType, platform *scalerconfig.Platform
 	}}}
 }
 
-// TestRouteAddedLabels holds labels.test.ts's deriveOsArchLabels,
-// platformToOsArchLabels and derivePlatformTaints cases, as the labels the
-// scaler manager adds to a label set and the gate it applies: a runs-on
-// label matches only a label the label set has or gets.
+// by012 is cfg as a read by 0.12.0's rules leaves it.
+func by012(cfg *scalerconfig.Config) *scalerconfig.Config {
+	cfg.Rules = scalerconfig.Rules012
+	return cfg
+}
+
+// TestRouteAddedLabels holds labels.test.ts's deriveOsArchLabels and
+// platformToOsArchLabels cases (at 84ac3cd, as at 0b46a9a), and its
+// derivePlatformTaints cases at 0b46a9a (84ac3cd removes the function),
+// by 0.12.0's rules, as the labels the scaler manager adds to a label set
+// and the gate it applies: a runs-on label matches only a label the label
+// set has or gets.
 func TestRouteAddedLabels(t *testing.T) {
 	t.Parallel()
 	pl := func(os, arch string) *scalerconfig.Platform { return &scalerconfig.Platform{OS: os, Arch: arch} }
@@ -168,22 +176,24 @@ func TestRouteAddedLabels(t *testing.T) {
 		{"the zero host adds no architecture", platformScaler(ct, nil, "x"), scalerconfig.Platform{}, []string{"kici:arch:x64"}, false},
 		{"the added labels: agent, scaler, roles, agent feature", platformScaler(ct, nil, "x"), scalerconfig.Platform{}, []string{"kici:agent:container", "kici:scaler:p", "kici:role:builder", "kici:role:init-runner", AgentFeatureLabel}, true},
 		{"added labels compare lower-cased", platformScaler(ct, nil, "x"), scalerconfig.Platform{}, []string{"KICI:Scaler:P", "KICI:OS:LINUX"}, true},
-		{"derivePlatformTaints: taints a windows bare-metal pool with windows", platformScaler(bm, nil, "windows", "bare-metal"), scalerconfig.Platform{}, []string{"bare-metal"}, false},
-		{"derivePlatformTaints: taints a windows bare-metal pool with windows (requested)", platformScaler(bm, nil, "windows", "bare-metal"), scalerconfig.Platform{}, []string{"bare-metal", "windows"}, true},
-		{"derivePlatformTaints: taints a macos pool with its os labels", platformScaler(bm, nil, "macos", "darwin", "bare-metal"), scalerconfig.Platform{}, []string{"macos"}, false},
-		{"derivePlatformTaints: taints a macos pool with its os labels (both requested)", platformScaler(bm, nil, "macos", "darwin", "bare-metal"), scalerconfig.Platform{}, []string{"macos", "darwin"}, true},
-		{"derivePlatformTaints: taints an arm64 linux pool with arm64 only (linux is default)", platformScaler(bm, nil, "arm64", "linux", "bare-metal"), scalerconfig.Platform{}, []string{"arm64"}, true},
-		{"derivePlatformTaints: does not taint a linux/x64 pool", platformScaler(bm, nil, "linux", "bare-metal"), scalerconfig.Platform{}, []string{"bare-metal"}, true},
-		{"derivePlatformTaints: is case-insensitive and de-duplicates", platformScaler(bm, nil, "Windows", "WINDOWS", "bare-metal"), scalerconfig.Platform{}, []string{"bare-metal", "windows"}, true},
-		{"derivePlatformTaints: is case-insensitive (not requested)", platformScaler(bm, nil, "Windows", "WINDOWS", "bare-metal"), scalerconfig.Platform{}, []string{"bare-metal"}, false},
-		{"derivePlatformTaints: excludes the defaults from the taint set", platformScaler(bm, nil, "linux", "x64", "amd64"), scalerconfig.Platform{}, []string{"x64"}, true},
-		{"every plain taint: win32", platformScaler(bm, nil, "win32", "x"), scalerconfig.Platform{}, []string{"x"}, false},
-		{"every plain taint: aarch64", platformScaler(bm, nil, "aarch64", "x"), scalerconfig.Platform{}, []string{"x"}, false},
-		{"every plain taint: arm", platformScaler(bm, nil, "arm", "x"), scalerconfig.Platform{}, []string{"x"}, false},
+		{"derivePlatformTaints: taints a windows bare-metal pool with windows", by012(platformScaler(bm, nil, "windows", "bare-metal")), scalerconfig.Platform{}, []string{"bare-metal"}, false},
+		{"derivePlatformTaints: taints a windows bare-metal pool with windows (requested)", by012(platformScaler(bm, nil, "windows", "bare-metal")), scalerconfig.Platform{}, []string{"bare-metal", "windows"}, true},
+		{"derivePlatformTaints: taints a macos pool with its os labels", by012(platformScaler(bm, nil, "macos", "darwin", "bare-metal")), scalerconfig.Platform{}, []string{"macos"}, false},
+		{"derivePlatformTaints: taints a macos pool with its os labels (both requested)", by012(platformScaler(bm, nil, "macos", "darwin", "bare-metal")), scalerconfig.Platform{}, []string{"macos", "darwin"}, true},
+		{"derivePlatformTaints: taints an arm64 linux pool with arm64 only (linux is default)", by012(platformScaler(bm, nil, "arm64", "linux", "bare-metal")), scalerconfig.Platform{}, []string{"arm64"}, true},
+		{"derivePlatformTaints: does not taint a linux/x64 pool", by012(platformScaler(bm, nil, "linux", "bare-metal")), scalerconfig.Platform{}, []string{"bare-metal"}, true},
+		{"derivePlatformTaints: is case-insensitive and de-duplicates", by012(platformScaler(bm, nil, "Windows", "WINDOWS", "bare-metal")), scalerconfig.Platform{}, []string{"bare-metal", "windows"}, true},
+		{"derivePlatformTaints: is case-insensitive (not requested)", by012(platformScaler(bm, nil, "Windows", "WINDOWS", "bare-metal")), scalerconfig.Platform{}, []string{"bare-metal"}, false},
+		{"derivePlatformTaints: excludes the defaults from the taint set", by012(platformScaler(bm, nil, "linux", "x64", "amd64")), scalerconfig.Platform{}, []string{"x64"}, true},
+		{"every plain taint: win32", by012(platformScaler(bm, nil, "win32", "x")), scalerconfig.Platform{}, []string{"x"}, false},
+		{"every plain taint: aarch64", by012(platformScaler(bm, nil, "aarch64", "x")), scalerconfig.Platform{}, []string{"x"}, false},
+		{"every plain taint: arm", by012(platformScaler(bm, nil, "arm", "x")), scalerconfig.Platform{}, []string{"x"}, false},
 		{"a bare-metal scaler takes the host's platform and its taints", platformScaler(bm, nil, "x"), scalerconfig.Platform{OS: "macos", Arch: "x64"}, []string{"x"}, false},
 		{"an empty runs-on is refused by the host's taints", platformScaler(bm, nil, "x"), scalerconfig.Platform{OS: "windows", Arch: "x64"}, nil, false},
 		{"an empty runs-on is refused by a declared platform's taints", platformScaler(ct, pl("linux", "arm64"), "x"), scalerconfig.Platform{}, nil, false},
-		{"an empty runs-on is refused by a label set's taint", platformScaler(ct, nil, "arm", "x"), scalerconfig.Platform{}, []string{}, false},
+		{"an empty runs-on is refused by a label set's taint", by012(platformScaler(ct, nil, "arm", "x")), scalerconfig.Platform{}, []string{}, false},
+		{"0.16.0: a label set's plain platform label taints nothing", platformScaler(bm, nil, "windows", "bare-metal"), scalerconfig.Platform{}, []string{"bare-metal"}, true},
+		{"0.16.0: nor for an empty runs-on", platformScaler(ct, nil, "arm", "x"), scalerconfig.Platform{}, []string{}, true},
 		{"an empty runs-on takes an ungated label set", platformScaler(ct, pl("linux", "x64"), "x"), scalerconfig.Platform{OS: "windows"}, nil, true},
 		{"an excluded added label vetoes every label set", platformScaler(ct, nil, "x"), scalerconfig.Platform{}, []string{"x"}, false},
 	}

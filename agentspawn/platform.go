@@ -90,11 +90,11 @@ func archLabels(arch string, dst []string) []string {
 	return dst
 }
 
-// hasPlatformTaint reports whether any of labels, lower-cased, is a
-// platform taint.
-func hasPlatformTaint(labels []string) bool {
+// hasPlatformLabel reports whether any of labels, lower-cased, names a
+// platform: a taint of its label set by the rules before 0.16.0.
+func hasPlatformLabel(labels []string) bool {
 	for _, l := range labels {
-		if scalerconfig.IsPlatformTaint(jsstr.ToLower(l)) {
+		if scalerconfig.IsPlatformLabel(jsstr.ToLower(l)) {
 			return true
 		}
 	}

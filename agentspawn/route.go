@@ -49,10 +49,18 @@ type Match struct {
 // Labels are compared lower-cased, as JavaScript lower-cases them.
 //
 //   - A label set serves the job when every runs-on label is one of its
-//     labels and every label of its gate is in runs-on. The gate is the
-//     scaler's mandatoryLabels and [PlatformTaints], and the platform taints
-//     among the label set's own labels, such as macos or arm64. None of
-//     Exclude may be one of its labels.
+//     labels and every label of its gate is in runs-on. None of Exclude may
+//     be one of its labels.
+//   - The gate is the rules' of the config (Config.Rules, which
+//     scalerconfig's read records; the zero Rules of a literal are the
+//     newest). By scalerconfig.Rules016, manager.ts's mandatoryGate at
+//     84ac3cd (0.16.0 on): the scaler's mandatoryLabels and
+//     [PlatformTaints], the same for each of its label sets, so a
+//     runsOn: [windows] job reaches a label set [windows, arm64] of a
+//     scaler whose platform is windows on x64. By Rules012 and Rules014,
+//     labelSetMandatoryLabels at 0b46a9a: those, and the platform labels
+//     among the label set's own labels (scalerconfig.IsPlatformLabel),
+//     such as macos or arm64.
 //   - Of those, the one with the fewest labels wins, its own and the added
 //     ones each counted once. On a tie the first wins: scalers in config
 //     order, and label sets in scaler order.
@@ -65,8 +73,9 @@ func Route(in RouteInput) (Match, bool) {
 		return Match{}, false
 	}
 	target := lowerSet(in.RunsOn)
+	labelTaints := in.Config.Rules != scalerconfig.Rules016
 	if len(target) == 0 {
-		return firstUngated(in.Config, in.Host)
+		return firstUngated(in.Config, in.Host, labelTaints)
 	}
 	exclude := lowerSet(in.Exclude)
 	best, bestSize, found := Match{}, 0, false
@@ -77,7 +86,7 @@ func Route(in RouteInput) (Match, bool) {
 			continue
 		}
 		for j, ls := range s.LabelSets {
-			size, ok := serves(ls.Labels, added, need, target, exclude)
+			size, ok := serves(ls.Labels, added, need, target, exclude, labelTaints)
 			if ok && (!found || size < bestSize) {
 				best, bestSize, found = Match{i, j}, size, true
 			}
@@ -87,15 +96,15 @@ func Route(in RouteInput) (Match, bool) {
 }
 
 // firstUngated is Route for an empty runs-on: the first label set without
-// a gate.
-func firstUngated(cfg *scalerconfig.Config, host scalerconfig.Platform) (Match, bool) {
+// a gate; with labelTaints, a label set's platform labels gate it.
+func firstUngated(cfg *scalerconfig.Config, host scalerconfig.Platform, labelTaints bool) (Match, bool) {
 	for i := range cfg.Scalers {
 		s := &cfg.Scalers[i]
 		if len(s.MandatoryLabels) > 0 || len(PlatformTaints(s, host)) > 0 {
 			continue
 		}
 		for j, ls := range s.LabelSets {
-			if !hasPlatformTaint(ls.Labels) {
+			if !labelTaints || !hasPlatformLabel(ls.Labels) {
 				return Match{i, j}, true
 			}
 		}
@@ -166,12 +175,13 @@ func addedLabels(s *scalerconfig.Scaler, host scalerconfig.Platform) orderedSet 
 }
 
 // serves reports whether a label set with these labels serves the job,
-// and how many labels it has with the added ones.
-func serves(labels []string, added map[string]bool, need []string, target, exclude map[string]bool) (int, bool) {
+// and how many labels it has with the added ones; with labelTaints, its
+// own platform labels gate it.
+func serves(labels []string, added map[string]bool, need []string, target, exclude map[string]bool, labelTaints bool) (int, bool) {
 	own := lowerSet(labels)
 	size := len(added)
 	for l := range own {
-		if scalerconfig.IsPlatformTaint(l) && !target[l] || exclude[l] {
+		if labelTaints && scalerconfig.IsPlatformLabel(l) && !target[l] || exclude[l] {
 			return 0, false
 		}
 		if !added[l] {

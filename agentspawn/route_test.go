@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/kicikit/kicikit/scalerconfig"
-	"github.com/stretchr/testify/assert"
 )
 
 // matcherScaler is one scaler of label-matcher.test.ts's
@@ -21,7 +24,12 @@ type matcherScaler struct {
 }
 
 func matcherConfig(scalers ...matcherScaler) *scalerconfig.Config {
-	cfg := &scalerconfig.Config{}
+	return matcherConfigBy(scalerconfig.Rules016, scalers...)
+}
+
+// matcherConfigBy is matcherConfig as a read by the rules r leaves it.
+func matcherConfigBy(r scalerconfig.Rules, scalers ...matcherScaler) *scalerconfig.Config {
+	cfg := &scalerconfig.Config{Rules: r}
 	for _, s := range scalers {
 		sc := scalerconfig.Scaler{Name: s.name, Type: scalerconfig.TypeContainer, MaxAgents: 1, MandatoryLabels: s.mandatory}
 		for _, labels := range s.labelSets {
@@ -68,7 +76,9 @@ func runRouteCases(t *testing.T, tests []routeCase) {
 // it always passes a gate per label set, and Route always computes one.
 // The per-label-set gate cases name their gate by a platform taint the
 // label set carries (arm64 for the test's gpu), the one way a config gates
-// one label set of a scaler and not another.
+// one label set of a scaler and not another: by 0.12.0's rules only
+// (Rules012). From 0.16.0 (84ac3cd's mandatoryGate) every label set of a
+// scaler has the scaler's gate, and a plain label gates nothing.
 func TestRouteLabelMatcher(t *testing.T) {
 	t.Parallel()
 	scalers := matcherConfig(
@@ -79,7 +89,8 @@ func TestRouteLabelMatcher(t *testing.T) {
 		matcherScaler{name: "gpu-pool", labelSets: [][]string{{"linux", "gpu"}}, mandatory: []string{"gpu"}},
 		matcherScaler{name: "generic", labelSets: [][]string{{"linux", "docker"}}, mandatory: []string{}},
 	)
-	mixed := matcherConfig(matcherScaler{name: "mixed", labelSets: [][]string{{"linux", "arm64"}, {"macos", "xcode"}}})
+	mixedSets := matcherScaler{name: "mixed", labelSets: [][]string{{"linux", "arm64"}, {"macos", "xcode"}}}
+	mixed, mixed016 := matcherConfigBy(scalerconfig.Rules012, mixedSets), matcherConfig(mixedSets)
 	runRouteCases(t, []routeCase{
 		{"returns scaler name and index for exact match", scalers, []string{"linux", "docker"}, nil, "docker-linux", 0},
 		{"matches second label set in a scaler", scalers, []string{"linux", "node20"}, nil, "docker-linux", 1},
@@ -132,10 +143,16 @@ func TestRouteLabelMatcher(t *testing.T) {
 		{"per-label-set gate: routes to a label set whose own gate is satisfied, ignoring a sibling set gate (first)", mixed, []string{"linux", "arm64"}, nil, "mixed", 0},
 		{"per-label-set gate: routes to a label set whose own gate is satisfied, ignoring a sibling set gate (second)", mixed, []string{"macos", "xcode"}, nil, "mixed", 1},
 		{"per-label-set gate: still refuses a label set whose own gate is unsatisfied", mixed, []string{"xcode"}, nil, "", 0},
-		{"per-label-set gate: empty runsOn picks the first ungated label set, not only the first scaler", matcherConfig(
+		{"per-label-set gate: empty runsOn picks the first ungated label set, not only the first scaler", matcherConfigBy(scalerconfig.Rules012,
 			matcherScaler{name: "mixed", labelSets: [][]string{{"linux", "arm64"}, {"linux"}}},
 		), nil, nil, "mixed", 1},
 		{"per-label-set gate: empty runsOn still matches nothing when every label set is gated", mixed, nil, nil, "", 0},
+		{"per-label-set gate by 0.14.0's rules too", matcherConfigBy(scalerconfig.Rules014, mixedSets), []string{"xcode"}, nil, "", 0},
+		// 0.16.0 on: a plain label gates nothing (such a config does not
+		// load there; a literal routes as the manager would).
+		{"0.16.0: a plain label is no gate (first)", mixed016, []string{"linux"}, nil, "mixed", 0},
+		{"0.16.0: a plain label is no gate (second)", mixed016, []string{"xcode"}, nil, "mixed", 1},
+		{"0.16.0: empty runsOn takes the scaler's first label set", mixed016, nil, nil, "mixed", 0},
 	})
 }
 
@@ -289,4 +306,75 @@ func TestRouteLongLabelSets(t *testing.T) {
 			assert.Equal(t, 1, m.LabelSetIndex)
 		})
 	}
+}
+
+// TestRouteGateByRules: issue 31's example, and the gate of a declared
+// platform. A scaler with platform windows on x64 gates each of its label
+// sets by windows alone from 0.16.0 (mandatoryGate at 84ac3cd), so a
+// runsOn: [windows] job reaches its label set [windows, arm64]; by 0.12.0's
+// rules that label set's own arm64 gates it too.
+func TestRouteGateByRules(t *testing.T) {
+	t.Parallel()
+	winAgent := `C:\kici\kici-agent.cmd`
+	config := func(r scalerconfig.Rules) *scalerconfig.Config {
+		return &scalerconfig.Config{Rules: r, Scalers: []scalerconfig.Scaler{{
+			Name: "win", Type: scalerconfig.TypeBareMetal, MaxAgents: 1,
+			Platform:  &scalerconfig.Platform{OS: "windows", Arch: "x64"},
+			LabelSets: []scalerconfig.LabelSet{{Labels: []string{"windows", "arm64"}, BinaryPath: &winAgent}},
+		}}}
+	}
+	for _, tt := range []struct {
+		rules  scalerconfig.Rules
+		runsOn []string
+		ok     bool
+	}{
+		{scalerconfig.Rules016, []string{"windows"}, true},
+		{scalerconfig.Rules016, []string{"Windows", "ARM64"}, true},
+		{scalerconfig.Rules016, []string{"arm64"}, false}, // the platform's taint, windows, is the gate
+		{scalerconfig.Rules016, nil, false},
+		{scalerconfig.Rules014, []string{"windows"}, false},
+		{scalerconfig.Rules012, []string{"windows"}, false},
+		{scalerconfig.Rules012, []string{"windows", "arm64"}, true},
+	} {
+		t.Run(fmt.Sprint(tt.rules, tt.runsOn), func(t *testing.T) {
+			t.Parallel()
+			m, ok := Route(RouteInput{Config: config(tt.rules), RunsOn: tt.runsOn, Host: scalerconfig.Platform{OS: "linux", Arch: "x64"}})
+			assert.Equal(t, tt.ok, ok)
+			if ok {
+				assert.Equal(t, Match{}, m)
+			}
+		})
+	}
+}
+
+// TestRouteLoadedConfig routes in a config as Load reads it: the rules the
+// read followed are the gate's.
+func TestRouteLoadedConfig(t *testing.T) {
+	t.Parallel()
+	src := "version: 1\nscalers:\n  - name: win\n    type: bare-metal\n    maxAgents: 1\n" +
+		"    platform: {os: windows, arch: x64}\n    labelSets:\n      - labels: [windows, arm64]\n        binaryPath: /opt/kici\n" +
+		"  - name: arm\n    type: container\n    maxAgents: 1\n    labelSets:\n      - labels: [linux, arm64]\n        image: i\n"
+	fsys := fstest.MapFS{"s.yaml": {Data: []byte(src)}}
+	_, err := scalerconfig.Load(fsys, "s.yaml", "")
+	var problems *scalerconfig.Error
+	require.ErrorAs(t, err, &problems, "the plain arm64 of the second scaler, from 0.16.0")
+	old, err := scalerconfig.ScanOptions{Rules: scalerconfig.Rules012}.Load(fsys, "s.yaml", "")
+	require.NoError(t, err)
+	_, ok := Route(RouteInput{Config: old, RunsOn: []string{"windows"}})
+	assert.False(t, ok, "0.12.0: the label set's arm64 gates it")
+	m, ok := Route(RouteInput{Config: old, RunsOn: []string{"linux"}})
+	assert.False(t, ok, "0.12.0: arm64 gates the linux set too: %+v", m)
+	m, ok = Route(RouteInput{Config: old, RunsOn: []string{"linux", "arm64"}})
+	assert.True(t, ok)
+	assert.Equal(t, Match{ScalerIndex: 1}, m)
+
+	fsys["s.yaml"].Data = []byte(strings.Replace(src, "  - name: arm\n    type: container\n    maxAgents: 1\n",
+		"  - name: arm\n    type: container\n    maxAgents: 1\n    platform: {os: linux, arch: arm64}\n", 1))
+	cfg, err := scalerconfig.Load(fsys, "s.yaml", "")
+	require.NoError(t, err)
+	m, ok = Route(RouteInput{Config: cfg, RunsOn: []string{"windows"}})
+	assert.True(t, ok, "0.16.0: the platform's windows alone gates the set [windows, arm64]")
+	assert.Equal(t, Match{}, m)
+	_, ok = Route(RouteInput{Config: cfg, RunsOn: []string{"linux"}})
+	assert.False(t, ok, "0.16.0: the arm scaler's platform gates it by arm64")
 }

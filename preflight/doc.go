@@ -76,6 +76,13 @@
 //
 // # Which orchestrator
 //
+// [CheckService] reads the config as the release it upgrades to does:
+// by scalerconfig.RulesFor of the target, so by 0.16.0's rules (config.ts
+// at 84ac3cd, which 0.20.0 keeps) for a target of 0.16.0 or later, or
+// none. Those refuse a flat resources block and a plain platform label in
+// a scaler without platform, which older releases load
+// ([InvalidConfigKind] says which release refuses what).
+//
 // The orchestrator's two findings and their texts are those of its 0.20.0
 // release (the seed's checkContainerAgentImages). It defaults
 // imagePullPolicy to IfNotPresent, as the public source does at 0b46a9a

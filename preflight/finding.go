@@ -21,6 +21,9 @@ const (
 	CodeInvalidImage  = "invalid-image"
 	CodeInvalidMemory = "invalid-memory"
 	CodeInvalidLimit  = "invalid-limit"
+	// CodeInvalidConfig is the code of a problem for which the orchestrator
+	// refuses to load the config ([InvalidConfigKind]): no Finding has it.
+	CodeInvalidConfig = "invalid-config"
 )
 
 // Kind describes one kind of finding. A program lists the checks from it.
@@ -54,10 +57,27 @@ var kinds = [...]Kind{
 		"Docker refuses the reference, so the container scaler cannot start agents for the label set. Correct the image."},
 	{CodeInvalidMemory, "InvalidMemory", "error",
 		"A resources memory is a string the orchestrator's memory parser refuses.",
-		"The orchestrator loads the config, but reads a label set's or the defaults' resources memory only when it spawns an agent, and fails every spawn that reads one it cannot parse, for a scaler of any type. Write the memory as a number and one unit k, m or g (512m, 2g)."},
+		"The orchestrator loads the config, but reads a label set's or the defaults' resources memory only when it spawns an agent, and fails every spawn that reads one it cannot parse, for a scaler of any type. Write the memory as a number and one unit k, m or g (512m, 2g). A memory written directly under resources, which an orchestrator before 0.16.0 reads as both request and limit, 0.16.0 and later refuse as they load the config (invalid-config)."},
 	{CodeInvalidLimit, "InvalidLimit", "error",
 		"A container limit comes out as zero, or is more bytes than an int64 holds.",
 		"A zero limit is no limit to Docker, so the container scaler's agents run without the limit the config writes; a memory limit beyond an int64 makes the container runtime refuse every spawn. Set a limit that bounds the container, or remove it."},
+}
+
+// InvalidConfigKind describes the problems for which the orchestrator
+// refuses to load the config: [Invalid]'s, each a scalerconfig.Problem,
+// which kici-preflight reports under [CodeInvalidConfig]. It is not one of
+// [Kinds]: no Finding is of it. Its help says which releases refuse what
+// their rules add: the config is read by the rules of the upgrade's target
+// (scalerconfig.RulesFor), the newest without one.
+func InvalidConfigKind() Kind {
+	return Kind{CodeInvalidConfig, "InvalidConfig", "error",
+		"The orchestrator would refuse to load the scaler config.",
+		"The orchestrator validates the scaler config when it starts, and refuses it whole for any of these problems: the service would not start after the upgrade. " +
+			"The config is read as the target release reads it (without a target, as the newest does). " +
+			"From 0.16.0 the orchestrator also refuses cpus or memory written directly under resources (nest them under limits: resources: {limits: {cpus: 2, memory: 4g}}), " +
+			"and a label naming a platform (windows, win32, macos, darwin, arm64, aarch64, arm) in a scaler without platform (declare platform: {os, arch} on the scaler); " +
+			"from 0.14.0, on a Windows host, a bare-metal binaryPath batch file whose path cmd.exe would read as syntax. " +
+			"Correct the value at the position shown."}
 }
 
 // Finding is one problem a check found with one label set, or with the

@@ -44,7 +44,8 @@ type InvalidMemory struct {
 	ScalerType scalerconfig.ScalerType
 	// Field is where the memory is, below the label set or the defaults. It is
 	// "resources.limits.memory", "resources.requests.memory", or
-	// "resources.memory" for the flat form, which is both.
+	// "resources.memory" for the flat form, which is both (a config read by
+	// the rules before 0.16.0: scalerconfig.Rules012, Rules014).
 	Field string
 	// Memory is the memory string, as written.
 	Memory string
@@ -118,7 +119,8 @@ type InvalidLimit struct {
 	ScalerType scalerconfig.ScalerType
 	// Field is the limit, below the label set or the defaults. It is
 	// "resources.limits.memory" or "resources.limits.cpus", or
-	// "resources.memory" or "resources.cpus" for the flat form.
+	// "resources.memory" or "resources.cpus" for the flat form (read by the
+	// rules before 0.16.0).
 	Field string
 	// At is where the file writes it. It is the zero Pos for a literal.
 	At scalerconfig.Pos

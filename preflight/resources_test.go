@@ -22,10 +22,26 @@ type got struct {
 	scaler, set     int
 }
 
+// resourceLines are the resource findings of src read by 0.12.0's rules,
+// which read a flat resources block too; a config the newest rules read
+// has the same findings by them.
 func resourceLines(t *testing.T, src string) []got {
 	t.Helper()
-	cfg, err := scalerconfig.Load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
+	fsys := fstest.MapFS{"s.yaml": {Data: []byte(src)}}
+	cfg, err := scalerconfig.ScanOptions{Rules: scalerconfig.Rules012}.Load(fsys, "s.yaml", "")
 	require.NoError(t, err)
+	out := resourceLinesOf(t, cfg)
+	if newest, err := scalerconfig.Load(fsys, "s.yaml", ""); err == nil {
+		assert.Equal(t, out, resourceLinesOf(t, newest), "by the newest rules")
+	} else {
+		assert.Contains(t, err.Error(), "resources takes { requests, limits }", "only a flat block fails by the newest rules")
+	}
+	return out
+}
+
+// resourceLinesOf are the resource findings of cfg.
+func resourceLinesOf(t *testing.T, cfg *scalerconfig.Config) []got {
+	t.Helper()
 	var out []got
 	for _, f := range checkResources(Input{Config: cfg, Location: scalerconfig.Location{Path: "s.yaml"}}) {
 		s := f.LabelSet()
@@ -143,7 +159,8 @@ func TestResourceMessages(t *testing.T) {
 	t.Parallel()
 	src := "version: 1\ndefaults:\n  resources: {limits: {memory: 0k}}\nscalers:\n" + scalerOf("bare-metal", "{limits: {memory: 4GB}}") +
 		strings.Replace(scalerOf("container", "{memory: 99999999999999g, cpus: 1e-12}"), "name: s", "name: c", 1)
-	cfg, err := scalerconfig.Load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
+	// The flat block loads by 0.12.0's rules.
+	cfg, err := scalerconfig.ScanOptions{Rules: scalerconfig.Rules012}.Load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
 	require.NoError(t, err)
 	var messages []string
 	for _, f := range checkResources(Input{Config: cfg, Location: scalerconfig.Location{Path: "/etc/kici/scalers.yaml", Dir: "/etc/kici/scalers.d"}}) {

@@ -24,10 +24,12 @@ type ServiceInput struct {
 	// orchestrator resolves a relative config path.
 	WorkingDir string
 	// TargetVersion is the release the upgrade installs, as
-	// [Input.TargetVersion] takes it.
+	// [Input.TargetVersion] takes it. The config is read by its rules
+	// (scalerconfig.RulesFor), the newest when it names no release.
 	TargetVersion string
 	// Windows reads the paths with Windows rules, as
-	// scalerconfig.Options{Windows: true} does.
+	// scalerconfig.Options{Windows: true} does, and the config as an
+	// orchestrator on Windows reads it (scalerconfig.ScanOptions.Host).
 	Windows bool
 }
 
@@ -88,9 +90,15 @@ func (Unreadable) serviceCheck()     {}
 // CheckService runs the upgrade's check from the service's env file, as
 // `kici-admin orchestrator upgrade` does before it restarts the service. It
 // locates the config ([scalerconfig.Locate]), loads it
-// ([scalerconfig.Location.Load]) and checks it ([Check]). The findings name
-// the config as the env file does. Their positions name each file by its
-// path on the service's system.
+// ([scalerconfig.Location.Scan]) as the target release reads it, and
+// checks it ([Check]). The findings name the config as the env file does.
+// Their positions name each file by its path on the service's system.
+//
+// The release the upgrade installs reads the config: by 0.16.0's rules
+// for a target of 0.16.0 or later, or none, so a config that only an
+// older release loads (a flat resources block, a plain platform label) is
+// [Invalid] for them. The orchestrator's own upgrade check is silent on it,
+// and the upgraded service fails to start.
 //
 // When the env file or the config cannot be read or loaded, the
 // orchestrator has nothing to report. CheckService says why: [Invalid] with
@@ -120,7 +128,12 @@ func CheckService(in ServiceInput) ServiceCheck {
 		// FS is the env file's volume: the config's is another file system.
 		return Unreadable{Location: loc, Err: &scalerconfig.FileError{Path: loc.Path, Reason: scalerconfig.ErrNotFSPath}}
 	}
-	cfg, err := loc.Load(in.FS)
+	opts := scalerconfig.ScanOptions{}
+	opts.Rules, _ = scalerconfig.RulesFor(in.TargetVersion)
+	if in.Windows {
+		opts.Host.OS = "windows"
+	}
+	cfg, err := loc.Scan(in.FS, opts, nil)
 	var invalid *scalerconfig.Error
 	switch {
 	case errors.As(err, &invalid):

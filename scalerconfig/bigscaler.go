@@ -13,10 +13,11 @@ import (
 // group at a time, each validated as labelSets' array validates it, on its
 // own, and decoded at once. The scaler's schema is the scaler's own with
 // labelSets read so (bigScaler.list): what the scaler's refinement
-// (checkScaler) reads of each label set, whether its image, binaryPath and
-// rootfsPath are set and, when the scaler has mandatory labels, its labels,
-// is all the list holds. As for the scalers list, any YAML error or issue
-// leaves the reading to the whole config's.
+// (checkScaler) reads of each label set is all the list holds: whether its
+// image, binaryPath and rootfsPath are set, its labels when the scaler has
+// mandatory labels or when a label names a platform that Rules016 refuses,
+// and a binaryPath a Windows host refuses. As for the scalers list, any
+// YAML error or issue leaves the reading to the whole config's.
 
 // bigScaler reads the label sets of one scaler at a time.
 type bigScaler struct {
@@ -26,6 +27,7 @@ type bigScaler struct {
 	file   splitFile
 	sets   yamljs.Items                    // the scaler's label sets
 	labels bool                            // the scaler has mandatory labels: its gates read each set's labels
+	plain  bool                            // Rules016, and the scaler has no platform: a plain platform label is refused
 	read   []LabelSet                      // the scaler's label sets, decoded
 	failed bool                            // a label set had an issue or a YAML error
 	out    zod.Outputs                     // a label set's output
@@ -49,12 +51,13 @@ func (b *byItem) bigItem(f splitFile, g itemGroup, first bool) (read, ok bool) {
 		b.list.Pos = rest.Pos // the list's own position, as the whole file's tree has it
 	}
 	if b.big == nil {
-		b.big = &bigScaler{b: b, set: labelSetsSchema().Inner}
+		b.big = &bigScaler{b: b, set: labelSetsSchema(b.m.read).Inner}
 		b.big.schema = b.maker(b.big.keys)
 	}
 	big := b.big
 	big.file, big.sets, big.read, big.failed = f, sets, make([]LabelSet, 0, len(sets.Items)), false
 	big.labels = hasItems(lookupMap(rest.Items[0], "mandatoryLabels"))
+	big.plain = b.m.read.newest() && lookupMap(rest.Items[0], "platform") == nil
 	b.out.Reset()
 	b.r = zod.Payload{Value: rest.Items[0], Issues: b.r.Issues[:0], Out: &b.out, Limit: 1}
 	start := len(b.m.places) // the label sets' places are recorded as they are decoded
@@ -135,37 +138,58 @@ func (big *bigScaler) readSets() *yamljs.Node {
 }
 
 // checked is what the scaler's refinement reads of a label set's output:
-// whether its image, binaryPath and rootfsPath are set (non-empty strings)
-// and, when the scaler has mandatory labels, its labels, copied. Without
-// labels it is one of the eight lists of the keys set, made once.
+// whether its image, binaryPath and rootfsPath are set (non-empty strings);
+// its labels, copied, when the scaler has mandatory labels or one of them
+// names a platform the rules refuse here (big.plain); and a binaryPath a
+// Windows host refuses, copied. Without those it is one of the eight lists
+// of the keys set, made once.
 func (big *bigScaler) checked(ls *yamljs.Node) *yamljs.Node {
 	var set int
-	var labels *yamljs.Node
+	var labels, batch *yamljs.Node
 	for _, p := range ls.Pairs {
 		if k := checkedKey(p.Key); k >= 0 && truthy(p.Value) {
 			set |= 1 << k
-		} else if p.Key == "labels" && big.labels {
+			if p.Key == "binaryPath" && big.b.m.read.batchRule() && batchRefusal(p.Value.Str) != "" {
+				batch = &yamljs.Node{Kind: yamljs.String, Str: p.Value.Str}
+			}
+		} else if p.Key == "labels" && (big.labels || big.plain && anyPlatformLabel(p.Value)) {
 			labels = &yamljs.Node{Kind: yamljs.Seq, Items: make([]*yamljs.Node, len(p.Value.Items))}
 			for i, l := range p.Value.Items {
 				labels.Items[i] = &yamljs.Node{Kind: yamljs.String, Str: l.Str}
 			}
 		}
 	}
-	if labels == nil && big.shared[set] != nil {
+	if labels == nil && batch == nil && big.shared[set] != nil {
 		return big.shared[set]
 	}
 	n := &yamljs.Node{Kind: yamljs.Map}
 	for k, key := range checkedKeys() {
 		if set&(1<<k) != 0 {
-			n.Pairs = append(n.Pairs, yamljs.Pair{Key: key, Value: &yamljs.Node{Kind: yamljs.String, Str: "set"}})
+			v := &yamljs.Node{Kind: yamljs.String, Str: "set"}
+			if key == "binaryPath" && batch != nil {
+				v = batch
+			}
+			n.Pairs = append(n.Pairs, yamljs.Pair{Key: key, Value: v})
 		}
 	}
 	if labels != nil {
 		n.Pairs = append(n.Pairs, yamljs.Pair{Key: "labels", Value: labels})
-	} else {
+	}
+	if labels == nil && batch == nil {
 		big.shared[set] = n
 	}
 	return n
+}
+
+// anyPlatformLabel reports whether a label of the canonical labels names
+// a platform.
+func anyPlatformLabel(labels *yamljs.Node) bool {
+	for _, l := range labels.Items {
+		if IsPlatformLabel(l.Str) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkedKeys are the keys of a label set whose being set the scaler's

@@ -34,7 +34,7 @@ import (
 // try others). With each, each scaler goes to each as soon as it is valid,
 // rather than into the Config; handed is how many went, also when ok is
 // false.
-func loadByItem(fsys files, name string, src []byte, dir string, group int, each func(int, *Scaler)) (cfg *Config, handed int, ok bool, whole *parsed) {
+func loadByItem(fsys files, name string, src []byte, dir string, read reading, group int, each func(int, *Scaler)) (cfg *Config, handed int, ok bool, whole *parsed) {
 	root, main, whole := mainPart(fsys.name(name), src)
 	if root == nil {
 		return nil, 0, false, whole
@@ -47,7 +47,7 @@ func loadByItem(fsys files, name string, src []byte, dir string, group int, each
 		}
 		parts = append(parts, more...)
 	}
-	m := &merged{main: fsys.name(name), root: root, byItem: true, each: each, group: group}
+	m := &merged{main: fsys.name(name), root: root, read: read, byItem: true, each: each, group: group}
 	if each == nil {
 		m.scalers = make([]Scaler, 0, main.count())
 	}
@@ -62,7 +62,7 @@ func loadByItem(fsys files, name string, src []byte, dir string, group int, each
 		}}
 	}
 	p := zod.Payload{Value: root, Limit: 1} // whether there is an issue is all it asks
-	configSchemaWith(list).Run(&p)
+	configSchemaWith(read, list).Run(&p)
 	if failed || len(p.Issues) > 0 {
 		return nil, m.handed, false, nil
 	}

@@ -15,26 +15,38 @@ import (
 )
 
 // checkByItem checks that loadByItem, when it reads src, gives the Config
-// that reading the whole file gives, positions included. It reports
-// whether loadByItem read it.
+// that reading the whole file gives, positions included, by each of the
+// readings (scanReadings). It reports whether loadByItem read it by the
+// newest rules.
 func checkByItem(t testing.TB, src []byte) bool {
 	t.Helper()
-	got, _, ok, _ := loadByItem(files{}, "s.yaml", src, "", groupBytes, nil)
-	want, err := load(fstest.MapFS{"s.yaml": {Data: src}}, "s.yaml", "", yamljs.Parse, false)
-	want = unstamped(want)
-	if ok {
-		require.NoError(t, err, "read by item, refused whole")
-		require.Equal(t, want, got)
-	}
-	// Groups of one item, and of a few: every item ends a group.
-	for _, group := range []int{1, 300} {
-		small, _, smallOK, _ := loadByItem(files{}, "s.yaml", src, "", group, nil)
-		if smallOK {
-			require.NoError(t, err, "read by item in groups of %d bytes, refused whole", group)
-			require.Equal(t, want, small, "groups of %d bytes", group)
+	newest := false
+	for i, opts := range scanReadings() {
+		read := readingOf(opts)
+		got, _, ok, _ := loadByItem(files{}, "s.yaml", src, "", read, groupBytes, nil)
+		want, err := scan(files{fsys: fstest.MapFS{"s.yaml": {Data: src}}}, "s.yaml", "", yamljs.Parse, false, opts, nil)
+		want = unstamped(want)
+		if ok {
+			require.NoError(t, err, "read by item, refused whole")
+			require.Equal(t, want, got)
 		}
+		// Groups of one item, and of a few: every item ends a group.
+		for _, group := range []int{1, 300} {
+			small, _, smallOK, _ := loadByItem(files{}, "s.yaml", src, "", read, group, nil)
+			if smallOK {
+				require.NoError(t, err, "read by item in groups of %d bytes, refused whole", group)
+				require.Equal(t, want, small, "groups of %d bytes", group)
+			}
+		}
+		newest = newest || i == 0 && ok
 	}
-	return ok
+	return newest
+}
+
+// scanReadings are the readings the by-item tests compare with the whole
+// file's: the newest rules, first, then on a Windows host, then 0.12.0's.
+func scanReadings() []ScanOptions {
+	return []ScanOptions{{}, {Host: Platform{OS: "windows"}}, {Rules: Rules012}}
 }
 
 // byItemConfig is a config of n label sets in a few scalers, written in
@@ -56,7 +68,7 @@ func byItemConfig(n int) []byte {
 		case 1:
 			fmt.Fprintf(&b, "      - labels:\n          - \" X%d \"\n        image: >-\n          reg/kici-agent:latest\n        imagePullPolicy: Always\n", i)
 		default:
-			fmt.Fprintf(&b, "      - {labels: [l%d], image: reg/kici-agent@sha256:%064d, resources: {cpus: 2, memory: 1g}}\n", i, i)
+			fmt.Fprintf(&b, "      - {labels: [l%d], image: reg/kici-agent@sha256:%064d, resources: {limits: {cpus: 2, memory: 1g}}}\n", i, i)
 		}
 	}
 	b.WriteString("firecracker:\n  cidr: 10.1.0.0/24\n")
@@ -92,7 +104,7 @@ func TestLoadByItemRefuses(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			_, _, ok, _ := loadByItem(files{}, "s.yaml", []byte(src), "", groupBytes, nil)
+			_, _, ok, _ := loadByItem(files{}, "s.yaml", []byte(src), "", reading{}, groupBytes, nil)
 			assert.False(t, ok)
 			got, err := Load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
 			want, werr := load(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "", yamljs.Parse, false)
@@ -116,7 +128,7 @@ func TestLoadByItemMainWhole(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			_, _, ok, _ := loadByItem(files{}, "s.yaml", []byte(src), "", groupBytes, nil)
+			_, _, ok, _ := loadByItem(files{}, "s.yaml", []byte(src), "", reading{}, groupBytes, nil)
 			assert.True(t, ok)
 			checkScan(t, fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml", "")
 		})
@@ -134,22 +146,35 @@ func FuzzLoadByItem(f *testing.F) {
 	})
 }
 
-// checkScan checks that Location.Scan hands over the scalers of the whole
-// config's Config (read whole, not by item), in order, and returns the
-// rest of it, or its error; and that Load, and Scan without each, give
-// that Config or error.
+// checkScan checks, by each of the readings (scanReadings), that
+// Location.Scan hands over the scalers of the whole config's Config (read
+// whole, not by item), in order, and returns the rest of it, or its error;
+// and that Load, and Scan without each, give that Config or error.
 func checkScan(t testing.TB, fsys fstest.MapFS, main, dir string) {
 	t.Helper()
-	want, wantErr := load(fsys, main, dir, yamljs.Parse, false)
-	got, err := Load(fsys, main, dir)
+	for _, opts := range scanReadings() {
+		checkScanBy(t, opts, fsys, main, dir)
+	}
+}
+
+// checkScanBy is checkScan by the options' reading.
+func checkScanBy(t testing.TB, opts ScanOptions, fsys fstest.MapFS, main, dir string) {
+	t.Helper()
+	want, wantErr := scan(files{fsys: fsys}, main, dir, yamljs.Parse, false, opts, nil)
+	got, err := opts.Load(fsys, main, dir)
 	require.Equal(t, wantErr, err)
 	require.Equal(t, want, got)
+	if opts == (ScanOptions{}) {
+		got, err = Load(fsys, main, dir)
+		require.Equal(t, wantErr, err)
+		require.Equal(t, want, got)
+	}
 	loc := Location{Path: main, Dir: dir}
-	got, err = loc.Scan(fsys, ScanOptions{}, nil)
+	got, err = loc.Scan(fsys, opts, nil)
 	require.Equal(t, wantErr, err)
 	require.Equal(t, want, got)
 	var scalers []Scaler
-	got, err = loc.Scan(fsys, ScanOptions{}, func(i int, s *Scaler) {
+	got, err = loc.Scan(fsys, opts, func(i int, s *Scaler) {
 		require.Equal(t, len(scalers), i)
 		scalers = append(scalers, *s)
 	})
@@ -202,7 +227,7 @@ func TestLoadByItemDropIns(t *testing.T) {
 					fsys["etc/s.d/"+n] = &fstest.MapFile{Data: []byte(text)}
 				}
 				checkScan(t, fsys, "etc/s.yaml", "etc/s.d")
-				_, _, ok, _ := loadByItem(files{fsys: fsys}, "etc/s.yaml", main, "etc/s.d", groupBytes, nil)
+				_, _, ok, _ := loadByItem(files{fsys: fsys}, "etc/s.yaml", main, "etc/s.d", reading{}, groupBytes, nil)
 				assert.Equal(t, byItem[name], ok, "read by item")
 			})
 		}
@@ -424,7 +449,7 @@ func TestWholeMainParsedOnce(t *testing.T) {
 			}
 			parses := 0
 			counted := func(b []byte) (*yamljs.Node, error) { parses++; return yamljs.Parse(b) }
-			got, err := scan(files{fsys: fsys}, "s.yaml", dir, counted, true, 0, nil)
+			got, err := scan(files{fsys: fsys}, "s.yaml", dir, counted, true, ScanOptions{}, nil)
 			want, wantErr := load(fsys, "s.yaml", dir, yamljs.Parse, false)
 			assert.Equal(t, tt.parses, parses, "%q: parses of the whole read", tt.src)
 			assert.Equal(t, want, got, tt.src)

@@ -124,14 +124,22 @@ type Config struct {
 
 	Pos Pos `json:"-"` // the main file's top-level mapping
 
+	// Rules are the rules the config was read by ([ScanOptions].Rules).
+	// The zero Rules of a literal are the newest. [Config.WithDefaults]
+	// keeps them, and github.com/kicikit/kicikit/agentspawn.Route routes
+	// by them.
+	Rules Rules `json:"-"`
+
 	at []place // where each value is: see PosOf
 }
 
 // Defaults are what a label set that declares nothing gets.
 type Defaults struct {
 	// Resources are the requests and limits of an agent whose job and
-	// label set declare none (see [Config.SpawnResources]).
-	// It is nil when the defaults have none.
+	// label set declare none (see [Config.SpawnResources]): requests and
+	// limits, each with cpus and memory; a limit alone also sets the
+	// request. From 0.16.0 cpus or memory written directly under resources
+	// are refused. It is nil when the defaults have none.
 	Resources *hostconfig.Resources `json:"resources,omitzero"`
 }
 
@@ -274,7 +282,9 @@ type Scaler struct {
 	// Platform is the operating system and architecture of the agents.
 	// Their kici:os: and kici:arch: labels and the pool's platform taints
 	// come from it. nil: a bare-metal scaler's host's platform, or linux
-	// for a container or Firecracker scaler.
+	// for a container or Firecracker scaler. From 0.16.0 a scaler whose
+	// label sets hold a label naming a platform (windows, win32, macos,
+	// darwin, arm64, aarch64, arm) must declare it.
 	Platform *Platform `json:"platform,omitzero"`
 	// Roles are the kinds of internal job the agents take beside ordinary
 	// jobs. nil means every kind: roles left out, or listing "all".
@@ -381,9 +391,11 @@ type LabelSet struct {
 	// process. A bare-metal label set needs it or an Image.
 	BinaryPath *string `json:"binaryPath,omitzero"`
 	// Resources are the requests and limits of the label set's agents,
-	// unless the job declares its own. nil: the config's defaults (see
-	// [Config.SpawnResources]). The flat form {cpus, memory} is read as
-	// both requests and limits.
+	// unless the job declares its own: requests and limits, each with cpus
+	// and memory; a limit alone also sets the request. nil: the config's
+	// defaults (see [Config.SpawnResources]). From 0.16.0 cpus or memory
+	// written directly under resources are refused; before it, that flat
+	// form was read as both requests and limits.
 	Resources *hostconfig.Resources `json:"resources,omitzero"`
 	// Volumes are bind mounts of an agent container, in the Engine API's
 	// "source:target[:mode]" form ("/host/cache:/cache:ro"). The runtime

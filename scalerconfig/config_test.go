@@ -236,14 +236,15 @@ func TestPathString(t *testing.T) {
 	}
 }
 
-// TestUnionReasons: "Invalid input" comes with why each form failed.
+// TestUnionReasons: by 0.12.0's rules, "Invalid input" comes with why each
+// form failed.
 func TestUnionReasons(t *testing.T) {
 	t.Parallel()
 	for _, c := range readLoadCases(t) {
 		if c.Name != "flat cpus too big" {
 			continue
 		}
-		_, err := load(c.fsOf(), c.Main, c.Dir, c.jsonParser(t), false)
+		_, err := scan(files{fsys: c.fsOf()}, c.Main, c.Dir, c.jsonParser(t), false, ScanOptions{Rules: Rules012}, nil)
 		var e *Error
 		require.ErrorAs(t, err, &e)
 		require.Len(t, e.Problems, 1)
@@ -252,6 +253,12 @@ func TestUnionReasons(t *testing.T) {
 			`nested form: Unrecognized key: "cpus"`,
 			"flat form: cpus: Too big: expected number to be <=256",
 		}, e.Problems[0].Reasons)
+		// From 0.16.0 there is no union: the flat key is refused.
+		_, err = load(c.fsOf(), c.Main, c.Dir, c.jsonParser(t), false)
+		require.ErrorAs(t, err, &e)
+		require.Len(t, e.Problems, 1)
+		assert.Equal(t, flatResourcesMessage, e.Problems[0].Message)
+		assert.Empty(t, e.Problems[0].Reasons)
 		return
 	}
 	require.Fail(t, "no case")
@@ -336,9 +343,11 @@ func TestPlatformTaints(t *testing.T) {
 		})
 	}
 	for _, l := range []string{"windows", "win32", "macos", "darwin", "arm64", "aarch64", "arm"} {
-		assert.True(t, IsPlatformTaint(l), l)
+		assert.True(t, IsPlatformLabel(l), l)
+		assert.True(t, IsPlatformTaint(l), "the old name: %s", l)
 	}
-	for _, l := range []string{"linux", "x64", "Windows", "gpu", ""} {
-		assert.False(t, IsPlatformTaint(l), l)
+	for _, l := range []string{"linux", "x64", "amd64", "Windows", "gpu", "", " arm", "arm7"} {
+		assert.False(t, IsPlatformLabel(l), l)
+		assert.False(t, IsPlatformTaint(l), "the old name: %s", l)
 	}
 }

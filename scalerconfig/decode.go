@@ -30,7 +30,7 @@ func (m *merged) newDecoder(file string) decoder { return decoder{m: m, file: fi
 // config decodes the schema's output.
 func (m *merged) config(v *yamljs.Node) *Config {
 	d := m.newDecoder(m.main)
-	c := &Config{Pos: d.pos(v.Pos)}
+	c := &Config{Pos: d.pos(v.Pos), Rules: m.read.rules}
 	ks := configKeys(c, nil)
 	start := len(m.places)
 	d.object(v, &ks)

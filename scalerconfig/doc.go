@@ -7,15 +7,46 @@
 // # Which orchestrator
 //
 // The rules are those of the public KiCI source, repository
-// kici-dev/kici-public, at commit 0b46a9a5a27836be8b5af7a5e0c806592d3b5d6d
-// (the 0.12.0 line). Its packages/orchestrator/src/scaler/config.ts holds
-// the file's loader and schema. types.ts, container-backend.ts and
+// kici-dev/kici-public. Its packages/orchestrator/src/scaler/config.ts
+// holds the file's loader and schema. types.ts, container-backend.ts and
 // manager.ts say what the orchestrator does with each field, and so does
-// each field's doc here. The release 0.20.0, whose upgrade check kicikit
-// reproduces, also defaults imagePullPolicy to IfNotPresent.
+// each field's doc here. By default a read follows the newest public
+// rules: config.ts at commit 84ac3cd1ea5b3223661224932f3fdbbc318cb79a
+// (0.16.0). 0.17.0 (411538fe) changes none of the config's files, and the
+// seed of 0.20.0, whose upgrade check kicikit reproduces, none of their
+// code: 0.16.0 to 0.20.0 read a config alike.
 //
-// Later commits of config.ts, up to 84ac3cd (0.16.0), change some rules.
-// This package keeps those of 0b46a9a.
+// One switch, [Rules], selects older rules for an older orchestrator.
+// [ScanOptions].Rules sets it for a read, [RulesFor] gives it for a
+// release, and the Config a read returns records it ([Config].Rules):
+//
+//	rules, _ := scalerconfig.RulesFor("0.15.0") // Rules014
+//	cfg, err := scalerconfig.ScanOptions{Rules: rules}.Load(fsys, "scalers.yaml", "scalers.d")
+//
+// The rules, each at the commit it follows:
+//
+//	Rules016  84ac3cd (0.16.0 and later; the zero Rules)
+//	Rules014  b9d436e (0.14.0) and 221047e (0.15.0)
+//	Rules012  0b46a9a5a27836be8b5af7a5e0c806592d3b5d6d (0.12.0, 0.13.x)
+//
+// Rules016 refuse what the older rules load:
+//
+//   - A resources block, of a label set or of the defaults, that is a
+//     mapping with a cpus or memory key, even beside requests or limits:
+//     "resources takes { requests, limits }: nest cpus and memory under
+//     limits (a limit alone also sets the request)", at the block. The
+//     older rules read the flat form {cpus, memory} as both requests and
+//     limits.
+//   - In a scaler without platform, each label of a label set whose
+//     canonical form is windows, win32, macos, darwin, arm64, aarch64 or
+//     arm ([IsPlatformLabel]): `Scaler "<name>" labelSets[<j>]: label
+//     "<label>" names a platform; declare platform: { os, arch } instead`,
+//     at the label. The older rules load it, and it taints its label set.
+//
+// From Rules014 on, on a Windows host ([ScanOptions].Host), a bare-metal
+// binaryPath that is a batch file (.cmd, .bat) cmd.exe would read as
+// syntax is refused, after the label set's binaryPath rule. The other
+// rules are the same in all three, and so is their order.
 //
 // The repository also holds an older line, v0.1.x (config.ts at commit
 // 6e56c73f836e8277c63656b29cab99e968bd20c2). It differs where it matters
@@ -125,18 +156,22 @@
 //   - Labels starting with "kici:" once lower-cased, before trimming, are
 //     reserved.
 //   - A job must be able to request every label of a label set's gate on
-//     that set. The gate is mandatoryLabels, the platform's taints and the
-//     taints of the set's own labels.
+//     that set. The gate is mandatoryLabels and the platform's taints (by
+//     Rules012 and Rules014 also the taints of the set's own labels).
+//   - The refusals of the newer rules above: a flat resources block, a
+//     plain platform label without platform, and on a Windows host a
+//     batch-file binaryPath cmd.exe cannot run.
 //   - hostAccess entries must be addresses, ranges or ports.
 //   - machinePool references must resolve, and pool names be unique.
 //
 // zod decides which problems a config gets, and Load follows it. A
 // value's checks stop at a wrong type, but not at a range problem. So
 // maxAgents: 0 still lets the image rule run, while maxAgents: "2" does
-// not. An unknown key never stops a rule. A resources block that fits
-// neither form is "Invalid input", and Problem.Reasons says why each form
-// failed. But when one form fails only on unknown keys, its problem is
-// reported instead.
+// not. An unknown key never stops a rule. A flat resources block's
+// refusal stops its scaler's rules, as a transform's issue does in zod. By
+// the older rules a resources block that fits neither form is "Invalid
+// input", and Problem.Reasons says why each form failed. But when one form
+// fails only on unknown keys, its problem is reported instead.
 //
 // # Problems and errors
 //
@@ -198,8 +233,8 @@
 //     toLowerCase(), with full Unicode case mapping. "İ" becomes "i̇", and
 //     a final Σ "ς". U+0085 is not trimmed, U+FEFF is. Order and
 //     duplicates are kept.
-//   - The flat resources form {cpus, memory} read as both requests and
-//     limits.
+//   - By Rules012 and Rules014, the flat resources form {cpus, memory}
+//     read as both requests and limits.
 //   - roles listing "all" read as every role (nil).
 //   - A resource cap's maxMemory in bytes.
 //
@@ -237,9 +272,11 @@
 // prints the first.
 //
 // This package's tests make both from the schema Load validates with.
-// Each key gets its Go field's doc as its description, its default and
-// its allowed values. Each scaler type's rules become if/then, such as a
-// container label set's image. The reserved "kici:" prefix and a cap's
+// They state the newest rules (Rules016). Each key gets its Go field's
+// doc as its description, its default and its allowed values. Each scaler
+// type's rules become if/then, such as a container label set's image, and
+// so does the refusal of a plain platform label in a scaler without
+// platform. The reserved "kici:" prefix, a platform label and a cap's
 // memory string become patterns. go test ./cmd/kici-preflight
 // ./scalerconfig -update rewrites them, with the command's golden files.
 // The tests fail when they are stale.
@@ -251,9 +288,9 @@
 //   - The drop-in merge. A main file may leave scalers out, or null, when
 //     its drop-ins add them. A drop-in that adds to a main file that
 //     cannot take them fails only merged.
-//   - Gate labels' reachability: a label set's gate (mandatoryLabels, the
-//     platform's taints, the taints of its labels) against its
-//     lower-cased labels.
+//   - Gate labels' reachability: a label set's gate (mandatoryLabels and
+//     the platform's taints) against its lower-cased labels.
+//   - The host: a Windows host's refusal of a batch-file binaryPath.
 //   - Machine pool references and duplicate pool names.
 //   - hostAccess entries and a firecracker scaler's extraHosts entries,
 //     beyond being strings.
@@ -263,6 +300,26 @@
 // Nor can they say what the orchestrator finds only when it spawns an
 // agent. A resources memory it cannot read is one (memory: 4GB loads).
 // [github.com/kicikit/kicikit/preflight.Check] reports that.
+//
+// # Fixing a config for 0.16.0
+//
+// A Problem of Rules016's refusals has a Hint: a flat block's nested form,
+// the platform a scaler is to declare, or why its label sets need a scaler
+// each. Where the config leaves no choice it also has a [Fix], which
+// [ApplyFixes] makes in the file's bytes, changing nothing else:
+//
+//   - a flat block of cpus and memory alone is nested under limits (a
+//     limit alone also sets the request, so the agents get what the older
+//     releases gave them); a block with cpus or memory beside requests or
+//     limits is left to the operator;
+//   - a scaler whose label sets each hold the same plain platform labels,
+//     all of them platform taints (windows, macos, arm64), and whose
+//     labels name its os and arch (linux, x64 or amd64, or linux for a
+//     container or firecracker scaler), gets platform: {os, arch}. Its
+//     label sets keep their labels, and each gate stays what it was.
+//
+// A flat block in a label set stops its scaler's rules, so its platform
+// labels show once the block is nested: fix, load, and fix again.
 //
 // # Editing images
 //

@@ -52,6 +52,19 @@ type Problem struct {
 	// too: scaler: where scalers: is meant gets a suggestion. Message stays
 	// the orchestrator's own. String and Error add [Problem.DidYouMean].
 	Suggestions []Suggestion
+	// Hint says how to write what the orchestrator asks for, where the
+	// config shows it, for the refusals of [Rules016]: a flat resources
+	// block's nested form ("nest them: resources: {limits: {cpus: 2}}"),
+	// the platform a scaler with a plain platform label is to declare, or
+	// why its label sets need a scaler each. It is "" for the other
+	// problems. String and Error leave it out.
+	Hint string
+	// Fix, when not nil, is the edit that clears the problem, for a
+	// refusal of Rules016 the config leaves no choice about: a flat
+	// resources block of cpus and memory alone, or a scaler whose label
+	// sets all name the one platform. [ApplyFixes] makes it. The problems
+	// of one scaler's labels have the same Fix.
+	Fix *Fix
 }
 
 // String returns "file:line:column: path: message", the whole problem.
@@ -158,7 +171,7 @@ func (m *merged) refusal(p *zod.Payload) *Error {
 // message. thrown is true for a TypeError, the one Problem then.
 func (m *merged) problems(issues []*zod.Issue) (out []Problem, thrown bool) {
 	out = make([]Problem, 0, len(issues))
-	root := configSchema() // for the suggestions
+	root := configSchema(m.read) // for the suggestions
 	messages := map[string]string{}
 	for i, iss := range issues {
 		issues[i] = nil
@@ -182,6 +195,12 @@ func (m *merged) problem(root *zod.Schema, iss *zod.Issue) Problem {
 	file, at := m.locate(path, iss)
 	p := Problem{File: file, Line: int(at.Line), Column: int(at.Column), Path: pathString(path), Message: iss.Message, Code: iss.Code}
 	p.Suggestions = m.suggestions(root, path, iss)
+	if n, ok := iss.Note.(*problemNote); ok {
+		p.Hint = n.hint
+		if n.fixAt != nil {
+			p.Fix = &Fix{Pos: Pos{File: file, Line: int(n.fixAt.Pos.Line), Column: int(n.fixAt.Pos.Column), Offset: int(n.fixAt.Pos.Offset)}, Platform: n.platform}
+		}
+	}
 	// The resources union is the only one: its options are the two forms.
 	forms := [...]string{"nested form", "flat form"}
 	for i, option := range iss.Options {

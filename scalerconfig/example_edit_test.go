@@ -18,7 +18,7 @@ func ExampleEditImages() {
 		"    labelSets:\r\n" +
 		"      - labels: [linux]\r\n" +
 		"        image: \"quay.io/kici-dev/kici-agent:0.19.0\"\r\n" +
-		"      - labels: [arm]\r\n" +
+		"      - labels: [build]\r\n" +
 		"        image: >-\r\n" +
 		"          quay.io/kici-dev/kici-agent:0.19.0\r\n")
 	cfg, err := scalerconfig.Load(fstest.MapFS{"scalers.yaml": {Data: src}}, "scalers.yaml", "")

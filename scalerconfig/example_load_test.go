@@ -18,7 +18,7 @@ scalers:
     labelSets:
       - labels: [Docker, Linux]
         image: ghcr.io/kici-dev/kici-agent:0.20.0
-        resources: {cpus: 2, memory: 4g}
+        resources: {limits: {cpus: 2, memory: 4g}}
 `)},
 		"etc/kici/scalers.d/gpu.yaml": {Data: []byte(`scalers:
   - name: gpu

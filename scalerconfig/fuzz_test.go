@@ -40,7 +40,7 @@ func FuzzLoad(f *testing.F) {
 			}
 			// A limit keeps the first problems and counts the others.
 			k := 1 + len(main)%3
-			_, err := scan(files{fsys: fsys}, "s.yaml", "d", yamljs.Parse, true, k, nil)
+			_, err := scan(files{fsys: fsys}, "s.yaml", "d", yamljs.Parse, true, ScanOptions{MaxProblems: k}, nil)
 			var limited *Error
 			require.ErrorAs(t, err, &limited)
 			kept := min(k, len(e.Problems))
@@ -117,16 +117,19 @@ func anyReserved(labels []string) bool {
 }
 
 // TestLoad runs every case of testdata/load.json through Load, with the
-// YAML reader, and compares the config or the problems, their files,
-// lines and columns included, with the orchestrator's.
+// YAML reader, by each of the rules, and compares the config or the
+// problems, their files, lines and columns included, with the
+// orchestrator's.
 func TestLoad(t *testing.T) {
 	t.Parallel()
 	for _, c := range readLoadCases(t) {
-		t.Run(c.Name, func(t *testing.T) {
-			t.Parallel()
-			got, err := Load(c.fsOf(), c.Main, c.Dir)
-			checkLoad(t, c, got, err, true)
-		})
+		for _, r := range everyRules() {
+			t.Run(r.String()+"/"+c.Name, func(t *testing.T) {
+				t.Parallel()
+				got, err := c.options(r).Load(c.fsOf(), c.Main, c.Dir)
+				checkLoad(t, c, r, got, err, true)
+			})
+		}
 	}
 }
 

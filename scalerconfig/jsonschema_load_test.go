@@ -55,6 +55,7 @@ var beyondSchema = map[string]string{
 	"drop-in with set scalers":                                   reasonYAMLOnly,
 	"undefined by a merge of a set":                              reasonYAMLOnly,
 	"undefined main scalers by a merge of a set, with a drop-in": reasonYAMLOnly,
+	"resources an ordered map":                                   reasonYAMLOnly,
 	"main file missing":                                          reasonRead,
 	"drop-in folder missing":                                     reasonRead,
 	"drop-in folder named like a drop-in":                        reasonRead,

@@ -62,7 +62,8 @@ type item struct {
 type merged struct {
 	main  string
 	root  *yamljs.Node
-	items []item // the merged scalers, when a drop-in added any; else nil
+	read  reading // the rules, and the host
+	items []item  // the merged scalers, when a drop-in added any; else nil
 	// byItem says that the scalers were decoded one at a time
 	// (loadByItem): into scalers, or handed to each when it is not nil.
 	byItem  bool
@@ -77,15 +78,15 @@ type merged struct {
 // load is Load with the parser given; with byItem, a config is read a
 // group of scalers at a time when it can be (loadByItem).
 func load(fsys fs.FS, name, dir string, parse parser, byItem bool) (*Config, error) {
-	return scan(files{fsys: fsys}, name, dir, parse, byItem, 0, nil)
+	return scan(files{fsys: fsys}, name, dir, parse, byItem, ScanOptions{}, nil)
 }
 
 // scan is Load, and with each Location.Scan: the one way every entry point
 // loads. When loadByItem gives up after handing some scalers over, the
 // whole file's Config (when the whole file is valid) hands over the rest:
-// the parts read as the whole file does. maxProblems, when positive, is
-// the most problems the Error keeps (ScanOptions.MaxProblems).
-func scan(fsys files, name, dir string, parse parser, byItem bool, maxProblems int, each func(int, *Scaler)) (*Config, error) {
+// the parts read as the whole file does. opts are the rules, the host and
+// the most problems the Error keeps.
+func scan(fsys files, name, dir string, parse parser, byItem bool, opts ScanOptions, each func(int, *Scaler)) (*Config, error) {
 	fsys.sums, fsys.refused = map[string]fileSum{}, map[string]error{}
 	src, err := fsys.readFile(name)
 	if err != nil {
@@ -95,16 +96,17 @@ func scan(fsys files, name, dir string, parse parser, byItem bool, maxProblems i
 		hand := each
 		each = func(i int, s *Scaler) { fsys.stamp(s); hand(i, s) }
 	}
+	read := readingOf(opts)
 	handed, whole := 0, (*parsed)(nil)
 	if byItem {
-		cfg, n, ok, w := loadByItem(fsys, name, src, dir, groupBytes, each)
+		cfg, n, ok, w := loadByItem(fsys, name, src, dir, read, groupBytes, each)
 		if ok {
 			fsys.stampAll(cfg)
 			return cfg, nil
 		}
 		handed, whole = n, w
 	}
-	cfg, err := loadWhole(fsys, name, dir, src, parse, whole, maxProblems)
+	cfg, err := loadWhole(fsys, name, dir, src, parse, whole, read, opts.MaxProblems)
 	if err != nil || each == nil {
 		fsys.stampAll(cfg)
 		return cfg, err
@@ -117,9 +119,9 @@ func scan(fsys files, name, dir string, parse parser, byItem bool, maxProblems i
 }
 
 // loadWhole is Load of a main file read whole, its bytes src, parsed by
-// parse unless loadByItem has parsed them (whole, when not nil), keeping
-// at most maxProblems problems when it is positive.
-func loadWhole(fsys files, name, dir string, src []byte, parse parser, whole *parsed, maxProblems int) (*Config, error) {
+// parse unless loadByItem has parsed them (whole, when not nil), by the
+// reading read, keeping at most maxProblems problems when it is positive.
+func loadWhole(fsys files, name, dir string, src []byte, parse parser, whole *parsed, read reading, maxProblems int) (*Config, error) {
 	parseMain := parse
 	if whole != nil {
 		parseMain = func([]byte) (*yamljs.Node, error) { return whole.root, whole.err }
@@ -128,14 +130,14 @@ func loadWhole(fsys files, name, dir string, src []byte, parse parser, whole *pa
 	if err != nil {
 		return nil, err
 	}
-	m := &merged{main: fsys.name(name), root: root}
+	m := &merged{main: fsys.name(name), root: root, read: read}
 	if dir != "" {
 		if err := m.dropIns(fsys, dir, parse); err != nil {
 			return nil, err
 		}
 	}
 	p := zod.Payload{Value: m.validationRoot(), Limit: maxProblems}
-	configSchema().Run(&p)
+	configSchema(read).Run(&p)
 	if !p.Clean() {
 		return nil, m.refusal(&p)
 	}

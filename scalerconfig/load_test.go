@@ -21,10 +21,12 @@ import (
 
 // loadCase is one case of testdata/load.json, which testdata/gen/gen.mjs
 // writes by loading the case's files with the npm yaml parser and zod, as
-// the orchestrator does.
+// the orchestrator does: by the rules of 0.16.0 (Want), and of 0.14.0 and
+// 0.12.0 where they differ (wantBy), on the case's host.
 type loadCase struct {
 	Name   string            `json:"name"`
 	Note   string            `json:"note"`
+	Host   string            `json:"host"` // the orchestrator's process.platform: linux or win32
 	Files  map[string]string `json:"files"`
 	Dirs   []string          `json:"dirs"`
 	Main   string            `json:"main"`
@@ -33,13 +35,43 @@ type loadCase struct {
 		Value json.RawMessage `json:"value"`
 		Error string          `json:"error"`
 	} `json:"parsed"`
-	Want struct {
-		Config json.RawMessage `json:"config"`
-		Issues []wantIssue     `json:"issues"`
-		Error  *struct {
-			Name, Code, Message string
-		} `json:"error"`
-	} `json:"want"`
+	Want    loadWant  `json:"want"`
+	Want014 *loadWant `json:"want014"`
+	Want012 *loadWant `json:"want012"`
+}
+
+// loadWant is what loading a case gives: the config, or the problems, or
+// an error outside zod.
+type loadWant struct {
+	Config json.RawMessage `json:"config"`
+	Issues []wantIssue     `json:"issues"`
+	Error  *struct {
+		Name, Code, Message string
+	} `json:"error"`
+}
+
+// everyRules are the rules a case is loaded by.
+func everyRules() []Rules { return []Rules{Rules016, Rules014, Rules012} }
+
+// wantBy is what loading the case by r gives: Want014 is written only
+// where it differs from Want012, and Want012 where it differs from Want.
+func (c loadCase) wantBy(r Rules) loadWant {
+	switch {
+	case r == Rules014 && c.Want014 != nil:
+		return *c.Want014
+	case r != Rules016 && c.Want012 != nil:
+		return *c.Want012
+	}
+	return c.Want
+}
+
+// options are the options of a load of the case by r: its host.
+func (c loadCase) options(r Rules) ScanOptions {
+	o := ScanOptions{Rules: r}
+	if c.Host == "win32" {
+		o.Host = Platform{OS: "windows"}
+	}
+	return o
 }
 
 type wantIssue struct {
@@ -249,13 +281,15 @@ func wantConfig(t testing.TB, raw json.RawMessage) *Config {
 	return &c
 }
 
-// checkLoad compares what load returned with what the orchestrator does.
-func checkLoad(t *testing.T, c loadCase, got *Config, err error, positions bool) {
+// checkLoad compares what load returned with what the orchestrator does
+// by the rules r.
+func checkLoad(t *testing.T, c loadCase, r Rules, got *Config, err error, positions bool) {
 	t.Helper()
-	switch w := c.Want; {
+	switch w := c.wantBy(r); {
 	case w.Config != nil:
 		require.NoError(t, err)
 		want := wantConfig(t, w.Config)
+		want.Rules = r
 		clearPositions(got) // TestPositions checks them
 		assert.Equal(t, want, got)
 	case w.Issues != nil:
@@ -311,15 +345,18 @@ func checkLoadError(t *testing.T, name, code string, err error) {
 }
 
 // TestLoadValues runs every case of testdata/load.json through load with
-// the values the npm yaml parser gave, and compares the config or the
-// problems (their paths, messages and codes) with the orchestrator's.
+// the values the npm yaml parser gave, by each of the rules, and compares
+// the config or the problems (their paths, messages and codes) with the
+// orchestrator's.
 func TestLoadValues(t *testing.T) {
 	t.Parallel()
 	for _, c := range readLoadCases(t) {
-		t.Run(c.Name, func(t *testing.T) {
-			t.Parallel()
-			got, err := load(c.fsOf(), c.Main, c.Dir, c.jsonParser(t), false)
-			checkLoad(t, c, got, err, false)
-		})
+		for _, r := range everyRules() {
+			t.Run(r.String()+"/"+c.Name, func(t *testing.T) {
+				t.Parallel()
+				got, err := scan(files{fsys: c.fsOf()}, c.Main, c.Dir, c.jsonParser(t), false, c.options(r), nil)
+				checkLoad(t, c, r, got, err, false)
+			})
+		}
 	}
 }

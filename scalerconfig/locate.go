@@ -202,7 +202,9 @@ func (l Location) Load(fsys fs.FS) (*Config, error) {
 	return l.Scan(fsys, ScanOptions{}, nil)
 }
 
-// ScanOptions are the choices of [Location.Scan].
+// ScanOptions are the choices of a read: [Location.Scan], [ScanOptions.Load].
+// The zero ScanOptions read as [Load] does: by the newest rules, for an
+// orchestrator that is not on Windows, every problem kept.
 type ScanOptions struct {
 	// MaxProblems, when positive, is the most problems an *[Error] keeps in
 	// Problems: the first ones, in Load's order. Its Omitted counts the
@@ -211,6 +213,26 @@ type ScanOptions struct {
 	// block takes its Reasons and Suggestions from its first MaxProblems
 	// issues too. Zero keeps them all.
 	MaxProblems int
+	// Rules are the rules of the release that reads the config: the zero
+	// Rules, Rules016, are 0.16.0's and every later release's. For an
+	// orchestrator before 0.16.0, set RulesFor(its release), or Rules012.
+	// The Config read records them (Config.Rules).
+	Rules Rules
+	// Host is the platform of the orchestrator's own machine, in the
+	// config's words (windows, macos, linux) or Node's (win32, darwin).
+	// Only its OS is read, by one rule: on a Windows host, from 0.14.0 on,
+	// the orchestrator refuses a bare-metal binaryPath batch file that
+	// cmd.exe would read as syntax. The zero Host is not Windows.
+	Host Platform
+}
+
+// Load is [Load] with the options: it reads the config at path, with the
+// drop-in folder dir ("" for none), by the rules the options name, for
+// their host, keeping at most their MaxProblems problems.
+//
+//	cfg, err := scalerconfig.ScanOptions{Rules: scalerconfig.Rules012}.Load(fsys, "scalers.yaml", "scalers.d")
+func (o ScanOptions) Load(fsys fs.FS, path, dir string) (*Config, error) {
+	return scan(files{fsys: fsys}, path, dir, yamljs.Parse, true, o, nil)
 }
 
 // Scan is [Location.Load] for a caller that takes the scalers one at a
@@ -237,7 +259,7 @@ func (l Location) Scan(fsys fs.FS, opts ScanOptions, each func(index int, s *Sca
 	if err != nil {
 		return nil, err
 	}
-	return scan(f, f.file, f.dir, yamljs.Parse, true, opts.MaxProblems, each)
+	return scan(f, f.file, f.dir, yamljs.Parse, true, opts, each)
 }
 
 // OSPath returns the file at p, a path in the file system of

@@ -51,12 +51,16 @@ firecracker:
 
 const placesDrop = "scalers:\n- name: b\n  type: bare-metal\n  maxAgents: 1\n  labelSets:\n  - labels: [z]\n    binaryPath: /opt/kici\n"
 
+// placesRules are the rules placesMain is read by: 0.12.0's, which read
+// its flat resources.
+var placesRules = ScanOptions{Rules: Rules012}
+
 // TestPosOf asks Load's config where values are, below each kind of
 // struct, and checks each against the file's text.
 func TestPosOf(t *testing.T) {
 	t.Parallel()
 	src := map[string]string{"etc/s.yaml": placesMain, "etc/s.d/b.yaml": placesDrop}
-	cfg, err := Load(fstest.MapFS{"etc/s.yaml": {Data: []byte(placesMain)}, "etc/s.d/b.yaml": {Data: []byte(placesDrop)}}, "etc/s.yaml", "etc/s.d")
+	cfg, err := placesRules.Load(fstest.MapFS{"etc/s.yaml": {Data: []byte(placesMain)}, "etc/s.d/b.yaml": {Data: []byte(placesDrop)}}, "etc/s.yaml", "etc/s.d")
 	require.NoError(t, err)
 	s, ls := &cfg.Scalers[0], &cfg.Scalers[0].LabelSets[0]
 	tests := []struct {
@@ -117,7 +121,7 @@ func TestPosOf(t *testing.T) {
 // a path of another form, or a config without places.
 func TestPosOfNone(t *testing.T) {
 	t.Parallel()
-	cfg, err := Load(fstest.MapFS{"s.yaml": {Data: []byte(placesMain)}}, "s.yaml", "")
+	cfg, err := placesRules.Load(fstest.MapFS{"s.yaml": {Data: []byte(placesMain)}}, "s.yaml", "")
 	require.NoError(t, err)
 	for _, path := range []string{
 		"", "globalMaxAgents", "scalers[0].runtime", "scalers[0].labelSets[0].imagePullPolicy", // defaults
@@ -139,7 +143,7 @@ func TestPosOfNone(t *testing.T) {
 		_, ok := literal.PosOf(path)
 		assert.False(t, ok, "a literal: %q", path)
 	}
-	scanned, err := Location{Path: "s.yaml"}.Scan(fstest.MapFS{"s.yaml": {Data: []byte(placesMain)}}, ScanOptions{}, func(int, *Scaler) {})
+	scanned, err := Location{Path: "s.yaml"}.Scan(fstest.MapFS{"s.yaml": {Data: []byte(placesMain)}}, placesRules, func(int, *Scaler) {})
 	require.NoError(t, err)
 	_, ok := scanned.PosOf("scalers[0].name")
 	assert.False(t, ok, "Scan's config holds no scalers")
@@ -149,22 +153,29 @@ func TestPosOfNone(t *testing.T) {
 }
 
 // TestPosOfEveryValue walks the file of every load case the orchestrator
-// accepts (and larger generated configs): each value the schema knows has
-// the position of its node in the file's tree, and each it does not know
-// (a key a stripping object drops) none.
+// accepts (and larger generated configs), by the newest rules and by
+// 0.12.0's: each value the schema knows has the position of its node in
+// the file's tree, and each it does not know (a key a stripping object
+// drops) none.
 func TestPosOfEveryValue(t *testing.T) {
 	t.Parallel()
-	sources := map[string][]byte{"rich": richConfig(30), "by item": byItemConfig(60), "places": []byte(placesMain)}
+	type source struct {
+		src   []byte
+		rules Rules
+	}
+	sources := map[string]source{"rich": {richConfig(30), Rules016}, "by item": {byItemConfig(60), Rules016}, "places": {[]byte(placesMain), Rules012}}
 	for _, c := range readLoadCases(t) {
-		if c.Want.Config != nil && c.Dir == "" {
-			sources[c.Name] = []byte(c.Files[c.Main])
+		for _, r := range []Rules{Rules016, Rules012} {
+			if c.wantBy(r).Config != nil && c.Dir == "" {
+				sources[r.String()+"/"+c.Name] = source{[]byte(c.Files[c.Main]), r}
+			}
 		}
 	}
-	root := configSchema()
-	for name, src := range sources {
+	for name, s := range sources {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			cfg, err := Load(fstest.MapFS{"s.yaml": {Data: src}}, "s.yaml", "")
+			root, src := configSchema(reading{rules: s.rules}), s.src
+			cfg, err := ScanOptions{Rules: s.rules}.Load(fstest.MapFS{"s.yaml": {Data: src}}, "s.yaml", "")
 			require.NoError(t, err)
 			tree, err := yamljs.Parse(src)
 			require.NoError(t, err)
@@ -287,7 +298,7 @@ func FuzzPosOf(f *testing.F) {
 		f.Add(p)
 	}
 	fsys := fstest.MapFS{"s.yaml": {Data: []byte(placesMain)}}
-	cfg, err := Load(fsys, "s.yaml", "")
+	cfg, err := placesRules.Load(fsys, "s.yaml", "")
 	require.NoError(f, err)
 	s, ls, mp := &cfg.Scalers[0], &cfg.Scalers[0].LabelSets[0], &cfg.MachinePools[0]
 	f.Fuzz(func(t *testing.T, path string) {

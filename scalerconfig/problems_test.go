@@ -45,7 +45,7 @@ func TestProblemsLetIssuesGo(t *testing.T) {
 	require.NoError(t, err)
 	m := &merged{main: "s.yaml", root: root}
 	p := zod.Payload{Value: m.validationRoot()}
-	configSchema().Run(&p)
+	configSchema(reading{}).Run(&p)
 	issues := p.Issues
 	require.NotEmpty(t, issues)
 	got, thrown := m.problems(issues)
@@ -101,7 +101,7 @@ func TestMaxProblemsKeepsTheFirst(t *testing.T) {
 		require.Zero(t, want.Omitted, c.name)
 		for _, byItem := range []bool{false, true} {
 			for _, k := range []int{1, 2, 3, 5, 17, 100} {
-				_, err := scan(files{fsys: c.fsys}, c.main, c.dir, c.parse, byItem, k, nil)
+				_, err := scan(files{fsys: c.fsys}, c.main, c.dir, c.parse, byItem, ScanOptions{MaxProblems: k}, nil)
 				var got *Error
 				require.ErrorAs(t, err, &got, "%s: k %d", c.name, k)
 				kept := min(k, len(want.Problems))
@@ -156,7 +156,7 @@ func TestMaxProblemsHoldsFew(t *testing.T) {
 	require.NoError(t, err)
 	m := &merged{main: "s.yaml", root: root}
 	p := zod.Payload{Value: m.validationRoot(), Limit: k}
-	configSchema().Run(&p)
+	configSchema(reading{}).Run(&p)
 	assert.Len(t, p.Issues, k)
 	assert.Equal(t, n-k, p.Dropped())
 	e := m.refusal(&p)
@@ -178,7 +178,9 @@ func TestMaxProblemsByGroupsHoldsFew(t *testing.T) {
 	fsys := fstest.MapFS{"s.yaml": {Data: src}}
 	peak := func(byItem bool) uint64 {
 		var err error
-		p := peakHeap(func() { _, err = scan(files{fsys: fsys}, "s.yaml", "", yamljs.Parse, byItem, 10, nil) })
+		p := peakHeap(func() {
+			_, err = scan(files{fsys: fsys}, "s.yaml", "", yamljs.Parse, byItem, ScanOptions{MaxProblems: 10}, nil)
+		})
 		var e *Error
 		require.ErrorAs(t, err, &e)
 		require.Len(t, e.Problems, 10)

@@ -12,7 +12,8 @@ type Reason uint8
 // file system. The next say why a read refuses a file ([FileError]).
 // [Options.LocateFile], [Load], [Location.Load] and [Location.Scan]
 // refuse such a file before or as they read it. [ErrInvalidPath] says a
-// path given to [Load] is not one of its fs.FS.
+// path given to [Load] is not one of its fs.FS. The last say why
+// [ApplyFixes] refuses a fix ([FixError]).
 const (
 	// ErrNoImageValue: no string value starts and ends at the edit's
 	// positions (a position from another file, or from before a change).
@@ -61,6 +62,17 @@ const (
 	// os.DirFS("/") holds /etc/kici/scalers.yaml as etc/kici/scalers.yaml.
 	// [Location.Load] takes the operating system's paths.
 	ErrInvalidPath
+	// ErrNoFix: no value the fix can change starts at its position: no
+	// flat resources block (a mapping of cpus and memory alone) of a label
+	// set or the defaults, or no scaler without platform; or another fix
+	// changes it.
+	ErrNoFix
+	// ErrFixAliased: the value is reached through a YAML alias. Fixing it
+	// would change every place the alias names it.
+	ErrFixAliased
+	// ErrFixChanged: the fixed file would read differently in more than
+	// the fixes.
+	ErrFixChanged
 )
 
 // Error returns a short lower-case description of r.
@@ -90,6 +102,12 @@ func (r Reason) Error() string {
 		return "more entries than node's heap holds"
 	case ErrInvalidPath:
 		return "not a path fs.ValidPath accepts: a path is relative to the root of the file system it is read from"
+	case ErrNoFix:
+		return "no flat resources block, or scaler without platform, to fix at this position"
+	case ErrFixAliased:
+		return "the value is reached through a YAML alias: fixing the anchor would change its other uses"
+	case ErrFixChanged:
+		return "the fix would change more than it fixes"
 	}
 	return "reason " + strconv.Itoa(int(r))
 }

@@ -14,10 +14,11 @@ import (
 )
 
 // The refinements and transforms of the orchestrator's schema (config.ts
-// at 0b46a9a5a27836be8b5af7a5e0c806592d3b5d6d), which the tables of
-// schema.go name: what it makes of labels, roles, resources and a cap's
-// memory, and the rules across keys that a key's own schema cannot state.
-// Their messages are the orchestrator's words.
+// at 84ac3cd1ea5b3223661224932f3fdbbc318cb79a for Rules016, b9d436e for
+// Rules014, 0b46a9a5a27836be8b5af7a5e0c806592d3b5d6d for Rules012), which
+// the tables of schema.go name: what it makes of labels, roles, resources
+// and a cap's memory, and the rules across keys that a key's own schema
+// cannot state. Their messages are the orchestrator's words.
 
 // canonical is a label as the orchestrator holds it: JavaScript's trim()
 // then toLowerCase().
@@ -65,8 +66,40 @@ func normalizeRoles(p *zod.Payload) {
 	}
 }
 
-// flatResources is the resources' transform: the flat form {cpus, memory}
-// is the limits, and the requests too.
+// flatResourcesMessage is Rules016's refusal of a resources block with a
+// cpus or memory key.
+const flatResourcesMessage = "resources takes { requests, limits }: nest cpus and memory under limits (a limit alone also sets the request)"
+
+// refuseFlat is Rules016's preprocess of a resources block: a mapping with
+// a cpus or memory key ('cpus' in value: the key, whatever its value) is
+// refused, even beside requests or limits. The issue aborts, as one a
+// transform adds: the scaler's refinement does not run.
+func refuseFlat(p *zod.Payload) {
+	v := p.Value
+	if v == nil || v.Kind != yamljs.Map {
+		return // an array, a Date, a Buffer, a Set or a Map has no such property
+	}
+	for _, pair := range v.Pairs {
+		if pair.Key == "cpus" || pair.Key == "memory" {
+			p.AddIssue(&zod.Issue{Code: "custom", Message: flatResourcesMessage, Note: flatNote(v)})
+			return
+		}
+	}
+}
+
+// specOrder is the transform of Rules016's resource spec: its output, made
+// cpus first, in specKeys' order, which decoding walks.
+func specOrder(p *zod.Payload) {
+	v := p.Value
+	if len(v.Pairs) == 2 {
+		out := *v
+		out.Pairs = []yamljs.Pair{v.Pairs[1], v.Pairs[0]}
+		p.Value = &out
+	}
+}
+
+// flatResources is the older rules' resources transform: the flat form
+// {cpus, memory} is the limits, and the requests too.
 func flatResources(p *zod.Payload) {
 	v := p.Value
 	if zod.Lookup(v, "cpus") == nil && zod.Lookup(v, "memory") == nil {
@@ -240,39 +273,114 @@ func firecrackerMessage(name string, i int, key string) string {
 	return `Firecracker scaler "` + name + `" requires a '` + key + `' field`
 }
 
-// checkScaler is a scaler's refinement: the rules of its type, and every
-// label set's gate reachable.
-func checkScaler(p *zod.Payload, hostPatterns func() *patterns) {
+// checkScaler is a scaler's refinement by the reading r, in the
+// orchestrator's order: the rules of its type (a bare-metal label set's
+// batch-file binaryPath after its own binaryPath rule), Rules016's plain
+// platform labels, every label set's gate reachable, then the firecracker
+// rules.
+func checkScaler(p *zod.Payload, r reading, hostPatterns func() *patterns) {
 	s := p.Value
 	name := zod.Lookup(s, "name").Str
 	sets := zod.Lookup(s, "labelSets").Items
 	typ := ScalerType(zod.Lookup(s, "type").Str)
 	rules := typeRules()
 	if typ != TypeFirecracker {
-		requireKeys(p, rules[:], typ, name, nil)
-		requireKeys(p, rules[:], typ, name, sets)
+		requireKeys(p, rules[:], typ, name, nil, nil)
+		var batch func(int, *yamljs.Node)
+		if typ == TypeBareMetal && r.batchRule() {
+			batch = func(i int, ls *yamljs.Node) { checkBatchPath(p, name, i, ls) }
+		}
+		requireKeys(p, rules[:], typ, name, sets, batch)
 	}
-	checkGates(p, name, sets)
+	if r.newest() && zod.Lookup(s, "platform") == nil {
+		checkPlatformLabels(p, name, typ, sets)
+	}
+	checkGates(p, r, name, sets)
 	if typ == TypeFirecracker {
-		requireKeys(p, rules[:], typ, name, nil)
+		requireKeys(p, rules[:], typ, name, nil, nil)
 		checkExtraHosts(p, name, hostPatterns)
-		requireKeys(p, rules[:], typ, name, sets)
+		requireKeys(p, rules[:], typ, name, sets, nil)
 	}
 }
 
 // requireKeys adds an issue for each rule of the scaler type typ that does
-// not hold: the scaler's rules when sets is nil, else the label sets'.
-func requireKeys(p *zod.Payload, rules []typeRule, typ ScalerType, name string, sets []*yamljs.Node) {
+// not hold: the scaler's rules when sets is nil, else the label sets',
+// each set in turn, then, when after is not nil, after's of that set.
+func requireKeys(p *zod.Payload, rules []typeRule, typ ScalerType, name string, sets []*yamljs.Node, after func(int, *yamljs.Node)) {
 	for _, r := range rules {
-		if r.scalerType != typ || r.labelSet != (sets != nil) {
-			continue
-		}
-		if sets == nil && !r.holds(p.Value) {
+		if r.scalerType == typ && !r.labelSet && sets == nil && !r.holds(p.Value) {
 			p.AddIssue(zod.Custom(r.message(name, -1, r.keys[0])), zod.Key(r.keys[0]))
 		}
-		for i, ls := range sets {
-			if !r.holds(ls) {
+	}
+	for i, ls := range sets {
+		for _, r := range rules {
+			if r.scalerType == typ && r.labelSet && !r.holds(ls) {
 				p.AddIssue(zod.Custom(r.message(name, i, r.keys[0])), zod.Key("labelSets"), zod.Seg{Index: i}, zod.Key(r.keys[0]))
+			}
+		}
+		if after != nil {
+			after(i, ls)
+		}
+	}
+}
+
+// checkBatchPath adds the issue of a bare-metal label set i whose
+// binaryPath is a batch file cmd.exe would read as syntax, on a Windows
+// host (Rules014 and Rules016).
+func checkBatchPath(p *zod.Payload, name string, i int, ls *yamljs.Node) {
+	bp := zod.Lookup(ls, "binaryPath")
+	if !truthy(bp) {
+		return
+	}
+	if refusal := batchRefusal(bp.Str); refusal != "" {
+		p.AddIssue(zod.Custom(`Bare-metal scaler "`+name+`" label set [`+strconv.Itoa(i)+`]: `+refusal),
+			zod.Key("labelSets"), zod.Seg{Index: i}, zod.Key("binaryPath"))
+	}
+}
+
+// batchRefusal is why a Windows host cannot run path, a bare-metal agent,
+// through cmd.exe, or "" (agentLaunchRefusal of bare-metal-launch.ts and
+// cmdSafetyRefusal of windows-batch.ts, at b9d436e). Only a .cmd or .bat
+// file (the suffix in any case) runs through cmd.exe. A path with a space
+// or a tab is quoted on cmd.exe's command line: then ", % and ^ are read
+// as syntax; else also & | < > ( ) , ; =. The refusal names the first.
+func batchRefusal(path string) string {
+	if len(path) < 4 || !strings.EqualFold(path[len(path)-4:], ".cmd") && !strings.EqualFold(path[len(path)-4:], ".bat") {
+		return ""
+	}
+	syntax := `"%^&|<>(),;=`
+	if strings.ContainsAny(path, " \t") {
+		syntax = `"%^`
+	}
+	i := strings.IndexAny(path, syntax)
+	if i < 0 {
+		return ""
+	}
+	return `cannot run "` + path + `" as a bare-metal agent: it contains "` + path[i:i+1] +
+		`", which cmd.exe reads as syntax when it runs the batch file. Move the agent to a path without it.`
+}
+
+// checkPlatformLabels adds Rules016's issue for each label of a label set
+// that names a platform, in a scaler without platform: one for each such
+// label, in order, at the label (Issue.At) of the set's labels. Each
+// carries the scaler's platformNote.
+func checkPlatformLabels(p *zod.Payload, name string, typ ScalerType, sets []*yamljs.Node) {
+	var note *problemNote
+	for i, ls := range sets {
+		labels := zod.Lookup(ls, "labels")
+		if labels == nil {
+			continue // a set read by groups without them: it has no such label (bigScaler.checked)
+		}
+		for j, l := range labels.Items {
+			if IsPlatformLabel(jsstr.ToLower(l.Str)) {
+				iss := zod.Custom(`Scaler "` + name + `" labelSets[` + strconv.Itoa(i) + `]: label "` + l.Str +
+					`" names a platform; declare platform: { os, arch } instead`)
+				iss.At = j + 1
+				if note == nil {
+					note = platformNote(p.Value, typ)
+				}
+				iss.Note = note
+				p.AddIssue(iss, zod.Key("labelSets"), zod.Seg{Index: i}, zod.Key("labels"))
 			}
 		}
 	}
@@ -289,10 +397,11 @@ func (r typeRule) holds(n *yamljs.Node) bool {
 	return false
 }
 
-// checkGates adds an issue for each label of a label set's gate (the
-// mandatory labels, the platform's taints and the taints its own labels
-// carry) that a job cannot request on that label set.
-func checkGates(p *zod.Payload, name string, sets []*yamljs.Node) {
+// checkGates adds an issue for each label of a label set's gate that a
+// job cannot request on that label set. The gate is the mandatory labels
+// and the platform's taints, and by the older rules the taints of the
+// set's own labels too.
+func checkGates(p *zod.Payload, r reading, name string, sets []*yamljs.Node) {
 	var structured []string
 	if pl := zod.Lookup(p.Value, "platform"); pl != nil {
 		structured = Platform{OS: zod.Lookup(pl, "os").Str, Arch: zod.Lookup(pl, "arch").Str}.Taints(nil)
@@ -308,7 +417,7 @@ func checkGates(p *zod.Payload, name string, sets []*yamljs.Node) {
 		return
 	}
 	for i, ls := range sets {
-		gate, reach := gateOf(mandatory, structured, zod.Lookup(ls, "labels").Items)
+		gate, reach := gateOf(r, mandatory, structured, zod.Lookup(ls, "labels").Items)
 		for _, g := range gate {
 			if !reach[g] {
 				p.AddIssue(zod.Custom(`Scaler "`+name+`" gate label "`+g+`" is missing from labelSets[`+strconv.Itoa(i)+
@@ -319,9 +428,10 @@ func checkGates(p *zod.Payload, name string, sets []*yamljs.Node) {
 	}
 }
 
-// gateOf returns a label set's gate, in order without duplicates, and the
-// labels a job can request on it: its own and the platform's.
-func gateOf(mandatory, structured []string, labels []*yamljs.Node) ([]string, map[string]bool) {
+// gateOf returns a label set's gate by the reading r, in order without
+// duplicates, and the labels a job can request on it: its own and the
+// platform's.
+func gateOf(r reading, mandatory, structured []string, labels []*yamljs.Node) ([]string, map[string]bool) {
 	reach := map[string]bool{}
 	var gate []string
 	add := func(l string) {
@@ -339,26 +449,40 @@ func gateOf(mandatory, structured []string, labels []*yamljs.Node) ([]string, ma
 		add(l)
 		reach[l] = true
 	}
+	if r.newest() {
+		return gate, reach
+	}
 	for _, l := range labels {
-		if lower := jsstr.ToLower(l.Str); IsPlatformTaint(lower) {
+		if lower := jsstr.ToLower(l.Str); IsPlatformLabel(lower) {
 			add(lower)
 		}
 	}
 	return gate, reach
 }
 
-// IsPlatformTaint reports whether a plain label, lower-cased, taints the
-// label set that carries it. A job must then request it to run there. The
-// taints are windows, win32, macos, darwin, arm64, aarch64 and arm. They
-// are the orchestrator's PLATFORM_TAINT_LABELS, which its scaler manager
-// applies to every label set (manager.ts at 0b46a9a).
-func IsPlatformTaint(label string) bool {
+// IsPlatformLabel reports whether a plain label, lower-cased, names a
+// platform: windows, win32, macos, darwin, arm64, aarch64 or arm.
+//
+// By [Rules016] (config.ts at 84ac3cd, PLAIN_PLATFORM_LABELS) a scaler
+// without platform may not hold one in a label set: the load refuses it.
+// By the older rules ([Rules012], [Rules014]) such a label taints the label
+// set that carries it: a job must request it to run there. They are
+// 0b46a9a's PLATFORM_TAINT_LABELS, which its scaler manager applied to
+// every label set.
+func IsPlatformLabel(label string) bool {
 	switch label {
 	case "windows", "win32", "macos", "darwin", "arm64", "aarch64", "arm":
 		return true
 	}
 	return false
 }
+
+// IsPlatformTaint is [IsPlatformLabel], by its name of [Rules012]: a
+// plain platform label taints its label set there.
+//
+// Deprecated: Use IsPlatformLabel. From 0.16.0 on, no plain label taints
+// a label set; only a scaler's platform does.
+func IsPlatformTaint(label string) bool { return IsPlatformLabel(label) }
 
 // Taints appends to dst the labels a declared platform taints its pool
 // with, as the orchestrator's platformToTaints does. They are its os when

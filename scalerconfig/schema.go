@@ -11,14 +11,18 @@ import (
 
 // The orchestrator's scaler config schema (scalerFileSchema of
 // packages/orchestrator/src/scaler/config.ts in kici-dev/kici-public, at
-// commit 0b46a9a5a27836be8b5af7a5e0c806592d3b5d6d), in the constructs of
-// internal/zod: one table of keys for each object, in the schema's order. A key
-// says, once, everything the package knows of it: its name in the file and
-// in the JSON, its schema, its default, and the Go field that holds its
-// value. Load validates with the tables (configSchema), decodes with them
-// (decode.go) and WithDefaults fills the defaults from them (defaults.go);
-// the tests hold the JSON tags and the field docs to them. The refinements
-// and transforms the tables name are the orchestrator's rules (rules.go).
+// commit 84ac3cd1ea5b3223661224932f3fdbbc318cb79a, 0.16.0, and for the older
+// Rules at b9d436e and 0b46a9a5a27836be8b5af7a5e0c806592d3b5d6d), in the
+// constructs of internal/zod: one table of keys for each object, in the
+// schema's order. A key says, once, everything the package knows of it: its
+// name in the file and in the JSON, its schema, its default, and the Go
+// field that holds its value. Load validates with the tables
+// (configSchema), decodes with them (decode.go) and WithDefaults fills the
+// defaults from them (defaults.go); the tests hold the JSON tags and the
+// field docs to them. The refinements and transforms the tables name are
+// the orchestrator's rules (rules.go). Three keys hold a schema that
+// differs by the Rules: defaults, labelSets and resources. Their tables
+// name no schema: reading.schemaOf makes it by the rules.
 
 // key is one key of an object of the config file.
 type key struct {
@@ -80,11 +84,17 @@ func (p presence) num() float64 { f, _ := strconv.ParseFloat(string(p), 64); ret
 // strict z.object(shape).strict(). Each key's schema is made optional or
 // given its default as its presence says.
 func objectOf[T any](strict bool, t table[T]) *zod.Schema {
+	return objectRead(reading{}, strict, t)
+}
+
+// objectRead is objectOf by the reading r: the keys whose schema differs
+// by the rules get r's (reading.schemaOf).
+func objectRead[T any](r reading, strict bool, t table[T]) *zod.Schema {
 	ks := t(new(T))
 	list := ks.list()
 	shape := make([]zod.Field, 0, len(list))
 	for _, k := range list {
-		s := k.schema()
+		s := r.schemaOf(k)
 		switch {
 		case k.absent == optionalKey:
 			s = zod.Optional(s)
@@ -98,10 +108,26 @@ func objectOf[T any](strict bool, t table[T]) *zod.Schema {
 	return o
 }
 
-// configSchema builds the whole file's schema. It is built once per Load:
-// the schemas are small, and a package-level value would be a global.
-func configSchema() *zod.Schema {
-	return configSchemaWith(func(scaler scalerMaker) *zod.Schema { return zod.Array(scaler(scalerKeys)) })
+// configSchema builds the whole file's schema, by the reading r. It is
+// built once per Load: the schemas are small, and a package-level value
+// would be a global.
+func configSchema(r reading) *zod.Schema {
+	return configSchemaWith(r, func(scaler scalerMaker) *zod.Schema { return zod.Array(scaler(scalerKeys)) })
+}
+
+// schemaOf is the schema of the key k by the reading r: the table's, or,
+// for a key whose schema differs by the rules (its table's is nil: a
+// config's defaults, a scaler's labelSets, a resources block), r's.
+func (r reading) schemaOf(k key) *zod.Schema {
+	switch {
+	case k.schema != nil:
+		return k.schema()
+	case k.name == "defaults":
+		return objectRead(r, false, defaultsKeys)
+	case k.name == "labelSets":
+		return labelSetsSchema(r)
+	}
+	return resourcesSchema(r)
 }
 
 // scalerMaker makes a scaler's schema of a table of its keys: scalerKeys,
@@ -110,7 +136,7 @@ type scalerMaker func(keys table[Scaler]) *zod.Schema
 
 // configSchemaWith is configSchema with list making the scalers list's
 // schema with the scalers' maker.
-func configSchemaWith(list func(scaler scalerMaker) *zod.Schema) *zod.Schema {
+func configSchemaWith(r reading, list func(scaler scalerMaker) *zod.Schema) *zod.Schema {
 	var pt *patterns // compiled when a firecracker scaler has extraHosts
 	hostPatterns := func() *patterns {
 		if pt == nil {
@@ -118,10 +144,10 @@ func configSchemaWith(list func(scaler scalerMaker) *zod.Schema) *zod.Schema {
 		}
 		return pt
 	}
-	scaler := func(keys table[Scaler]) *zod.Schema { return scalerSchema(keys, hostPatterns) }
+	scaler := func(keys table[Scaler]) *zod.Schema { return scalerSchema(r, keys, hostPatterns) }
 	scalers := func() *zod.Schema { return list(scaler) }
 	top := func(c *Config) keys { return configKeys(c, scalers) }
-	return objectOf(false, top).With(zod.Check{Rule: "pools", Fn: checkPools})
+	return objectRead(r, false, top).With(zod.Check{Rule: "pools", Fn: checkPools})
 }
 
 // configKeys are the top level's keys; scalers makes the scalers list's
@@ -130,7 +156,7 @@ func configKeys(c *Config, scalers func() *zod.Schema) keys {
 	return keys{
 		{"version", zod.Literal1, required, &c.Version},
 		{"globalMaxAgents", posInt, "50", &c.GlobalMaxAgents},
-		{"defaults", defaultsSchema, optionalKey, &c.Defaults},
+		{"defaults", nil, optionalKey, &c.Defaults}, // by the reading: schemaOf
 		{"globalResourceCap", capSchema, optionalKey, &c.GlobalResourceCap},
 		{"machinePools", poolsSchema, optionalKey, &c.MachinePools},
 		{"scalers", scalers, required, &c.Scalers},
@@ -138,11 +164,9 @@ func configKeys(c *Config, scalers func() *zod.Schema) keys {
 	}
 }
 
-func defaultsSchema() *zod.Schema { return objectOf(false, defaultsKeys) }
-
 func defaultsKeys(d *Defaults) keys {
 	return keys{
-		{"resources", resourcesSchema, optionalKey, &d.Resources},
+		{"resources", nil, optionalKey, &d.Resources}, // by the reading: schemaOf
 	}
 }
 
@@ -168,10 +192,11 @@ func firecrackerKeys(f *FirecrackerNetwork) keys {
 	}
 }
 
-// scalerSchema is a scaler's schema, of its keys (scalerKeys), with its
-// refinement: hostPatterns gives the patterns its extraHosts check reads.
-func scalerSchema(keys table[Scaler], hostPatterns func() *patterns) *zod.Schema {
-	return objectOf(true, keys).With(zod.Check{Rule: "scaler", Fn: func(p *zod.Payload) { checkScaler(p, hostPatterns) }})
+// scalerSchema is a scaler's schema by the reading r, of its keys
+// (scalerKeys), with its refinement: hostPatterns gives the patterns its
+// extraHosts check reads.
+func scalerSchema(r reading, keys table[Scaler], hostPatterns func() *patterns) *zod.Schema {
+	return objectRead(r, true, keys).With(zod.Check{Rule: "scaler", Fn: func(p *zod.Payload) { checkScaler(p, r, hostPatterns) }})
 }
 
 func scalerKeys(s *Scaler) keys {
@@ -180,7 +205,7 @@ func scalerKeys(s *Scaler) keys {
 		{"type", func() *zod.Schema { return zod.EnumOf(scalerTypes()) }, required, &s.Type},
 		{"maxAgents", posInt, required, &s.MaxAgents},
 		{"maxConcurrentSpawns", posInt, "8", &s.MaxConcurrentSpawns},
-		{"labelSets", labelSetsSchema, required, &s.LabelSets},
+		{"labelSets", nil, required, &s.LabelSets}, // by the reading: schemaOf
 		{"host", zod.Str, optionalKey, &s.Host},
 		{"socketPath", zod.Str, optionalKey, &s.SocketPath},
 		{"runtime", func() *zod.Schema { return zod.EnumOf(runtimes()) }, `"auto"`, &s.Runtime},
@@ -228,8 +253,9 @@ func platformKeys(p *Platform) keys {
 	}
 }
 
-func labelSetsSchema() *zod.Schema {
-	return zod.Array(objectOf(true, labelSetKeys)).With(zod.NonEmpty())
+// labelSetsSchema is a scaler's labelSets by the reading r.
+func labelSetsSchema(r reading) *zod.Schema {
+	return zod.Array(objectRead(r, true, labelSetKeys)).With(zod.NonEmpty())
 }
 
 func labelSetKeys(ls *LabelSet) keys {
@@ -238,7 +264,7 @@ func labelSetKeys(ls *LabelSet) keys {
 		{"image", zod.Str, optionalKey, imageOf{ls}},
 		{"imagePullPolicy", func() *zod.Schema { return zod.EnumOf(pullPolicies()) }, `"IfNotPresent"`, &ls.ImagePullPolicy},
 		{"binaryPath", zod.Str, optionalKey, &ls.BinaryPath},
-		{"resources", resourcesSchema, optionalKey, &ls.Resources},
+		{"resources", nil, optionalKey, &ls.Resources}, // by the reading: schemaOf
 		{"volumes", strList, optionalKey, &ls.Volumes},
 		{"containerSocket", zod.Boolean, "false", &ls.ContainerSocket},
 		{"env", zod.Record, optionalKey, &ls.Env},
@@ -266,10 +292,22 @@ func networkPolicyKeys(n *NetworkPolicy) keys {
 	}
 }
 
-// resourcesSchema is a label set's or the defaults' resources: the nested
-// form {requests, limits} or the flat one {cpus, memory}, read as the
-// nested form.
-func resourcesSchema() *zod.Schema {
+// resourcesSchema is a label set's or the defaults' resources by the
+// reading r. By Rules016 it is the nested form {requests, limits} alone,
+// each a spec checked cpus first (the engine's resourceSpecSchema), after a
+// preprocess that refuses a flat key (refuseFlat). By the older rules it is
+// the nested form or the flat one {cpus, memory}, read as the nested form.
+func resourcesSchema(r reading) *zod.Schema {
+	if r.newest() {
+		spec := func() *zod.Schema { return zod.Pipe(objectOf(true, specKeys016), "spec-order", specOrder) }
+		nested := func(res *hostconfig.Resources) keys {
+			return keys{
+				{"requests", spec, optionalKey, &res.Requests},
+				{"limits", spec, optionalKey, &res.Limits},
+			}
+		}
+		return zod.Preprocess("no-flat", refuseFlat, objectOf(true, nested))
+	}
 	return zod.Pipe(zod.Union(objectOf(true, resourcesKeys), specSchema()), "flat", flatResources)
 }
 
@@ -285,9 +323,21 @@ func specSchema() *zod.Schema { return objectOf(true, specKeys) }
 func specKeys(s *hostconfig.ResourceSpec) keys {
 	return keys{
 		{"memory", zod.Str, optionalKey, &s.Memory},
-		{"cpus", func() *zod.Schema { return zod.Num().With(zod.Positive(), zod.AtMost(256)) }, optionalKey, &s.CPUs},
+		{"cpus", cpusSchema, optionalKey, &s.CPUs},
 	}
 }
+
+// specKeys016 are specKeys in the order of Rules016's spec, the engine's
+// resourceSpecSchema: cpus first, so that its issues come first. The
+// output is put back in specKeys' order (specOrder), which decoding reads.
+func specKeys016(s *hostconfig.ResourceSpec) keys {
+	return keys{
+		{"cpus", cpusSchema, optionalKey, &s.CPUs},
+		{"memory", zod.Str, optionalKey, &s.Memory},
+	}
+}
+
+func cpusSchema() *zod.Schema { return zod.Num().With(zod.Positive(), zod.AtMost(256)) }
 
 // capSchema is a resource cap's: maxMemory is read as bytes, which the
 // cap holds as maxMemoryBytes.

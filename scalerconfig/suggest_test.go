@@ -10,15 +10,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// problemsOf loads the files, the first the main file, and returns the
-// problems' lines as Problem.String writes them.
-func problemsOf(t *testing.T, files map[string]string, dir string) []string {
+// problemsOf loads the files, the first the main file, by the rules r,
+// and returns the problems' lines as Problem.String writes them.
+func problemsOf(t *testing.T, r Rules, files map[string]string, dir string) []string {
 	t.Helper()
 	fsys := fstest.MapFS{}
 	for name, text := range files {
 		fsys[name] = &fstest.MapFile{Data: []byte(text)}
 	}
-	_, err := Load(fsys, "s.yaml", dir)
+	_, err := ScanOptions{Rules: r}.Load(fsys, "s.yaml", dir)
 	var e *Error
 	require.True(t, errors.As(err, &e), "%v", err)
 	var lines []string
@@ -39,43 +39,51 @@ func TestDidYouMean(t *testing.T) {
 	labelSets := "    labelSets: [{labels: [x], image: i}]\n"
 	tests := []struct {
 		name  string
+		rules Rules
 		files map[string]string
 		dir   string
 		want  []string
 	}{
-		{"a misspelt required key", map[string]string{"s.yaml": suggestHead + "    maxAgnets: 2\n" + labelSets}, "", []string{
+		{"a misspelt required key", Rules016, map[string]string{"s.yaml": suggestHead + "    maxAgnets: 2\n" + labelSets}, "", []string{
 			`s.yaml:3:5: scalers[0].maxAgents: Invalid input: expected number, received undefined; did you mean "maxAgents" for "maxAgnets"?`,
 			`s.yaml:5:5: scalers[0]: Unrecognized key: "maxAgnets"; did you mean "maxAgents"?`,
 		}},
-		{"a key equal but for case", map[string]string{"s.yaml": suggestHead + "    maxagents: 2\n" + labelSets}, "", []string{
+		{"a key equal but for case", Rules016, map[string]string{"s.yaml": suggestHead + "    maxagents: 2\n" + labelSets}, "", []string{
 			`s.yaml:3:5: scalers[0].maxAgents: Invalid input: expected number, received undefined; did you mean "maxAgents" for "maxagents"?`,
 			`s.yaml:5:5: scalers[0]: Unrecognized key: "maxagents"; did you mean "maxAgents"?`,
 		}},
-		{"an optional key the orchestrator's rule asks for", map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n    labelSets:\n      - labels: [x]\n        imagee: i\n"}, "", []string{
+		{"an optional key the orchestrator's rule asks for", Rules016, map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n    labelSets:\n      - labels: [x]\n        imagee: i\n"}, "", []string{
 			`s.yaml:8:9: scalers[0].labelSets[0]: Unrecognized key: "imagee"; did you mean "image"?`,
 			`s.yaml:7:9: scalers[0].labelSets[0].image: Container scaler "local" label set [0] requires an 'image' field; did you mean "image" for "imagee"?`,
 		}},
-		{"a key the top level drops, and the one it lacks", map[string]string{"s.yaml": "version: 1\nscaler: []\n"}, "", []string{
+		{"a key the top level drops, and the one it lacks", Rules016, map[string]string{"s.yaml": "version: 1\nscaler: []\n"}, "", []string{
 			`s.yaml:1:1: scalers: Invalid input: expected array, received undefined; did you mean "scalers" for "scaler"?`,
 		}},
-		{"several unknown keys, some close", map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n    labelSets: [{labels: [x], image: i, imagePullpolicy: Always, frob: 1, volume: [a]}]\n"}, "", []string{
+		{"several unknown keys, some close", Rules016, map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n    labelSets: [{labels: [x], image: i, imagePullpolicy: Always, frob: 1, volume: [a]}]\n"}, "", []string{
 			`s.yaml:6:41: scalers[0].labelSets[0]: Unrecognized keys: "imagePullpolicy", "frob", "volume"; did you mean "imagePullPolicy" for "imagePullpolicy", "volumes" for "volume"?`,
 		}},
-		{"no key close enough", map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n" + labelSets + "    platform: {os: linux, arch: x64, libc: musl}\n"}, "", []string{
+		{"no key close enough", Rules016, map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n" + labelSets + "    platform: {os: linux, arch: x64, libc: musl}\n"}, "", []string{
 			`s.yaml:7:38: scalers[0].platform: Unrecognized key: "libc"`,
 		}},
-		{"a short key: one edit is too many", map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n" + labelSets + "    platform: {os: linux, arch: x64, xs: 1}\n"}, "", []string{
+		{"a short key: one edit is too many", Rules016, map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n" + labelSets + "    platform: {os: linux, arch: x64, xs: 1}\n"}, "", []string{
 			`s.yaml:7:38: scalers[0].platform: Unrecognized key: "xs"`,
 		}},
-		// The resources block is a union of two forms: a key close to one a
-		// form allows, in that form, names it.
-		{"in a form of the resources union: nested", map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n    labelSets: [{labels: [x], image: i, resources: {limits: {cpu: 2}}}]\n"}, "", []string{
+		// By 0.12.0's rules the resources block is a union of two forms: a
+		// key close to one a form allows, in that form, names it.
+		{"in a form of the resources union: nested", Rules012, map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n    labelSets: [{labels: [x], image: i, resources: {limits: {cpu: 2}}}]\n"}, "", []string{
 			`s.yaml:6:52: scalers[0].labelSets[0].resources: Invalid input; did you mean "cpus" for "cpu"?`,
 		}},
-		{"in a form of the resources union: flat", map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n    labelSets: [{labels: [x], image: i, resources: {cpu: 2, memroy: 1g}}]\n"}, "", []string{
+		{"in a form of the resources union: flat", Rules012, map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n    labelSets: [{labels: [x], image: i, resources: {cpu: 2, memroy: 1g}}]\n"}, "", []string{
 			`s.yaml:6:52: scalers[0].labelSets[0].resources: Invalid input; did you mean "cpus" for "cpu", "memory" for "memroy"?`,
 		}},
-		{"in a drop-in", map[string]string{"s.yaml": "version: 1\nscalers: []\n", "d/a.yaml": "scalers:\n  - {name: b, type: container, maxAgents: 1, lableSets: [{labels: [x], image: i}]}\n"}, "d", []string{
+		// From 0.16.0 it is the nested form alone.
+		{"in the nested resources", Rules016, map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n    labelSets: [{labels: [x], image: i, resources: {limits: {cpu: 2}}}]\n"}, "", []string{
+			`s.yaml:6:62: scalers[0].labelSets[0].resources.limits: Unrecognized key: "cpu"; did you mean "cpus"?`,
+		}},
+		{"in the nested resources, a key of its own", Rules016, map[string]string{"s.yaml": suggestHead + "    maxAgents: 2\n    labelSets: [{labels: [x], image: i, resources: {limit: {cpus: 2}}}]\n"}, "", []string{
+			`s.yaml:6:53: scalers[0].labelSets[0].resources: Unrecognized key: "limit"; did you mean "limits"?`,
+		}},
+		{"in a drop-in", Rules016, map[string]string{"s.yaml": "version: 1\nscalers: []\n", "d/a.yaml": "scalers:\n  - {name: b, type: container, maxAgents: 1, lableSets: [{labels: [x], image: i}]}\n"}, "d", []string{
 			`d/a.yaml:2:5: scalers[0].labelSets: Invalid input: expected array, received undefined; did you mean "labelSets" for "lableSets"?`,
 			`d/a.yaml:2:46: scalers[0]: Unrecognized key: "lableSets"; did you mean "labelSets"?`,
 		}},
@@ -83,7 +91,7 @@ func TestDidYouMean(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			assert.Equal(t, tt.want, problemsOf(t, tt.files, tt.dir))
+			assert.Equal(t, tt.want, problemsOf(t, tt.rules, tt.files, tt.dir))
 		})
 	}
 }

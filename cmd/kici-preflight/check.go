@@ -16,15 +16,11 @@ import (
 
 // codeInvalidConfig is the code of each problem for which the orchestrator
 // would refuse to load the config.
-const codeInvalidConfig = "invalid-config"
+const codeInvalidConfig = preflight.CodeInvalidConfig
 
 // rules are the checks, in the order -h lists them and SARIF's ruleIndex
 // counts them: preflight's kinds of finding, then the config's problems.
-var rules = append(preflight.Kinds(), preflight.Kind{
-	Code: codeInvalidConfig, Name: "InvalidConfig", Severity: "error",
-	Summary: "The orchestrator would refuse to load the scaler config.",
-	Help:    "The orchestrator validates the scaler config when it starts, and refuses it whole for any of these problems: the service would not start after the upgrade. Correct the value at the position shown.",
-})
+var rules = append(preflight.Kinds(), preflight.InvalidConfigKind())
 
 // check is one run of the program.
 type check struct {
@@ -44,7 +40,11 @@ type check struct {
 	annotationRoot string
 	beforeRename   func() // a test's hook: see runHooked
 	pins           *pins  // the pins, when -diff, -write or sarif needs them
-	summary        string // the line for standard error
+	// fixed are the problems whose fixes -diff shows and -write makes
+	// (fixes.go); the config read again holds them no more.
+	fixed     []scalerconfig.Problem
+	unfixable map[string]bool // the problems whose fixes ApplyFixes refused (problemKey), tried once
+	summary   string          // the line for standard error
 }
 
 // diag is one finding or config problem, where it is, and what is to be
@@ -56,7 +56,8 @@ type diag struct {
 	finding   preflight.Finding     // nil for a config problem
 	problem   *scalerconfig.Problem // nil for a finding
 	pin       *scalerconfig.Replacement
-	pinned    bool // -write made the pin
+	pinned    bool // -write made the pin, or the fix
+	fix       bool // a problem whose fix -diff shows and -write makes
 	cut       bool // left out of the SARIF log
 	shownFile string
 }
@@ -105,6 +106,10 @@ func (c *check) collect(findings []preflight.Finding, refused *scalerconfig.Erro
 			c.unlisted = refused.Omitted
 		}
 	}
+	for i := range c.fixed {
+		p := &c.fixed[i]
+		c.add(&diag{pos: scalerconfig.Pos{File: p.File, Line: p.Line, Column: p.Column}, severity: "error", code: codeInvalidConfig, problem: p, fix: true})
+	}
 	for i := range problems {
 		p := &problems[i]
 		d := &diag{
@@ -140,8 +145,8 @@ func (c *check) add(d *diag) {
 }
 
 // problemMessage is a problem's path and the orchestrator's message, with
-// the key a misspelt key was likely meant to be, and why each form of a
-// value failed.
+// the key a misspelt key was likely meant to be, why each form of a value
+// failed, and how to write what the orchestrator asks for.
 func problemMessage(p *scalerconfig.Problem) string {
 	m := p.Message
 	if p.Path != "" {
@@ -152,6 +157,9 @@ func problemMessage(p *scalerconfig.Problem) string {
 	}
 	if len(p.Reasons) > 0 {
 		m += " (" + strings.Join(p.Reasons, "; ") + ")"
+	}
+	if p.Hint != "" {
+		m += " (" + p.Hint + ")"
 	}
 	return m
 }

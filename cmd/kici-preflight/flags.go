@@ -194,9 +194,10 @@ Where the config comes from (one of):
                      files add scalers, as the orchestrator loads them
 
 What to check and how to report it:
-  -target VERSION    the release the upgrade installs (0.20.0); without it,
-                     only what holds for any release is reported, and there
-                     is nothing to pin
+  -target VERSION    the release the upgrade installs (0.20.0); the config is
+                     read as that release reads it (see below); without it,
+                     as the newest does, only what holds for any release is
+                     reported, and there is nothing to pin
   -format FORMAT     text (default): file:line:col: severity: message [code]
                      json: an object with the format's version, the tool and
                      every finding with its fields
@@ -212,13 +213,16 @@ What to check and how to report it:
                      the least severity that makes the exit status 1
                      (default: error)
   -strict            the same as -failure-threshold warning
-  -diff              print, as a unified diff, the pins -write would make
+  -diff              print, as a unified diff, the pins and fixes -write would
+                     make
   -write             pin every agent image that a finding names a release
-                     for, in place: only the image values change, each file
-                     atomically, all files or none, each keeping its owner,
-                     group, mode and extended attributes; nothing is written
-                     when a file changed since it was read, or when its
-                     owner cannot be kept; then report what remains
+                     for, and, for a target of 0.16.0 or later, make each fix
+                     the config leaves no choice about (below), in place:
+                     only those values change, each file atomically, all
+                     files or none, each keeping its owner, group, mode and
+                     extended attributes; nothing is written when a file
+                     changed since it was read, or when its owner cannot be
+                     kept; then report what remains
   -schema            print the JSON Schema of the scaler config's main file
                      (draft 2020-12), for an editor, and exit; README.md shows
                      how to bind scalers.yaml and scalers.d/*.yaml to it
@@ -235,6 +239,21 @@ With -target, the first four name a pin (repository:target), which -diff
 shows and -write makes. invalid-config is one finding at each problem, with
 the key a misspelt key was likely meant to be (the first 100,000 problems:
 the summary counts the others).
+
+Which release refuses what (invalid-config): the config is read as the
+-target release's orchestrator reads it (config.ts at 84ac3cd for 0.16.0 and
+later, b9d436e for 0.14.0 and 0.15.x, 0b46a9a before), on this machine's
+operating system. From 0.16.0 it refuses
+  - cpus or memory written directly under resources (a flat block), even
+    beside requests or limits: -write nests a block of cpus and memory alone
+    under limits (a limit alone also sets the request);
+  - a label naming a platform (windows, win32, macos, darwin, arm64, aarch64,
+    arm) in a scaler without platform: -write declares platform: {os, arch}
+    on a scaler whose label sets all name the one platform by windows, macos
+    or arm64, and whose labels name its os and arch; elsewhere the finding
+    says how to choose, and -write changes nothing there.
+From 0.14.0, on Windows, it refuses a bare-metal binaryPath batch file whose
+path cmd.exe would read as syntax. 0.15.0 and older load the first two.
 
 Ignoring a finding in the config: a comment
   # kici-preflight:ignore=CODE[,CODE...]

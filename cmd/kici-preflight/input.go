@@ -33,6 +33,9 @@ type input struct {
 	fsys      *recordFS
 	noConfig  string // why there is nothing to check, when the env file names no config
 	fromStdin bool
+	// opts read the config as the target release does, on this machine's
+	// operating system, listing at most maxListed problems.
+	opts scalerconfig.ScanOptions
 }
 
 // recordFS is the file system Scan reads, which keeps the bytes of every
@@ -46,12 +49,27 @@ type recordFS struct {
 	stdin     []byte
 	loc       scalerconfig.Location // names the files, as Scan's positions do
 	files     map[string][]byte     // by the name the positions give
+	// fixed are files as the fixes left them, by the name the positions
+	// give: a scan after fixes reads them in place of the files.
+	fixed map[string][]byte
+}
+
+// memory returns the bytes held for the file at name: fixed bytes, or
+// standard input's; false for a file of the base file system.
+func (r *recordFS) memory(name string) ([]byte, bool) {
+	if b, ok := r.fixed[r.loc.OSPath(name)]; ok {
+		return b, true
+	}
+	if r.stdinPath != "" && name == r.stdinPath {
+		return r.stdin, true
+	}
+	return nil, false
 }
 
 func (r *recordFS) Open(name string) (fs.File, error) {
-	if r.stdinPath != "" && name == r.stdinPath {
-		r.files[r.loc.OSPath(name)] = r.stdin
-		return &memFile{Reader: bytes.NewReader(r.stdin), info: memInfo{name: path.Base(name), size: int64(len(r.stdin))}}, nil
+	if b, ok := r.memory(name); ok {
+		r.files[r.loc.OSPath(name)] = b
+		return &memFile{Reader: bytes.NewReader(b), info: memInfo{name: path.Base(name), size: int64(len(b))}}, nil
 	}
 	if r.base == nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
@@ -66,8 +84,8 @@ func (r *recordFS) Open(name string) (fs.File, error) {
 // Stat stats a file without opening it, so that Scan refuses a named pipe
 // before an open would wait for a writer.
 func (r *recordFS) Stat(name string) (fs.FileInfo, error) {
-	if r.stdinPath != "" && name == r.stdinPath {
-		return memInfo{name: path.Base(name), size: int64(len(r.stdin))}, nil
+	if b, ok := r.memory(name); ok {
+		return memInfo{name: path.Base(name), size: int64(len(b))}, nil
 	}
 	if r.base == nil {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
@@ -166,6 +184,11 @@ func readWhole(name string, stdin io.Reader) ([]byte, error) {
 func (c *check) locate() (*input, error) {
 	o := c.opts
 	in := &input{shown: scalerconfig.Location{Path: o.config, Dir: o.dir, Windows: o.windows}}
+	in.opts = scalerconfig.ScanOptions{MaxProblems: maxListed}
+	in.opts.Rules, _ = scalerconfig.RulesFor(o.target) // the newest without a target
+	if o.windows {
+		in.opts.Host.OS = "windows"
+	}
 	if o.envFile != "" {
 		env, err := readWhole(o.envFile, nil)
 		if err != nil {
@@ -269,12 +292,12 @@ func (in *input) name(file string) string {
 // (scalerconfig.ScanOptions.MaxProblems).
 const maxListed = 100_000
 
-// scan reads the config, handing each scaler to each, and returns the
-// config without its scalers, or the *scalerconfig.Error of the problems
-// the orchestrator would refuse it for (the first maxListed of them), or
-// an error that the files cannot be read.
+// scan reads the config as in.opts say, handing each scaler to each, and
+// returns the config without its scalers, or the *scalerconfig.Error of
+// the problems the orchestrator would refuse it for (the first maxListed
+// of them), or an error that the files cannot be read.
 func (in *input) scan(each func(int, *scalerconfig.Scaler)) (*scalerconfig.Config, error) {
-	cfg, err := in.loc.Scan(in.fsys, scalerconfig.ScanOptions{MaxProblems: maxListed}, each)
+	cfg, err := in.loc.Scan(in.fsys, in.opts, each)
 	var bad *scalerconfig.Error
 	var pe *fs.PathError
 	if !errors.As(err, &bad) && errors.As(err, &pe) {

@@ -41,6 +41,8 @@ type jsonSummary struct {
 	Warnings int `json:"warnings"`
 	Ignored  int `json:"ignored"`
 	Pinned   int `json:"pinned"`
+	// Fixed counts the fixes -write made for a target of 0.16.0 or later.
+	Fixed int `json:"fixed,omitempty"`
 	// AgentImages and OtherImages are the images checked and those skipped
 	// as not KiCI agent images; absent when the config was not checked.
 	AgentImages *int `json:"agentImages,omitempty"`
@@ -95,7 +97,7 @@ func writeJSON(w *bufio.Writer, c *check, failure error) error {
 		sum.AgentImages, sum.OtherImages = &c.images.Agent, &c.images.Other
 	}
 	if c.pins != nil && c.opts.write {
-		sum.Pinned = c.pins.images
+		sum.Pinned, sum.Fixed = c.pins.images, c.pins.fixes
 	}
 	b, _ = json.Marshal(sum)
 	w.WriteString("],\n  \"summary\": " + string(b) + "\n}\n")

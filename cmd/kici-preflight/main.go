@@ -101,6 +101,9 @@ func (c *check) run() (int, error) {
 		return exitOK, c.report()
 	}
 	findings, problems, err := c.scan()
+	if err == nil {
+		findings, problems, err = c.fix(findings, problems)
+	}
 	if err != nil {
 		return c.fail(err)
 	}

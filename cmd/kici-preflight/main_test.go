@@ -94,6 +94,21 @@ func TestRun(t *testing.T) {
 		{name: "unreadable-dir", args: []string{"-config", td + "clean.yaml", "-dir", td + "missing.d"}, status: 2, osText: true},
 		{name: "unreadable-env-file", args: []string{"-env-file", td + "missing.env"}, status: 2, osText: true},
 		{name: "version", args: []string{"-version"}},
+		// A config an older release loads, read as each target reads it.
+		{name: "flat", args: []string{"-config", td + "flat.yaml", "-target", "0.20.0"}, status: 1},
+		{name: "flat-no-target", args: []string{"-config", td + "flat.yaml"}, status: 1},
+		{name: "flat-0.15.0", args: []string{"-config", td + "flat.yaml", "-target", "0.15.0"}},
+		{name: "flat-diff", args: []string{"-config", td + "flat.yaml", "-target", "0.20.0", "-diff"}, status: 1},
+		{name: "flat-sarif", args: []string{"-config", td + "flat.yaml", "-target", "0.20.0", "-format", "sarif"}, status: 1},
+		{name: "flat-json", args: []string{"-config", td + "flat.yaml", "-target", "0.20.0", "-format", "json"}, status: 1},
+		{name: "mixed", args: []string{"-config", td + "mixed.yaml", "-target", "0.20.0"}, status: 1},
+		{name: "mixed-0.15.0", args: []string{"-config", td + "mixed.yaml", "-target", "0.15.0"}, status: 1},
+		{name: "platforms", args: []string{"-config", td + "platforms.yaml", "-target", "0.20.0"}, status: 1},
+		{name: "platforms-diff", args: []string{"-config", td + "platforms.yaml", "-target", "0.20.0", "-diff"}, status: 1},
+		{name: "platforms-0.15.0", args: []string{"-config", td + "platforms.yaml", "-target", "0.15.0"}},
+		{name: "fix-pin-diff", args: []string{"-config", td + "fix-pin.yaml", "-target", "0.20.0", "-diff"}, status: 1},
+		{name: "aliased-diff", args: []string{"-config", td + "aliased.yaml", "-target", "0.20.0", "-diff"}, status: 1},
+		{name: "aliased-below-diff", args: []string{"-config", td + "aliased-below.yaml", "-target", "0.20.0", "-diff"}, status: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

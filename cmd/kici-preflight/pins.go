@@ -13,20 +13,28 @@ import (
 	"github.com/kicikit/kicikit/scalerconfig"
 )
 
-// pins are the pins the findings name, made in the bytes of each file.
+// pins are the pins the findings name, and the fixes of the config's
+// problems (fixes.go), made in the bytes of each file.
 type pins struct {
-	files   []*pinnedFile // in the order the files were first named
-	refused []string      // why a pin could not be made, one line each
+	files   []*pinnedFile // in the order the files were first changed
+	refused []string      // why a pin or a fix could not be made, one line each
 	images  int           // the images pinned
+	fixes   int           // the fixes made
+	unfixed int           // the fixes refused (their lines are in refused too)
 	keepNew bool          // keep each file's new bytes: -diff and -write need them, SARIF's fixes only the replacements
 }
 
-// pinnedFile is one file with its pins made.
+// pinnedFile is one file with its pins and fixes made.
 type pinnedFile struct {
 	name     string // as the positions name it: a path to open
 	shown    string // as the output names it
-	old, new []byte // new: nil unless the pins keep it (keepNew)
-	reps     []scalerconfig.Replacement
+	old, new []byte // old: as first read; new: with every change, nil unless the pins keep it (keepNew)
+	// reps are every change, in old's coordinates, in file order.
+	reps []scalerconfig.Replacement
+	// pins are the pins, in the coordinates of the bytes last read (old,
+	// or with the fixes made), where the findings are.
+	pins   []scalerconfig.Replacement
+	starts []int // old's line starts, once a change is mapped into old
 }
 
 // pin makes the pins when -diff, -write or the SARIF fixes need them.
@@ -34,7 +42,9 @@ func (c *check) pin() error {
 	if !c.opts.diff && !c.opts.write && (c.opts.format != "sarif" || c.opts.target == "") {
 		return nil
 	}
-	c.pins = &pins{keepNew: c.opts.diff || c.opts.write}
+	if c.pins == nil {
+		c.pins = &pins{keepNew: c.opts.diff || c.opts.write}
+	}
 	byFile := map[string][]scalerconfig.ImageEdit{}
 	var order []string
 	for _, d := range c.diags {
@@ -74,7 +84,7 @@ func (c *check) write() error {
 		return err
 	}
 	for _, d := range c.diags {
-		d.pinned = d.pin != nil
+		d.pinned = d.pin != nil || d.fix
 	}
 	return nil
 }
@@ -99,10 +109,86 @@ func (p *pins) file(name, shown string, src []byte, edits []scalerconfig.ImageEd
 		p.refused = append(p.refused, escape(shown)+": not pinned: "+escape(err.Error()))
 		return
 	}
-	if len(reps) > 0 {
-		p.files = append(p.files, &pinnedFile{name: name, shown: shown, old: src, new: out, reps: reps})
-		p.images += len(reps)
+	if len(reps) == 0 {
+		return
 	}
+	f := p.fileOf(name, shown, src)
+	if !f.change(reps, out) {
+		p.refused = append(p.refused, escape(shown)+": not pinned: a pin overlaps a fix")
+		return
+	}
+	f.pins = reps
+	p.images += len(reps)
+}
+
+// fileOf is the file name's changes, begun from src, its bytes as read,
+// when there are none yet.
+func (p *pins) fileOf(name, shown string, src []byte) *pinnedFile {
+	for _, f := range p.files {
+		if f.name == name {
+			return f
+		}
+	}
+	f := &pinnedFile{name: name, shown: shown, old: src}
+	p.files = append(p.files, f)
+	return f
+}
+
+// change records reps, made on the file's bytes as last read, which out
+// holds with them made (nil when the pins keep no new bytes); false when
+// one overlaps an earlier change, which no pin or fix does.
+func (f *pinnedFile) change(reps []scalerconfig.Replacement, out []byte) bool {
+	merged, ok := f.inOld(reps)
+	if !ok {
+		return false
+	}
+	f.reps, f.new = merged, out
+	return true
+}
+
+// inOld returns reps, made on the file's bytes as last read, in the
+// coordinates of its old bytes, merged with its changes so far, in file
+// order; false when one overlaps a change.
+func (f *pinnedFile) inOld(reps []scalerconfig.Replacement) ([]scalerconfig.Replacement, bool) {
+	if len(f.reps) == 0 {
+		return reps, true
+	}
+	if f.starts == nil {
+		f.starts = lineStarts(f.old)
+	}
+	out := make([]scalerconfig.Replacement, 0, len(f.reps)+len(reps))
+	i, delta := 0, 0 // f.reps[i] is the next change; delta is how much the changes before it moved what follows
+	for _, r := range reps {
+		for ; i < len(f.reps) && f.reps[i].Pos.Offset+delta+len(f.reps[i].Text) <= r.Pos.Offset; i++ {
+			q := f.reps[i]
+			delta += len(q.Text) - (q.End.Offset - q.Pos.Offset)
+			out = append(out, q)
+		}
+		if i < len(f.reps) && r.End.Offset > f.reps[i].Pos.Offset+delta {
+			return nil, false
+		}
+		r.Pos, r.End = posOf(f.old, f.starts, r.Pos.File, r.Pos.Offset-delta), posOf(f.old, f.starts, r.End.File, r.End.Offset-delta)
+		out = append(out, r)
+	}
+	return append(out, f.reps[i:]...), true
+}
+
+// lineStarts are the offsets where src's lines start.
+func lineStarts(src []byte) []int {
+	starts := []int{0}
+	for i, b := range src {
+		if b == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// posOf is the position of the byte at offset of src, of the line starts
+// starts.
+func posOf(src []byte, starts []int, file string, offset int) scalerconfig.Pos {
+	line, _ := slices.BinarySearch(starts, offset+1)
+	return scalerconfig.Pos{File: file, Line: line, Column: offset - starts[line-1] + 1, Offset: offset}
 }
 
 // edit is scalerconfig.EditImages, keeping the new bytes only when the
@@ -124,9 +210,9 @@ func (p *pins) replacement(d *diag) *scalerconfig.Replacement {
 		if f.name != d.pos.File {
 			continue
 		}
-		i, ok := slices.BinarySearchFunc(f.reps, d.pos.Offset, func(r scalerconfig.Replacement, off int) int { return r.Pos.Offset - off })
+		i, ok := slices.BinarySearchFunc(f.pins, d.pos.Offset, func(r scalerconfig.Replacement, off int) int { return r.Pos.Offset - off })
 		if ok {
-			return &f.reps[i]
+			return &f.pins[i]
 		}
 	}
 	return nil
@@ -134,14 +220,28 @@ func (p *pins) replacement(d *diag) *scalerconfig.Replacement {
 
 func (p *pins) summary(wrote bool) string {
 	s := "; " + count(p.images, "image")
+	fixes := ""
+	if p.fixes > 0 {
+		fixes = strconv.Itoa(p.fixes) + " fix"
+		if p.fixes > 1 {
+			fixes += "es"
+		}
+	}
 	switch {
+	case wrote && fixes != "":
+		s += " pinned, " + fixes + " made in " + count(len(p.files), "file")
 	case wrote:
 		s += " pinned in " + count(len(p.files), "file")
+	case fixes != "":
+		s += " to pin, " + fixes + " to make in " + count(len(p.files), "file")
 	default:
 		s += " to pin in " + count(len(p.files), "file")
 	}
-	if len(p.refused) > 0 {
-		s += ", " + strconv.Itoa(len(p.refused)) + " not pinned"
+	if n := len(p.refused) - p.unfixed; n > 0 {
+		s += ", " + strconv.Itoa(n) + " not pinned"
+	}
+	if p.unfixed > 0 {
+		s += ", " + strconv.Itoa(p.unfixed) + " not fixed"
 	}
 	return s
 }

@@ -247,3 +247,86 @@ func assertNoTemporaryFiles(t *testing.T, dir string) {
 		return err
 	}))
 }
+
+// TestWriteFixes: -write on configs an orchestrator before 0.16.0 loads,
+// with a target of 0.16.0 or later, makes the fixes the config leaves no
+// choice about and pins the images, then a check finds nothing to refuse;
+// every byte but the fixes' and pins' stays. A fix that needs a choice is
+// left, with its hint; a target before 0.16.0 fixes nothing.
+func TestWriteFixes(t *testing.T) {
+	pkg, err := os.Getwd()
+	require.NoError(t, err)
+	dir := t.TempDir()
+	for _, name := range []string{"flat.yaml", "platforms.yaml", "fix-pin.yaml", "aliased.yaml"} {
+		copyFile(t, filepath.Join("testdata", name), filepath.Join(dir, name))
+	}
+	t.Chdir(dir)
+	check := func(args ...string) (int, string, string) {
+		var stdout, stderr bytes.Buffer
+		status := run(args, nil, &stdout, &stderr)
+		return status, stdout.String(), stderr.String()
+	}
+	old, err := os.ReadFile("flat.yaml")
+	require.NoError(t, err)
+	status, _, stderr := check("-config", "flat.yaml", "-target", "0.15.0", "-write")
+	assert.Equal(t, 0, status, stderr)
+	assert.Contains(t, stderr, "0 images pinned in 0 files")
+	status, _, stderr = check("-config", "flat.yaml", "-target", "0.20.0", "-write")
+	assert.Equal(t, 0, status, stderr)
+	assert.Equal(t, "kici-preflight: 0 errors, 0 warnings, 0 ignored; 2 agent images checked, 0 images skipped (not KiCI agent images); target 0.20.0; 0 images pinned, 3 fixes made in 1 file\n", stderr)
+	got, err := os.ReadFile("flat.yaml")
+	require.NoError(t, err)
+	wantFile := filepath.Join(pkg, "testdata", "golden", "fixed-flat.yaml")
+	if *update {
+		require.NoError(t, os.WriteFile(wantFile, got, 0o644))
+	}
+	want, err := os.ReadFile(wantFile)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(got))
+	assert.Equal(t, strings.Count(string(old), "\n")+2, strings.Count(string(got), "\n"), "a limits line, a platform line")
+	assert.Contains(t, string(got), "        resources:\n          limits:\n            cpus: 2      # per agent\n            memory: 4g\n")
+	assert.Contains(t, string(got), "  resources: {limits: {cpus: 1, memory: 1g}}   # every agent without resources of its own\n")
+	assert.Contains(t, string(got), "    maxAgents: 2\n    platform: {os: linux, arch: arm64}\n    labelSets:\n      - labels: [linux, ARM64]\n")
+	status, stdout, stderr := check("-config", "flat.yaml", "-target", "0.20.0")
+	assert.Equal(t, 0, status, stdout+stderr)
+	assert.Empty(t, stdout)
+
+	status, _, stderr = check("-config", "platforms.yaml", "-target", "0.20.0", "-write", "-quiet")
+	assert.Equal(t, 1, status, stderr)
+	got, err = os.ReadFile("platforms.yaml")
+	require.NoError(t, err)
+	want, err = os.ReadFile(filepath.Join(pkg, "testdata", "platforms.yaml"))
+	require.NoError(t, err)
+	assert.Equal(t, strings.Replace(string(want), "  - name: windows\n    type: bare-metal\n    maxAgents: 1\n",
+		"  - name: windows\n    type: bare-metal\n    maxAgents: 1\n    platform: {os: windows, arch: x64}\n", 1), string(got), "only the scaler without a choice")
+	status, stdout, _ = check("-config", "platforms.yaml", "-target", "0.20.0", "-quiet")
+	assert.Equal(t, 1, status)
+	assert.Equal(t, 2, strings.Count(stdout, "[invalid-config]"), stdout)
+	assert.Contains(t, stdout, "its label sets name different platforms (labelSets[0]: none, labelSets[1]: arm64): give each platform a scaler of its own")
+	assert.Contains(t, stdout, "declare platform: {os: macos, arch: x64 or arm64} on this scaler; its labels leave the choice to you")
+
+	// Fixes and pins in one file, the pins found in the fixed config.
+	status, _, stderr = check("-config", "fix-pin.yaml", "-target", "0.20.0", "-write")
+	assert.Equal(t, 0, status, stderr)
+	assert.Contains(t, stderr, "; 3 images pinned, 4 fixes made in 1 file\n")
+	got, err = os.ReadFile("fix-pin.yaml")
+	require.NoError(t, err)
+	want, err = os.ReadFile(filepath.Join(pkg, "testdata", "fix-pin.yaml"))
+	require.NoError(t, err)
+	assert.Equal(t, strings.NewReplacer(
+		"kici-agent:latest", "kici-agent:0.20.0", "kici-agent:0.18.0", "kici-agent:0.20.0", "kici-agent:0.19.0", "kici-agent:0.20.0",
+		"          cpus: 2\n          memory: 4g\n", "          limits:\n            cpus: 2\n            memory: 4g\n",
+		"{memory: 1g}", "{limits: {memory: 1g}}", "{cpus: 1}", "{limits: {cpus: 1}}",
+		"    maxAgents: 1\n", "    maxAgents: 1\n    platform: {os: linux, arch: arm64}\n",
+	).Replace(string(want)), string(got))
+	status, stdout, stderr = check("-config", "fix-pin.yaml", "-target", "0.20.0", "-strict")
+	assert.Equal(t, 0, status, stdout+stderr)
+
+	// A fix refused is reported once, and the others are made.
+	status, _, stderr = check("-config", "aliased.yaml", "-target", "0.20.0", "-write", "-quiet")
+	assert.Equal(t, 1, status)
+	assert.Equal(t, "kici-preflight: aliased.yaml:4:15: not fixed: the value is reached through a YAML alias: fixing the anchor would change its other uses\n", stderr)
+	got, err = os.ReadFile("aliased.yaml")
+	require.NoError(t, err)
+	assert.Contains(t, string(got), "        resources: *flat\n      - labels: [linux, own]\n        image: quay.io/kici-dev/kici-agent:0.20.0\n        resources: {limits: {memory: 1g}}\n")
+}

@@ -43,6 +43,10 @@ type Issue struct {
 	At      int        // 1 + the index of the array item the issue is about, for its position; 0 for none
 	Options [][]*Issue // invalid_union: each option's issues
 	TypeErr bool       // a JavaScript TypeError, which zod does not catch
+	// Note is what the rule that added the issue tells its caller beyond
+	// zod's issue (scalerconfig's hint and fix of a problem); zod never
+	// reads it.
+	Note any
 }
 
 // Path returns the issue's path from the root: RPath reversed.

@@ -467,6 +467,22 @@ func Pipe(in *Schema, name string, fn func(*Payload)) *Schema {
 	}}
 }
 
+// Preprocess is z.preprocess(fn, out): fn reads the value first, and out
+// runs on what fn leaves unless fn added an issue (zod's pipe stops there).
+// An issue fn adds aborts, as one a transform's ctx.addIssue adds: the
+// checks of the objects around the value do not run. name says what fn
+// does (schema.transform). Like a pipe's, its Inner is out.
+func Preprocess(name string, fn func(*Payload), out *Schema) *Schema {
+	return &Schema{Kind: "pipe", Inner: out, Transform: name, Parse: func(p *Payload) {
+		m := p.mark()
+		fn(p)
+		if len(p.Issues) > m.kept || p.dropped.aborting > m.aborting {
+			return
+		}
+		out.Run(p)
+	}}
+}
+
 // Refine is .refine(ok, {message}): one issue, at the value, when ok is
 // false; it lets later checks run.
 func Refine(ok func(*yamljs.Node) bool, message string) Check {

@@ -289,6 +289,35 @@ func TestPipe(t *testing.T) {
 	assert.Equal(t, OptOptional, Pipe(Optional(Str()), "upper", upper).OptIn)
 }
 
+// TestPreprocess runs the preprocess before its schema, and not the schema
+// after an issue of its own; that issue aborts the checks around it, as
+// zod's does (ctx.addIssue in a transform leaves continue unset).
+func TestPreprocess(t *testing.T) {
+	t.Parallel()
+	refuseA := func(p *Payload) {
+		if p.Value != nil && p.Value.Kind == yamljs.Map && Lookup(p.Value, "a") != nil {
+			p.AddIssue(&Issue{Code: "custom", Message: "no a"})
+		}
+	}
+	obj := Preprocess("no-a", refuseA, Object(true, Field{Key: "b", Schema: Optional(Num())}))
+	assert.Equal(t, "pipe", obj.Kind)
+	assert.Equal(t, "object", obj.Inner.Kind)
+	around := Object(false, Field{Key: "r", Schema: obj}).With(Check{Fn: func(p *Payload) { p.AddIssue(Custom("checked")) }})
+	runCases(t, []schemaCase{
+		{name: "passes on to the schema", schema: obj, in: "{b: 1}", out: "{b:1}"},
+		{name: "the schema's own issues", schema: obj, in: "{b: x, c: 1}", issues: []string{".b: invalid_type: Invalid input: expected number, received string", `: unrecognized_keys: Unrecognized key: "c"`}},
+		{name: "its issue, and nothing of the schema's", schema: obj, in: "{a: 1, b: x}", issues: []string{": custom: no a"}},
+		{name: "a value it lets through", schema: obj, in: "x", issues: []string{": invalid_type: Invalid input: expected object, received string"}},
+		{name: "its issue aborts the checks around it", schema: around, in: "{r: {a: 1}}", issues: []string{".r: custom: no a"}},
+		{name: "an unknown key does not", schema: around, in: "{r: {c: 1}}", issues: []string{`.r: unrecognized_keys: Unrecognized key: "c"`, ": custom: checked"}},
+	})
+	p := Payload{Value: value(t, "{a: 1}"), Limit: 1}
+	p.Issues = append(p.Issues, Custom("kept"))
+	obj.Run(&p)
+	assert.Equal(t, 1, p.Dropped(), "an issue past the limit is counted")
+	assert.Len(t, p.Issues, 1, "and stops the schema all the same")
+}
+
 // TestRefine adds the refinement's issue, which lets the checks run, and
 // a superRefine's custom issue.
 func TestRefine(t *testing.T) {

@@ -296,6 +296,44 @@ scalers:
   one('host access entries', container('networkPolicy:\n  hostAccess: ["", "  ", "abc", "1.2.3.4:x", "0", "70000", "1.2.3.4:0", "300.1.1.1", "1.2.3.4/33", "1.2.3.4/-1", "*:65535", " 22 ", "::1", "1.2.3.4:", "0080", "99999999999999999999"]')),
   one('host access edges', container('networkPolicy:\n  hostAccess: ["1", "*:1", ":80", "255.255.255.255/32", "256.1.1.1", "1.2.3.4/32:65535", "1.2.3.4:65536", "1.2.3.4/3", "01.02.003.4", "1.2.3", "1.2.3.4.5", "*"]')),
   one('host access not strings', container('networkPolicy: {hostAccess: ["", 5]}'), 'an item of the wrong type aborts the refinement'),
+  // The rules 0.16.0 adds (config.ts at 84ac3cd): flat resources and plain
+  // platform labels refused, and on a Windows host the batch-file
+  // binaryPath of 0.14.0.
+  one('flat resources block style', container('resources:\n  cpus: 2   # two\n  memory: 4g\n'), 'refused at the mapping, from 0.16.0'),
+  one('flat memory beside requests', container('resources: {memory: 1g, requests: {cpus: 1}}')),
+  one('flat cpus null', container('resources: {cpus: null}'), "'cpus' in value: the key, whatever its value"),
+  one('resources a string', container('resources: 2g')),
+  one('resources a list', container('resources: [cpus, 2]')),
+  one('nested spec issues in order', container('resources: {limits: {memory: 5, cpus: 0}, requests: {cpus: x, mem: 1g}}'), "0.16.0's spec is checked cpus first"),
+  one('nested resources requests and limits', container('resources:\n  requests: {memory: 1g, cpus: 1}\n  limits: {cpus: 2, memory: 4g}')),
+  one('flat resources in defaults and a label set', 'version: 1\ndefaults:\n  resources: {cpus: 1, memory: 1g}\nscalers:\n  - ' + CONTAINER.replace(/\n/g, '\n    ') + '\n        resources: {memory: 2g}\n  - name: bad\n    type: container\n    maxAgents: 0\n    labelSets: [{labels: [macos]}]\n', "the label set's refusal aborts its scaler's refinement; the other scaler's run"),
+  one('flat defaults stop the top level check', container('', 'machinePool: ghost').replace('version: 1', 'version: 1\ndefaults: {resources: {memory: 1g}}'), "the defaults' refusal aborts the config's refinement"),
+  one('resources with a "<<" key', container('resources: {<<: {cpus: 1}, limits: {cpus: 2}}'), '"<<" is an ordinary key in YAML 1.2: no cpus is merged'),
+  one('resources an ordered map', container('resources: !!omap [cpus: 1]'), 'a Map has no cpus property: the nested form reads it as empty'),
+  one('plain platform label', container('', '', '[linux, ARM64]'), 'refused at the label, canonical in the message'),
+  one('plain platform labels every one', container('', '', '[" Windows ", macos, Darwin, win32, aarch64, arm, arm64, linux, x64, amd64, arm7]')),
+  one('plain platform label twice', container('', '', '[arm64, ARM64]')),
+  one('plain platform labels in two label sets', scaler('name: mac\ntype: bare-metal\nmaxAgents: 1\nlabelSets:\n  - labels: [macos, xcode]\n    binaryPath: /opt/kici-agent\n  - labels: [linux]\n    binaryPath: /opt/kici-agent\n  - {labels: [darwin, arm64], binaryPath: /opt/kici-agent}')),
+  one('plain platform label with platform', scaler('name: mac\ntype: bare-metal\nmaxAgents: 1\nplatform: {os: macos, arch: arm64}\nlabelSets:\n  - labels: [macos, xcode]\n    binaryPath: /opt/kici-agent')),
+  one('windows label set on an x64 windows platform', container('', 'platform: {os: windows, arch: x64}', '[windows, arm64]'), 'the gate is the platform\'s: arm64 on the label set taints nothing from 0.16.0'),
+  one('plain platform label with a bad platform', container('', 'platform: {os: freebsd, arch: x64}', '[arm64]'), 'the platform is there: no label is refused, the enum issue aborts the refinement'),
+  one('plain platform label before the gate', container('', 'mandatoryLabels: [gpu]', '[linux, macos]')),
+  one('mandatory platform label without platform', container('', 'mandatoryLabels: [arm64]', '[linux, arm64]')),
+  {
+    name: 'plain platform label and flat resources in a drop-in',
+    files: {
+      [MAIN]: container(),
+      'd/a.yaml': 'scalers:\n  - name: arm\n    type: container\n    maxAgents: 1\n    labelSets:\n      - labels: [linux, arm64]\n        image: i\n        resources: {limits: {cpus: 1}}\n  - name: big\n    type: container\n    maxAgents: 1\n    labelSets:\n      - labels: [linux, big]\n        image: i\n        resources:\n          cpus: 4\n',
+    },
+    main: MAIN,
+    dir: 'd',
+  },
+  one('plain platform label on an event scaler', scaler('name: cloud\ntype: event\nmaxAgents: 1\nlabelSets: [{labels: [windows]}]'), 'the event rule comes first'),
+  { ...one('batch path on a windows host', scaler('name: windows-bare-metal\ntype: bare-metal\nmaxAgents: 2\nplatform: {os: windows, arch: x64}\nlabelSets: [{labels: [windows, bare-metal], binaryPath: "C:\\\\a&b\\\\kici-agent.cmd"}]'), 'refused from 0.14.0, on a Windows host only'), host: 'win32' },
+  { ...one('batch path with a space on a windows host', scaler('name: windows-bare-metal\ntype: bare-metal\nmaxAgents: 2\nplatform: {os: windows, arch: x64}\nlabelSets: [{labels: [windows, bare-metal], binaryPath: "C:\\\\Program Files (x86)\\\\KiCI\\\\kici-agent.cmd"}]'), 'quoted: ( ) and the space are text to cmd.exe'), host: 'win32' },
+  one('batch path on a linux host', scaler('name: windows-bare-metal\ntype: bare-metal\nmaxAgents: 2\nplatform: {os: windows, arch: x64}\nlabelSets: [{labels: [windows, bare-metal], binaryPath: "C:\\\\a&b\\\\kici-agent.cmd"}]')),
+  { ...one('batch paths', scaler('name: w\ntype: bare-metal\nmaxAgents: 2\nplatform: {os: windows, arch: x64}\nlabelSets:\n  - {labels: [a], binaryPath: "C:\\\\100%\\\\k.BAT"}\n  - {labels: [b], binaryPath: "C:\\\\tools(1)\\\\k.Cmd"}\n  - {labels: [c], binaryPath: "C:\\\\Program Files\\\\x^y\\\\k.cmd"}\n  - {labels: [d], binaryPath: "C:\\\\a&b\\\\k.exe"}\n  - {labels: [e], binaryPath: "C:\\\\a,b\\\\k.cmd.txt"}\n  - {labels: [f], binaryPath: "", image: "i"}\n  - {labels: [g], binaryPath: "a=b\\tc;d.cmd"}\n  - {labels: [h], binaryPath: "C:\\\\a\\"b\\\\k.cmd"}\n  - {labels: [i], binaryPath: "C:\\\\ok\\\\k.cmd"}')), host: 'win32' },
+  { ...one('order of a scaler\'s rules', scaler('name: m\ntype: bare-metal\nmaxAgents: 1\nmandatoryLabels: [gpu]\nlabelSets:\n  - labels: [macos, gpu]\n    binaryPath: "C:\\\\a|b\\\\k.cmd"\n  - labels: [x]\n  - labels: [arm64]\n    binaryPath: ""\n    image: ""').replace('version: 1\nscalers:\n', 'version: 1\nscalers:\n  - name: cloud\n    type: event\n    maxAgents: 1\n    labelSets: [{labels: [win32]}]\n'), "event, type, batch path, plain labels, gates: each label set's batch path after its binaryPath rule"), host: 'win32' },
   one('refinements skipped on abort', container().replace(`\n        image: ${AGENT}`, '').replace('maxAgents: 2', 'maxAgents: "2"')),
   one('refinements run on range issues', container().replace(`\n        image: ${AGENT}`, '').replace('maxAgents: 2', 'maxAgents: 0'), 'a range issue does not abort'),
   one('top refinement skipped on abort', container('', 'machinePool: ghost\nruntime: x')),
@@ -574,3 +612,39 @@ scalers:
     dir: 'd',
   },
 ];
+
+// config.test.ts at 84ac3cd: its cases about the platform, which 0.16.0
+// changes, as YAML files (the others are covered above).
+cases.push(
+  one('config.test.ts: a plain platform label without platform', scaler('name: mac-pool\ntype: bare-metal\nmaxAgents: 2\nlabelSets: [{labels: [macos, xcode], binaryPath: /opt/kici/kici-agent}]'), 'one issue, at the label set\'s labels'),
+  one('config.test.ts: the same label set with platform', scaler('name: mac-pool\ntype: bare-metal\nmaxAgents: 2\nplatform: {os: macos, arch: arm64}\nlabelSets: [{labels: [macos, xcode], binaryPath: /opt/kici/kici-agent}]')),
+  one('config.test.ts: a gate label only the platform supplies', scaler('name: win-pool\ntype: container\nmaxAgents: 5\nplatform: {os: windows, arch: x64}\nmandatoryLabels: [windows]\nlabelSets: [{labels: [ci], image: "win:latest"}]')),
+  one('config.test.ts: a scaler with a platform', 'version: 1\nglobalMaxAgents: 10\nscalers:\n  - name: win-pool\n    type: bare-metal\n    maxAgents: 2\n    platform: {os: windows, arch: x64}\n    labelSets: [{labels: [windows, bare-metal], binaryPath: /kici-agent.exe}]\n'),
+  one('config.test.ts: an unknown platform os', 'version: 1\nglobalMaxAgents: 10\nscalers:\n  - name: bad-pool\n    type: bare-metal\n    maxAgents: 2\n    platform: {os: freebsd, arch: x64}\n    labelSets: [{labels: [bare-metal], binaryPath: /usr/local/bin/kici-agent}]\n'),
+  one('config.test.ts: an unknown platform arch', 'version: 1\nglobalMaxAgents: 10\nscalers:\n  - name: bad-pool\n    type: bare-metal\n    maxAgents: 2\n    platform: {os: linux, arch: ppc64}\n    labelSets: [{labels: [bare-metal], binaryPath: /usr/local/bin/kici-agent}]\n'),
+  {
+    name: 'config.test.ts: merges scalers.d/ directory files',
+    files: {
+      [MAIN]: '\nversion: 1\nglobalMaxAgents: 50\nscalers:\n  - name: container-linux\n    type: container\n    maxAgents: 20\n    labelSets:\n      - labels: [linux, docker]\n        image: "ghcr.io/my/agent:latest"\n',
+      'scalers.d/01-gpu.yaml': '\nscalers:\n  - name: bare-metal-gpu\n    type: bare-metal\n    maxAgents: 3\n    labelSets:\n      - labels: [linux, gpu]\n        binaryPath: "/opt/kici/kici-agent"\n',
+      'scalers.d/02-arm.yml': '\nscalers:\n  - name: container-arm\n    type: container\n    maxAgents: 5\n    platform:\n      os: linux\n      arch: arm64\n    labelSets:\n      - labels: [linux, arm64]\n        image: "ghcr.io/my/agent-arm:latest"\n',
+      'scalers.d/README.md': '# Not a config',
+    },
+    main: MAIN,
+    dir: 'scalers.d',
+  },
+);
+
+// 'every field' by the rules of 0.16.0: its label set's resources nested,
+// its bare-metal scaler's platform declared.
+const every = cases.find((c) => c.name === 'every field');
+cases.push({
+  ...every,
+  name: 'every field by 0.16',
+  note: 'every field a config 0.16.0 starts on may set',
+  files: {
+    [MAIN]: every.files[MAIN]
+      .replace('resources: {cpus: 2, memory: 4g}', 'resources: {limits: {cpus: 2, memory: 4g}, requests: {memory: 1g}}')
+      .replace('  - name: metal\n    type: bare-metal\n    maxAgents: 1\n', '  - name: metal\n    type: bare-metal\n    maxAgents: 1\n    platform: {os: windows, arch: x64}\n'),
+  },
+});

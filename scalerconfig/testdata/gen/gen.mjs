@@ -1,6 +1,10 @@
 // Writes ../load.json: every case of cases.mjs run through the npm yaml
-// parser and zod as the orchestrator 0.12.0 loads its scaler config, so that
+// parser and zod as the orchestrator loads its scaler config, so that
 // scalerconfig's Go tests compare against the real libraries without node.
+// Each case is loaded by the rules of 0.16.0 (want), and of 0.14.0 and
+// 0.12.0, whose results are written only where they differ (want014, else
+// want012, else want; want012, else want), on the case's host (linux
+// unless it says win32).
 //
 //   cd scalerconfig/testdata/gen && npm ci && node gen.mjs
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,13 +13,13 @@ import { dirname, join } from 'node:path';
 import { LineCounter, isAlias, isMap, isScalar, isSeq, parse, parseDocument } from 'yaml';
 import { ZodError } from 'zod';
 import { cases } from './cases.mjs';
-import { file as schema } from './schema.mjs';
+import { fileSchema } from './schema.mjs';
 
 // load is the orchestrator's loadScalerConfig on real files: the main file,
 // then each drop-in's scalers appended, in JavaScript's default sort order.
 // It returns the config as the schema leaves it, and where each of the
 // merged scalers comes from (origin.parts, when anything was appended).
-function load(root, main, dir) {
+function load(root, main, dir, schema) {
   const config = parse(readFileSync(join(root, main), 'utf-8'));
   const origin = { appended: false, parts: [] };
   if (dir) {
@@ -153,6 +157,29 @@ function position(c, ds, origin, iss) {
   return { file, line, col: Buffer.byteLength(d.text.slice(start, offset)) + 1 };
 }
 
+// wanted is what loading the case's files by schema gives: the config,
+// the issues where they are, or the error.
+function wanted(c, root, schema) {
+  const want = {};
+  try {
+    const { config } = load(root, c.main, c.dir ?? '', schema);
+    want.config = JSON.parse(JSON.stringify(config));
+  } catch (err) {
+    if (err instanceof ZodError) {
+      const ds = docs(root, c);
+      want.issues = err.issues.map((iss) => ({
+        path: iss.path,
+        message: iss.message,
+        code: iss.code,
+        ...position(c, ds, err.origin, iss),
+      }));
+    } else {
+      want.error = { name: err.name, code: err.code ?? null, message: err.message };
+    }
+  }
+  return want;
+}
+
 function run(c) {
   const root = mkdtempSync(join(tmpdir(), 'scalerconfig-'));
   try {
@@ -169,24 +196,15 @@ function run(c) {
         parsed[rel] = { error: err.code ?? err.name };
       }
     }
-    const want = {};
-    try {
-      const { config } = load(root, c.main, c.dir ?? '');
-      want.config = config;
-    } catch (err) {
-      if (err instanceof ZodError) {
-        const ds = docs(root, c);
-        want.issues = err.issues.map((iss) => ({
-          path: iss.path,
-          message: iss.message,
-          code: iss.code,
-          ...position(c, ds, err.origin, iss),
-        }));
-      } else {
-        want.error = { name: err.name, code: err.code ?? null, message: err.message };
-      }
-    }
-    return { name: c.name, note: c.note, files: c.files, dirs: c.dirs ?? [], main: c.main, dir: c.dir ?? '', parsed, want };
+    const host = c.host ?? 'linux';
+    const want = wanted(c, root, fileSchema('0.16', host));
+    const want014 = wanted(c, root, fileSchema('0.14', host));
+    const want012 = wanted(c, root, fileSchema('0.12', host));
+    const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+    const out = { name: c.name, note: c.note, host, files: c.files, dirs: c.dirs ?? [], main: c.main, dir: c.dir ?? '', parsed, want };
+    if (!same(want012, want)) out.want012 = want012;
+    if (!same(want014, out.want012 ?? want)) out.want014 = want014;
+    return out;
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

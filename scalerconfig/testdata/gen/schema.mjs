@@ -1,7 +1,13 @@
-// The orchestrator 0.12.0's scaler config schema, transcribed in zod from
-// its published facts (field by field: type, optionality, default, checks,
+// The orchestrator's scaler config schema, transcribed in zod from its
+// published facts (field by field: type, optionality, default, checks,
 // refinements and their messages), so that zod itself says which issues a
 // config gets and in what order. scalerconfig must agree with it exactly.
+//
+// fileSchema(rules, host) is the schema of one line of releases: '0.16'
+// (config.ts at 84ac3cd, which 0.17.0 to 0.20.0 keep), '0.14' (b9d436e and
+// 221047e: 0.14.0 and 0.15.x) or '0.12' (0b46a9a). host is the orchestrator
+// host's process.platform, which the batch-file binaryPath rule of '0.14'
+// and '0.16' reads.
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
@@ -80,228 +86,281 @@ export function checkHostAccess(entry) {
   if (port !== null && port !== '*') hostAccessPort(port, entry);
 }
 
-const spec = z.object({ memory: z.string().optional(), cpus: z.number().positive().max(256).optional() }).strict();
-const nested = z.object({ requests: spec.optional(), limits: spec.optional() }).strict();
-const resources = z.union([nested, spec]).transform((v) => {
-  if ('cpus' in v || 'memory' in v) {
-    if (v.cpus === undefined && v.memory === undefined) return {};
-    return { requests: { ...v }, limits: { ...v } };
-  }
-  return v;
-});
+// A bare-metal binaryPath that cmd.exe runs (a .cmd or .bat file) is
+// refused on a Windows host when cmd.exe would read one of its characters
+// as syntax: outside quotes (no space or tab in the path) any of "%^&|<>(),;=,
+// inside them (with one) any of "%^. The message names the first.
+export function batchRefusal(path, host) {
+  if (host !== 'win32' || !/\.(cmd|bat)$/i.test(path)) return null;
+  const bad = /[ \t]/.test(path) ? /["%^]/ : /["%^&|<>(),;=]/;
+  const m = bad.exec(path);
+  if (!m) return null;
+  return (
+    `cannot run "${path}" as a bare-metal agent: it contains "${m[0]}", which cmd.exe ` +
+    'reads as syntax when it runs the batch file. Move the agent to a path without it.'
+  );
+}
 
-const cap = z
-  .object({ maxCpu: z.number().positive().optional(), maxMemory: z.string().optional() })
-  .strict()
-  .transform((v, ctx) => {
-    let bytes;
-    if (v.maxMemory !== undefined) {
-      try {
-        bytes = memoryBytes(v.maxMemory);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: err.message, path: ['maxMemory'] });
-        return z.NEVER;
-      }
-    }
-    return { maxCpu: v.maxCpu, maxMemoryBytes: bytes };
-  });
+const PLATFORM_LABELS = TAINTS; // the plain labels 0.16 refuses without a platform
 
-const posInt = () => z.number().int().positive();
+export function fileSchema(rules = '0.16', host = 'linux') {
+  const newest = rules === '0.16';
+  const batch = rules !== '0.12';
 
-const labelSet = z
-  .object({
-    labels: z
-      .array(z.string())
-      .min(1)
-      .refine((l) => !reserved(l), {
-        message: "Labels with 'kici:' prefix are reserved and cannot be used in scaler labelSets",
-      })
-      .transform(canonical),
-    image: z.string().optional(),
-    imagePullPolicy: z.enum(['Always', 'IfNotPresent', 'Never']).default('IfNotPresent'),
-    binaryPath: z.string().optional(),
-    resources: resources.optional(),
-    volumes: z.array(z.string()).optional(),
-    containerSocket: z.boolean().default(false),
-    env: z.record(z.string(), z.string()).optional(),
-    backpressureMode: z.enum(['pause', 'drop']).optional(),
-    networkPolicy: z
-      .object({
-        allowlist: z.array(z.string()).optional(),
-        denyAll: z.boolean().default(false),
-        hostAccess: z
-          .array(z.string())
-          .optional()
-          .superRefine((entries, ctx) => {
-            // params.at is not the orchestrator's: it tells the position
-            // oracle which entry the issue is about.
-            (entries ?? []).forEach((e, at) => {
-              try {
-                checkHostAccess(e);
-              } catch (err) {
-                ctx.addIssue({ code: 'custom', message: err.message, params: { at } });
-              }
-            });
-          }),
-      })
-      .optional(),
-    rootfsPath: z.string().optional(),
-    kernelPath: z.string().optional(),
-    vcpuCount: posInt().optional(),
-    memSizeMib: posInt().optional(),
-    overlayDriveSizeMib: posInt().optional(),
-  })
-  .strict();
-
-const scaler = z
-  .object({
-    name: z.string(),
-    type: z.enum(['container', 'bare-metal', 'firecracker', 'event']),
-    maxAgents: posInt(),
-    maxConcurrentSpawns: posInt().default(8),
-    labelSets: z.array(labelSet).min(1),
-    host: z.string().optional(),
-    socketPath: z.string().optional(),
-    runtime: z.enum(['docker', 'podman', 'auto']).default('auto'),
-    orchestratorUrl: z.string().optional(),
-    extraHosts: z.array(z.string()).optional(),
-    networkIsolation: z.boolean().default(true),
-    warmPool: z
-      .object({
-        enabled: z.boolean().default(false),
-        size: z.number().int().nonnegative().default(0),
-        idleTimeoutSeconds: z.number().default(300),
-      })
-      .optional(),
-    mandatoryLabels: z
-      .array(z.string())
-      .default([])
-      .refine((l) => !reserved(l), {
-        message: "Labels with 'kici:' prefix are reserved and cannot be used in mandatoryLabels",
-      })
-      .transform(canonical),
-    platform: z.object({ os: z.enum(['linux', 'macos', 'windows']), arch: z.enum(['x64', 'arm64']) }).strict().optional(),
-    roles: z
-      .array(z.enum(['builder', 'init-runner', 'all']))
-      .optional()
-      .transform((r) => {
-        if (!r || r.includes('all')) return undefined;
-        if (r.length === 0) return [];
-        return r.filter((x) => x !== 'all');
-      }),
-    resourceCap: cap.optional(),
-    machinePool: z.string().optional(),
-    enforceCgroups: z.boolean().default(false),
-    firecrackerPath: z.string().optional(),
-    jailerPath: z.string().optional(),
-    kernelPath: z.string().optional(),
-    chrootBaseDir: z.string().default('/srv/jailer'),
-    uid: z.number().int().optional(),
-    gid: z.number().int().optional(),
-    vcpuCount: posInt().default(2),
-    memSizeMib: posInt().default(512),
-    requireSudo: z.boolean().default(false),
-    provisioningTargets: z.array(z.string().min(1)).optional(),
-    claimTtlSeconds: posInt().default(300),
-    agentTokenTtlSeconds: posInt().default(600),
-  })
-  .strict()
-  .superRefine((s, ctx) => {
-    const add = (message, path) => ctx.addIssue({ code: 'custom', message, path });
-    if (s.type === 'event' && (!s.provisioningTargets || s.provisioningTargets.length === 0)) {
-      add(
-        `Event scaler "${s.name}" requires a non-empty 'provisioningTargets' array (workflow refs the scale-up/scale-down events are delivered to)`,
-        ['provisioningTargets'],
-      );
-    }
-    if (s.type === 'container') {
-      s.labelSets.forEach((ls, i) => {
-        if (!ls.image) add(`Container scaler "${s.name}" label set [${i}] requires an 'image' field`, ['labelSets', i, 'image']);
-      });
-    }
-    if (s.type === 'bare-metal') {
-      s.labelSets.forEach((ls, i) => {
-        if (!ls.binaryPath && !ls.image) {
-          add(
-            `Bare-metal scaler "${s.name}" label set [${i}] requires a 'binaryPath' (spawn a local agent process) or an 'image' (run the job's own container image as the agent, with the KiCI runtime injected)`,
-            ['labelSets', i, 'binaryPath'],
-          );
+  // 0.16's resource spec is the engine's, cpus first; 0.12's has memory first.
+  const cpus = z.number().positive().max(256).optional();
+  const memory = z.string().optional();
+  const spec = (newest ? z.object({ cpus, memory }) : z.object({ memory, cpus })).strict();
+  const nested = z.object({ requests: spec.optional(), limits: spec.optional() }).strict();
+  const resources = newest
+    ? z.preprocess((v, ctx) => {
+        // An object with a cpus or memory key, whatever else it holds.
+        if (v && typeof v === 'object' && ('cpus' in v || 'memory' in v)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'resources takes { requests, limits }: nest cpus and memory under limits (a limit alone also sets the request)',
+          });
+          return z.NEVER;
         }
-      });
-    }
-    const structured = s.platform ? platformTaints(s.platform) : [];
-    s.labelSets.forEach((ls, i) => {
-      const gate = new Set([
-        ...s.mandatoryLabels.map((l) => l.toLowerCase()),
-        ...structured.map((l) => l.toLowerCase()),
-        ...labelTaints(ls.labels),
-      ]);
-      if (gate.size === 0) return;
-      const reach = new Set([...ls.labels.map((l) => l.toLowerCase()), ...structured.map((l) => l.toLowerCase())]);
-      for (const g of gate) {
-        if (!reach.has(g)) {
-          add(
-            `Scaler "${s.name}" gate label "${g}" is missing from labelSets[${i}].labels — every label in a label set's gate must be requestable on that label set, otherwise no job can route to it`,
-            ['labelSets', i, 'labels'],
-          );
+        return v;
+      }, nested)
+    : z.union([nested, spec]).transform((v) => {
+        if ('cpus' in v || 'memory' in v) {
+          if (v.cpus === undefined && v.memory === undefined) return {};
+          return { requests: { ...v }, limits: { ...v } };
         }
-      }
-    });
-    if (s.type === 'firecracker') {
-      for (const f of ['firecrackerPath', 'jailerPath', 'kernelPath']) {
-        if (!s[f]) add(`Firecracker scaler "${s.name}" requires a '${f}' field`, [f]);
-      }
-      for (const f of ['uid', 'gid']) {
-        if (s[f] === undefined) add(`Firecracker scaler "${s.name}" requires a '${f}' field`, [f]);
-      }
-      (s.extraHosts ?? []).forEach((e, i) => {
+        return v;
+      });
+
+  const cap = z
+    .object({ maxCpu: z.number().positive().optional(), maxMemory: z.string().optional() })
+    .strict()
+    .transform((v, ctx) => {
+      let bytes;
+      if (v.maxMemory !== undefined) {
         try {
-          checkExtraHost(e);
+          bytes = memoryBytes(v.maxMemory);
         } catch (err) {
-          add(`Firecracker scaler "${s.name}" extraHosts[${i}]: ${err.message}`, ['extraHosts', i]);
+          ctx.addIssue({ code: 'custom', message: err.message, path: ['maxMemory'] });
+          return z.NEVER;
+        }
+      }
+      return { maxCpu: v.maxCpu, maxMemoryBytes: bytes };
+    });
+
+  const posInt = () => z.number().int().positive();
+
+  const labelSet = z
+    .object({
+      labels: z
+        .array(z.string())
+        .min(1)
+        .refine((l) => !reserved(l), {
+          message: "Labels with 'kici:' prefix are reserved and cannot be used in scaler labelSets",
+        })
+        .transform(canonical),
+      image: z.string().optional(),
+      imagePullPolicy: z.enum(['Always', 'IfNotPresent', 'Never']).default('IfNotPresent'),
+      binaryPath: z.string().optional(),
+      resources: resources.optional(),
+      volumes: z.array(z.string()).optional(),
+      containerSocket: z.boolean().default(false),
+      env: z.record(z.string(), z.string()).optional(),
+      backpressureMode: z.enum(['pause', 'drop']).optional(),
+      networkPolicy: z
+        .object({
+          allowlist: z.array(z.string()).optional(),
+          denyAll: z.boolean().default(false),
+          hostAccess: z
+            .array(z.string())
+            .optional()
+            .superRefine((entries, ctx) => {
+              // params.at is not the orchestrator's: it tells the position
+              // oracle which entry the issue is about.
+              (entries ?? []).forEach((e, at) => {
+                try {
+                  checkHostAccess(e);
+                } catch (err) {
+                  ctx.addIssue({ code: 'custom', message: err.message, params: { at } });
+                }
+              });
+            }),
+        })
+        .optional(),
+      rootfsPath: z.string().optional(),
+      kernelPath: z.string().optional(),
+      vcpuCount: posInt().optional(),
+      memSizeMib: posInt().optional(),
+      overlayDriveSizeMib: posInt().optional(),
+    })
+    .strict();
+
+  const scaler = z
+    .object({
+      name: z.string(),
+      type: z.enum(['container', 'bare-metal', 'firecracker', 'event']),
+      maxAgents: posInt(),
+      maxConcurrentSpawns: posInt().default(8),
+      labelSets: z.array(labelSet).min(1),
+      host: z.string().optional(),
+      socketPath: z.string().optional(),
+      runtime: z.enum(['docker', 'podman', 'auto']).default('auto'),
+      orchestratorUrl: z.string().optional(),
+      extraHosts: z.array(z.string()).optional(),
+      networkIsolation: z.boolean().default(true),
+      warmPool: z
+        .object({
+          enabled: z.boolean().default(false),
+          size: z.number().int().nonnegative().default(0),
+          idleTimeoutSeconds: z.number().default(300),
+        })
+        .optional(),
+      mandatoryLabels: z
+        .array(z.string())
+        .default([])
+        .refine((l) => !reserved(l), {
+          message: "Labels with 'kici:' prefix are reserved and cannot be used in mandatoryLabels",
+        })
+        .transform(canonical),
+      platform: z.object({ os: z.enum(['linux', 'macos', 'windows']), arch: z.enum(['x64', 'arm64']) }).strict().optional(),
+      roles: z
+        .array(z.enum(['builder', 'init-runner', 'all']))
+        .optional()
+        .transform((r) => {
+          if (!r || r.includes('all')) return undefined;
+          if (r.length === 0) return [];
+          return r.filter((x) => x !== 'all');
+        }),
+      resourceCap: cap.optional(),
+      machinePool: z.string().optional(),
+      enforceCgroups: z.boolean().default(false),
+      firecrackerPath: z.string().optional(),
+      jailerPath: z.string().optional(),
+      kernelPath: z.string().optional(),
+      chrootBaseDir: z.string().default('/srv/jailer'),
+      uid: z.number().int().optional(),
+      gid: z.number().int().optional(),
+      vcpuCount: posInt().default(2),
+      memSizeMib: posInt().default(512),
+      requireSudo: z.boolean().default(false),
+      provisioningTargets: z.array(z.string().min(1)).optional(),
+      claimTtlSeconds: posInt().default(300),
+      agentTokenTtlSeconds: posInt().default(600),
+    })
+    .strict()
+    .superRefine((s, ctx) => {
+      const add = (message, path, params) => ctx.addIssue({ code: 'custom', message, path, ...(params ? { params } : {}) });
+      if (s.type === 'event' && (!s.provisioningTargets || s.provisioningTargets.length === 0)) {
+        add(
+          `Event scaler "${s.name}" requires a non-empty 'provisioningTargets' array (workflow refs the scale-up/scale-down events are delivered to)`,
+          ['provisioningTargets'],
+        );
+      }
+      if (s.type === 'container') {
+        s.labelSets.forEach((ls, i) => {
+          if (!ls.image) add(`Container scaler "${s.name}" label set [${i}] requires an 'image' field`, ['labelSets', i, 'image']);
+        });
+      }
+      if (s.type === 'bare-metal') {
+        s.labelSets.forEach((ls, i) => {
+          if (!ls.binaryPath && !ls.image) {
+            add(
+              `Bare-metal scaler "${s.name}" label set [${i}] requires a 'binaryPath' (spawn a local agent process) or an 'image' (run the job's own container image as the agent, with the KiCI runtime injected)`,
+              ['labelSets', i, 'binaryPath'],
+            );
+          }
+          const refusal = batch && ls.binaryPath ? batchRefusal(ls.binaryPath, host) : null;
+          if (refusal) add(`Bare-metal scaler "${s.name}" label set [${i}]: ${refusal}`, ['labelSets', i, 'binaryPath']);
+        });
+      }
+      if (newest && !s.platform) {
+        s.labelSets.forEach((ls, i) => {
+          // params.at is not the orchestrator's: it places the issue at the label.
+          ls.labels.forEach((label, at) => {
+            if (PLATFORM_LABELS.has(label.toLowerCase())) {
+              add(
+                `Scaler "${s.name}" labelSets[${i}]: label "${label}" names a platform; declare platform: { os, arch } instead`,
+                ['labelSets', i, 'labels'],
+                { at },
+              );
+            }
+          });
+        });
+      }
+      const structured = s.platform ? platformTaints(s.platform) : [];
+      s.labelSets.forEach((ls, i) => {
+        const gate = new Set([
+          ...s.mandatoryLabels.map((l) => l.toLowerCase()),
+          ...structured.map((l) => l.toLowerCase()),
+          ...(newest ? [] : labelTaints(ls.labels)),
+        ]);
+        if (gate.size === 0) return;
+        const reach = new Set([...ls.labels.map((l) => l.toLowerCase()), ...structured.map((l) => l.toLowerCase())]);
+        for (const g of gate) {
+          if (!reach.has(g)) {
+            add(
+              `Scaler "${s.name}" gate label "${g}" is missing from labelSets[${i}].labels — every label in a label set's gate must be requestable on that label set, otherwise no job can route to it`,
+              ['labelSets', i, 'labels'],
+            );
+          }
         }
       });
-      s.labelSets.forEach((ls, i) => {
-        if (!ls.rootfsPath) add(`Firecracker scaler "${s.name}" label set [${i}] requires a 'rootfsPath' field`, ['labelSets', i, 'rootfsPath']);
-      });
-    }
-  });
-
-export const file = z
-  .object({
-    version: z.literal(1),
-    globalMaxAgents: posInt().default(50),
-    defaults: z.object({ resources: resources.optional() }).optional(),
-    globalResourceCap: cap.optional(),
-    machinePools: z.array(z.object({ name: z.string().min(1), cap }).strict()).optional(),
-    scalers: z.array(scaler),
-    firecracker: z
-      .object({
-        cidr: z.string().default('10.0.0.0/24'),
-        bridgeName: z.string().default('kici-br0'),
-        gateway: z.string().default('10.0.0.1'),
-        netmask: z.string().default('255.255.255.0'),
-        table: z.string().default('kici'),
-        autoProvisionHost: z.boolean().default(true),
-      })
-      .optional(),
-  })
-  .superRefine((c, ctx) => {
-    const pools = new Set((c.machinePools ?? []).map((p) => p.name));
-    c.scalers.forEach((s, i) => {
-      if (s.machinePool !== undefined && !pools.has(s.machinePool)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `Scaler "${s.name}" references unknown machinePool "${s.machinePool}". Define it under top-level machinePools[].`,
-          path: ['scalers', i, 'machinePool'],
+      if (s.type === 'firecracker') {
+        for (const f of ['firecrackerPath', 'jailerPath', 'kernelPath']) {
+          if (!s[f]) add(`Firecracker scaler "${s.name}" requires a '${f}' field`, [f]);
+        }
+        for (const f of ['uid', 'gid']) {
+          if (s[f] === undefined) add(`Firecracker scaler "${s.name}" requires a '${f}' field`, [f]);
+        }
+        (s.extraHosts ?? []).forEach((e, i) => {
+          try {
+            checkExtraHost(e);
+          } catch (err) {
+            add(`Firecracker scaler "${s.name}" extraHosts[${i}]: ${err.message}`, ['extraHosts', i]);
+          }
+        });
+        s.labelSets.forEach((ls, i) => {
+          if (!ls.rootfsPath) add(`Firecracker scaler "${s.name}" label set [${i}] requires a 'rootfsPath' field`, ['labelSets', i, 'rootfsPath']);
         });
       }
     });
-    const seen = new Set();
-    (c.machinePools ?? []).forEach((p, i) => {
-      if (seen.has(p.name)) {
-        ctx.addIssue({ code: 'custom', message: `Duplicate machinePool name "${p.name}".`, path: ['machinePools', i, 'name'] });
-      }
-      seen.add(p.name);
+
+  return z
+    .object({
+      version: z.literal(1),
+      globalMaxAgents: posInt().default(50),
+      defaults: z.object({ resources: resources.optional() }).optional(),
+      globalResourceCap: cap.optional(),
+      machinePools: z.array(z.object({ name: z.string().min(1), cap }).strict()).optional(),
+      scalers: z.array(scaler),
+      firecracker: z
+        .object({
+          cidr: z.string().default('10.0.0.0/24'),
+          bridgeName: z.string().default('kici-br0'),
+          gateway: z.string().default('10.0.0.1'),
+          netmask: z.string().default('255.255.255.0'),
+          table: z.string().default('kici'),
+          autoProvisionHost: z.boolean().default(true),
+        })
+        .optional(),
+    })
+    .superRefine((c, ctx) => {
+      const pools = new Set((c.machinePools ?? []).map((p) => p.name));
+      c.scalers.forEach((s, i) => {
+        if (s.machinePool !== undefined && !pools.has(s.machinePool)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `Scaler "${s.name}" references unknown machinePool "${s.machinePool}". Define it under top-level machinePools[].`,
+            path: ['scalers', i, 'machinePool'],
+          });
+        }
+      });
+      const seen = new Set();
+      (c.machinePools ?? []).forEach((p, i) => {
+        if (seen.has(p.name)) {
+          ctx.addIssue({ code: 'custom', message: `Duplicate machinePool name "${p.name}".`, path: ['machinePools', i, 'name'] });
+        }
+        seen.add(p.name);
+      });
     });
-  });
+}
