@@ -185,7 +185,11 @@ func (e *Error) networkText() string {
 			" driver: network isolation binds each agent to its port on a bridge. Remove it (docker network rm " +
 			net + ") and the backend creates it again as a bridge."
 	case ErrNetworkSubnet:
-		return "Isolated network " + net + " has the subnet " + e.Subnet.String() + " with the gateway " + e.Gateway.String() +
+		gateway := ""
+		if e.Gateway.IsValid() {
+			gateway = " with the gateway " + e.Gateway.String()
+		}
+		return "Isolated network " + net + " has the subnet " + e.Subnet.String() + gateway +
 			": network isolation's rules are written for " + agentspawn.IsolatedNetworkSubnet + " and its gateway " +
 			agentspawn.IsolatedNetworkGateway + ". Remove it (docker network rm " + net + ") and the backend creates it again."
 	case ErrAddressTaken:

@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/netip"
 	"testing"
 
 	cerrdefs "github.com/containerd/errdefs"
+	"github.com/kicikit/kicikit/agentspawn"
+	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/api/types/network"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -52,4 +55,13 @@ func TestBridgeName(t *testing.T) {
 	t.Parallel()
 	assert.Equal(t, "br-0123456789ab", bridgeName("0123456789abcdef", nil))
 	assert.Equal(t, "kx0", bridgeName("0123456789abcdef", map[string]string{"com.docker.network.bridge.name": "kx0"}))
+}
+
+func TestAddressOf(t *testing.T) {
+	t.Parallel()
+	assert.False(t, addressOf(nil).IsValid())
+	assert.False(t, addressOf(&container.NetworkSettings{}).IsValid(), "not on the isolated network")
+	a := netip.MustParseAddr("172.30.0.9")
+	ns := &container.NetworkSettings{Networks: map[string]*network.EndpointSettings{agentspawn.IsolatedNetwork: {IPAddress: a}}}
+	assert.Equal(t, a, addressOf(ns))
 }

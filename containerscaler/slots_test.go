@@ -72,12 +72,13 @@ func TestSlotsHandoverOnCancel(t *testing.T) {
 	}
 }
 
+// waitFor waits until cond holds, and fails t when it does not within 30 s.
 func waitFor(t testing.TB, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second) // an Engine on a loaded machine takes seconds
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 5s")
+			t.Fatal("condition not met within 30s")
 		}
 		time.Sleep(time.Millisecond)
 	}
