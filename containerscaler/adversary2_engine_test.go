@@ -1,0 +1,227 @@
+//go:build linux
+
+package containerscaler
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/kicikit/kicikit/agentspawn"
+	"github.com/kicikit/kicikit/internal/enginetest"
+	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/client"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The engine tests of this file are a second adversarial review of issue
+// 32's isolation (TestAdv2...): each plays an attacker inside a container
+// on the isolated network, or a race between backends, against the real
+// Engine, and fails while the hole it names is open. They reuse the world
+// of attack_engine_test.go (rules in the Engine's own namespace, an
+// oracle there, forwarding to 10.99.0.0/16 and the metadata address) and
+// the frame writers of adversary_engine_test.go.
+
+// outsider starts a container of image on the isolated network only, as a
+// container before its binding is (a job image's ENTRYPOINT runs then),
+// or a container someone else attached: no rules name it. It is removed
+// at the end of the test.
+func (a *attackEnv) outsider(image string) string {
+	a.t.Helper()
+	ctx := context.Background()
+	res, err := a.c.ContainerCreate(ctx, client.ContainerCreateOptions{
+		Config:     &container.Config{Image: image, Labels: map[string]string{"kicikit.test": a.name}},
+		HostConfig: &container.HostConfig{NetworkMode: container.NetworkMode(agentspawn.IsolatedNetwork)},
+	})
+	require.NoError(a.t, err)
+	a.t.Cleanup(func() {
+		_, _ = a.c.ContainerRemove(context.Background(), res.ID, client.ContainerRemoveOptions{Force: true})
+	})
+	_, err = a.c.ContainerStart(ctx, res.ID, client.ContainerStartOptions{})
+	require.NoError(a.t, err)
+	return res.ID
+}
+
+// tagged is frame with a VLAN tag of VLAN 0 (priority tagged) after its
+// MACs, of the TPID tpid: 0x8100 (802.1Q) or 0x88a8 (802.1ad). Linux
+// strips either on receipt, and takes the frame as untagged.
+func tagged(tpid uint16, frame []byte) []byte {
+	out := append([]byte{}, frame[:12]...)
+	out = append(out, byte(tpid>>8), byte(tpid), 0x00, 0x00)
+	return append(out, frame[12:]...)
+}
+
+// tags are the ways a frame goes untagged or priority tagged: "" and the
+// TPIDs of tagged.
+var tags = []struct {
+	name string
+	tpid uint16
+}{{"untagged", 0}, {"802.1Q-VLAN-0-tagged", 0x8100}, {"802.1ad-VLAN-0-tagged", 0x88a8}}
+
+// tag is frame as tags' t makes it.
+func tag(tpid uint16, frame []byte) []byte {
+	if tpid == 0 {
+		return frame
+	}
+	return tagged(tpid, frame)
+}
+
+// arpFrame is an ARP packet of operation op from sender (senderMAC at
+// senderIP) to target (targetMAC at targetIP), in an Ethernet frame from
+// senderMAC to dst.
+func arpFrame(dst net.HardwareAddr, op uint16, senderMAC net.HardwareAddr, senderIP netip.Addr, targetMAC net.HardwareAddr, targetIP netip.Addr) []byte {
+	b := []byte{0, 1, 8, 0, 6, 4, byte(op >> 8), byte(op)}
+	b = append(append(b, senderMAC...), senderIP.AsSlice()...)
+	b = append(append(b, targetMAC...), targetIP.AsSlice()...)
+	return etherFrame(dst, senderMAC, 0x0806, b)
+}
+
+// groupMAC is a link-local group address (01:80:c2:00:00:03, 802.1X's
+// PAE group) that a bridge neither forwards (group_fwd_mask) nor treats
+// as the bridge group or LLDP: it runs the frame through the bridge
+// family's input hook, then hands it to the host on the port it came in
+// by.
+var groupMAC = net.HardwareAddr{0x01, 0x80, 0xc2, 0, 0, 0x03}
+
+// TestAdv2TaggedGroupFrameFromUnbound: a container on the isolated
+// network with no rules (here one attached to it; a job image's
+// ENTRYPOINT before its binding is the same) sends UDP in frames to a
+// link-local group address, 01:80:c2:00:00:03, with an 802.1Q (or
+// 802.1ad) tag of VLAN 0. The bridge does not forward such a frame: it runs it through
+// the bridge family's input hook, whose agent-gate drops IPv4, IPv6 and
+// ARP to a group address by `ether type { ip, ip6, arp }`, and so do its
+// checks of the network's addresses (`ether type ip ip saddr
+// 172.30.0.0/16`). nft reads a tagged frame's ether type as 0x8100
+// (the tag is back in the header it reads), so none of them matches,
+// and the port is in no set. The bridge then hands the frame to the host
+// on the container's veth, where Linux strips the VLAN 0 tag and takes
+// the datagram as received on the veth, which is not in agent-bridges:
+// table ip kici's `iifname @agent-bridges drop` and table ip6 kici's do
+// not match, and the hooks' policy accepts. The datagrams to a closed
+// host port, to 10.99.0.1, to the metadata address and, over IPv6, to
+// the veth's host-side link-local address all pass. None may: a
+// container reaches nothing before its rules are written. The same
+// frames untagged are dropped (control).
+func TestAdv2TaggedGroupFrameFromUnbound(t *testing.T) {
+	t.Parallel()
+	a := newAttackEnv(t)
+	image := a.agentImage(nil)
+	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
+	_ = a.spawnAs(b, "agent", "strict") // the bridge has an agent on it
+	id := a.outsider(image)
+	link := enginetest.LinkOf(t, a.c, id)
+	own := link.Addr()
+	vethLinkLocal := enginetest.LinkLocal(t, link.HostPort)
+	targets := []struct {
+		name     string
+		from, to netip.Addr
+	}{
+		{"IPv4 UDP to a closed host port", own, gateway},
+		{"IPv4 UDP to 10.99.0.1", own, private},
+		{"IPv4 UDP to the metadata address", own, metadata},
+		{"IPv4 UDP from an outside address to a closed host port", netip.MustParseAddr("192.0.2.7"), gateway},
+		{"IPv6 UDP to the veth's host-side link-local address", eui64(link.MAC), vethLinkLocal},
+	}
+	var marks []uint32
+	var frames [][]byte
+	var names []string
+	for _, tg := range targets {
+		for _, how := range tags {
+			m := a.oracle.Mark()
+			marks = append(marks, m)
+			frames = append(frames, tag(how.tpid, udpFrame(groupMAC, link.MAC, tg.from, tg.to, closedPort, m)))
+			names = append(names, how.name+" "+tg.name)
+		}
+	}
+	read := a.markedCounters(marks...)
+	rawSend(t, a.c, id, frames...)
+	for i, got := range read() {
+		assert.False(t, got.Passed(), "from a container with no rules, %s, in a frame to %s, passed the host's filtering (%s)", names[i], groupMAC, got)
+	}
+	if t.Failed() {
+		t.Logf("table bridge kici then:\n%s", nftList("table", "bridge", "kici"))
+	}
+}
+
+// TestAdv2TaggedARPFromUnbound: a container on the isolated network with
+// no rules (one attached to it; a job image's ENTRYPOINT before its
+// binding is the same) claims a running agent's address: it sends the
+// host an ARP reply, sender the victim's address and its own MAC, to the
+// bridge's MAC, with an 802.1Q (or 802.1ad) tag of VLAN 0. agent-gate drops ARP whose
+// sender is on the isolated network by `ether type arp arp saddr ip
+// 172.30.0.0/16`, which a tagged frame does not match (nft reads its
+// ether type as 0x8100); the port is in no set. The bridge hands the frame
+// to the host on the bridge, Linux strips the VLAN 0 tag, and the host's
+// neighbour entry of the victim takes the attacker's MAC: what the host
+// sends the victim (the orchestrator's messages) goes to the attacker's
+// port. The entry must keep the victim's MAC. The same reply untagged is
+// dropped (TestAttackARPPoisoning's, from a bound agent; here it is
+// sent first, as a control).
+func TestAdv2TaggedARPFromUnbound(t *testing.T) {
+	t.Parallel()
+	a := newAttackEnv(t)
+	image := a.agentImage(nil)
+	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
+	victim := a.spawnAs(b, "victim", "strict")
+	id := a.outsider(image)
+	link := enginetest.LinkOf(t, a.c, id)
+	bridge := enginetest.HostInterface(t, gateway)
+	victimMAC := enginetest.LearnNeighbour(t, bridge.Name, victim.IP)
+	time.Sleep(1100 * time.Millisecond) // past the entry's locktime: a plain reply may replace it now
+
+	reply := arpFrame(bridge.MAC, enginetest.ARPReply, link.MAC, victim.IP, bridge.MAC, gateway)
+	for _, how := range tags {
+		rawSend(t, a.c, id, tag(how.tpid, reply))
+		stays(t, victimMAC.String(), func() string { return enginetest.Neighbour(t, bridge.Name, victim.IP).String() },
+			"%s ARP reply: the host's neighbour entry of the victim %s (the attacker's MAC is %s)", how.name, victim.IP, link.MAC)
+		// Put the entry back, for the next frame to be tried on its own.
+		out, err := execOut("ip", "neigh", "replace", victim.IP.String(), "lladdr", victimMAC.String(), "dev", bridge.Name, "nud", "reachable")
+		require.NoError(t, err, "%s", out)
+		time.Sleep(1100 * time.Millisecond)
+	}
+}
+
+// TestAdv2EntrypointTaggedToHost: TestAdv2TaggedGroupFrameFromUnbound
+// as a job would do it. A job's image keeps its ENTRYPOINT, which runs as
+// root from the container's start, before the backend has read the
+// container's port and written its binding; the Engine's answer to the
+// spawn's inspect comes late here, which makes that window certain. The
+// ENTRYPOINT sends, with the fake agent of the runtime volume, UDP to a
+// closed host port in frames to 01:80:c2:00:00:03 with an 802.1Q tag of
+// VLAN 0, from the container's own address: they reach the host's input
+// through the container's veth, as that test says. None may: a container
+// reaches nothing before its rules are written.
+func TestAdv2EntrypointTaggedToHost(t *testing.T) {
+	t.Parallel()
+	a := newAttackEnv(t)
+	image := a.agentImage(nil)
+	var late enginetest.LateAnswers
+	b := a.backendAs(a.name, enginetest.EngineWith(t, late.Wrap), a.nftHere(), strict(image))
+	mark := a.oracle.Mark()
+	read := a.markedCounters(mark)
+	job := "job-" + a.name + ":tagged"
+	a.entrypointImage(b, job, spoofLoop(50, map[string]any{"kind": "udp", "dst": gateway.String(), "port": closedPort,
+		"dstMAC": groupMAC.String(), "tag": true, "mark": mark}))
+	hold := late.Hold(containerInspect)
+	done := make(chan struct{})
+	var res lateSpawn
+	go func() {
+		defer close(done)
+		r := a.request("attacker", "strict")
+		r.Job = &Job{Image: job}
+		res.agent, res.err = b.Spawn(context.Background(), r)
+	}()
+	hold, _, _ = a.heldRunning(&late, hold, done)
+	time.Sleep(2 * time.Second) // the ENTRYPOINT sends every 100 ms
+	before := read()[0]
+	hold.Release()
+	<-done
+	require.NoError(t, res.err)
+	assert.False(t, before.Passed(), "before its binding, the job's ENTRYPOINT reached a closed host port with VLAN-0-tagged UDP to %s (%s)", groupMAC, before)
+}
+
+var _ = fmt.Sprintf
