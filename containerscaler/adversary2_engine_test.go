@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"syscall"
 	"testing"
 	"time"
 
@@ -222,6 +223,69 @@ func TestAdv2EntrypointTaggedToHost(t *testing.T) {
 	<-done
 	require.NoError(t, res.err)
 	assert.False(t, before.Passed(), "before its binding, the job's ENTRYPOINT reached a closed host port with VLAN-0-tagged UDP to %s (%s)", groupMAC, before)
+}
+
+// icmpUnreachable is an IPv4 ICMP port unreachable from src to dst about
+// the UDP datagram from inSrc:inPort to inDst:inDport, its unused field
+// mark (where the oracle's counters find it).
+func icmpUnreachable(src, dst, inSrc, inDst netip.Addr, inSport, inDport uint16, mark uint32) []byte {
+	inner := ipv4Packet(17, inSrc, inDst, nil, []byte{byte(inSport >> 8), byte(inSport), byte(inDport >> 8), byte(inDport), 0, 8, 0, 0})
+	icmp := append([]byte{3, 3, 0, 0, byte(mark >> 24), byte(mark >> 16), byte(mark >> 8), byte(mark)}, inner...)
+	sum := inetChecksum(icmp)
+	icmp[2], icmp[3] = byte(sum>>8), byte(sum)
+	return ipv4Packet(1, src, dst, nil, icmp)
+}
+
+// TestAdv2ForgedRelatedICMP: an agent's input rules start with the
+// orchestrator's `ct state established,related accept`, and conntrack
+// takes an ICMP error as related to any connection its quoted header
+// names, once the error's destination is that connection's source:
+// whoever sends it. The attacker (the default policy: the host's
+// orchestrator port only) sends the host, from its own bound address and
+// MAC, an ICMP port unreachable quoting a datagram the host sent the
+// victim (another agent), and a control quoting a flow that does not
+// exist. The control is dropped; the forged error passes the attacker's
+// input chain and reaches the host's stack, which reports
+// ECONNREFUSED on the host's socket to the victim: an agent reaches the
+// host with what its rules otherwise drop, and breaks the host's flows
+// with another agent (or with anyone, were it to quote those). Neither may
+// pass.
+func TestAdv2ForgedRelatedICMP(t *testing.T) {
+	t.Parallel()
+	a := newAttackEnv(t)
+	image := a.agentImage(nil)
+	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
+	attacker := a.spawnAs(b, "attacker", "strict")
+	victim := a.spawnAs(b, "victim", "strict")
+	attackerLink := enginetest.LinkOf(t, a.c, attacker.ContainerID)
+	bridge := enginetest.HostInterface(t, gateway)
+	wait := enginetest.ListenIn(t, a.c, victim.ContainerID, a.port, 3*time.Second) // no unreachable of its own
+	conn, err := net.DialUDP("udp", nil, net.UDPAddrFromAddrPort(netip.AddrPortFrom(victim.IP, a.port)))
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = conn.Write([]byte("kicikit-flow"))
+	require.NoError(t, err)
+	sport := uint16(conn.LocalAddr().(*net.UDPAddr).Port)
+
+	control, forged := a.oracle.Mark(), a.oracle.Mark()
+	var script string
+	for _, m := range []uint32{control, forged} {
+		name := fmt.Sprintf("input-%08x", m)
+		script += fmt.Sprintf("add counter %s %s\n", a.oracle.Table(), name)
+		script += fmt.Sprintf("add rule %s input meta l4proto icmp @th,32,32 0x%08x counter name %q\n", a.oracle.Table(), m, name)
+	}
+	require.NoError(t, enginetest.Nft(script))
+	rawSend(t, a.c, attacker.ContainerID,
+		etherFrame(bridge.MAC, attackerLink.MAC, 0x0800, icmpUnreachable(attacker.IP, gateway, gateway, victim.IP, sport+1, a.port, control)),
+		etherFrame(bridge.MAC, attackerLink.MAC, 0x0800, icmpUnreachable(attacker.IP, gateway, gateway, victim.IP, sport, a.port, forged)))
+	time.Sleep(time.Second)
+	assert.Zero(t, a.counter(fmt.Sprintf("input-%08x", control)), "an ICMP error quoting no flow reached the host's input")
+	assert.Zero(t, a.counter(fmt.Sprintf("input-%08x", forged)),
+		"an ICMP error from the attacker %s quoting the host's flow to the victim %s reached the host's input", attacker.IP, victim.IP)
+	_ = conn.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
+	_, err = conn.Read(make([]byte, 64))
+	assert.NotErrorIs(t, err, syscall.ECONNREFUSED, "the host's socket to the victim took the attacker's forged error")
+	wait()
 }
 
 var _ = fmt.Sprintf
