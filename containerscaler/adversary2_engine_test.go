@@ -288,4 +288,58 @@ func TestAdv2ForgedRelatedICMP(t *testing.T) {
 	wait()
 }
 
+// TestAdv2TaggedFramesFromBound (passes; a regression test): what
+// TestAdv2TaggedGroupFrameFromUnbound sends, from a bound agent: UDP to
+// a closed host port and to 10.99.0.1, and IPv6 UDP to the host's
+// link-local address of its veth, in frames to 01:80:c2:00:00:03 and to
+// the bridge's MAC, untagged and with an 802.1Q or 802.1ad tag of VLAN 0,
+// and an ARP reply claiming another agent's address, tagged. agent-port
+// accepts from a bound port only untagged IPv4 and ARP of its own
+// addresses: none may pass, nor change the host's neighbour entry of
+// the other agent.
+func TestAdv2TaggedFramesFromBound(t *testing.T) {
+	t.Parallel()
+	a := newAttackEnv(t)
+	image := a.agentImage(nil)
+	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
+	attacker := a.spawnAs(b, "attacker", "strict")
+	victim := a.spawnAs(b, "victim", "strict")
+	link := enginetest.LinkOf(t, a.c, attacker.ContainerID)
+	bridge := enginetest.HostInterface(t, gateway)
+	vethLinkLocal := enginetest.LinkLocal(t, link.HostPort)
+	targets := []struct {
+		name     string
+		from, to netip.Addr
+	}{
+		{"IPv4 UDP to a closed host port", attacker.IP, gateway},
+		{"IPv4 UDP to 10.99.0.1", attacker.IP, private},
+		{"IPv6 UDP to the veth's host-side link-local address", eui64(link.MAC), vethLinkLocal},
+	}
+	var marks []uint32
+	var frames [][]byte
+	var names []string
+	for _, dst := range []net.HardwareAddr{groupMAC, bridge.MAC} {
+		for _, tg := range targets {
+			for _, how := range tags {
+				m := a.oracle.Mark()
+				marks = append(marks, m)
+				frames = append(frames, tag(how.tpid, udpFrame(dst, link.MAC, tg.from, tg.to, closedPort, m)))
+				names = append(names, fmt.Sprintf("%s %s, in a frame to %s", how.name, tg.name, dst))
+			}
+		}
+	}
+	read := a.markedCounters(marks...)
+	rawSend(t, a.c, attacker.ContainerID, frames...)
+	for i, got := range read() {
+		assert.False(t, got.Passed(), "from a bound agent, %s, passed the host's filtering (%s)", names[i], got)
+	}
+
+	victimMAC := enginetest.LearnNeighbour(t, bridge.Name, victim.IP)
+	time.Sleep(1100 * time.Millisecond) // past the entry's locktime
+	reply := arpFrame(bridge.MAC, enginetest.ARPReply, link.MAC, victim.IP, bridge.MAC, gateway)
+	rawSend(t, a.c, attacker.ContainerID, tagged(0x8100, reply), tagged(0x88a8, reply))
+	stays(t, victimMAC.String(), func() string { return enginetest.Neighbour(t, bridge.Name, victim.IP).String() },
+		"tagged ARP replies from a bound agent: the host's neighbour entry of the victim %s (the attacker's MAC is %s)", victim.IP, link.MAC)
+}
+
 var _ = fmt.Sprintf
