@@ -90,23 +90,27 @@ var groupMAC = net.HardwareAddr{0x01, 0x80, 0xc2, 0, 0, 0x03}
 
 // TestAdv2TaggedGroupFrameFromUnbound: a container on the isolated
 // network with no rules (here one attached to it; a job image's
-// ENTRYPOINT before its binding is the same) sends UDP in frames to a
-// link-local group address, 01:80:c2:00:00:03, with an 802.1Q (or
-// 802.1ad) tag of VLAN 0. The bridge does not forward such a frame: it runs it through
-// the bridge family's input hook, whose agent-gate drops IPv4, IPv6 and
-// ARP to a group address by `ether type { ip, ip6, arp }`, and so do its
-// checks of the network's addresses (`ether type ip ip saddr
-// 172.30.0.0/16`). nft reads a tagged frame's ether type as 0x8100
-// (the tag is back in the header it reads), so none of them matches,
-// and the port is in no set. The bridge then hands the frame to the host
+// ENTRYPOINT before its binding is the same, TestAdv2EntrypointTaggedToHost)
+// sends UDP in frames to a link-local group address, 01:80:c2:00:00:03,
+// with a VLAN tag of VLAN 0 (802.1Q's 0x8100 or 802.1ad's 0x88a8). The
+// bridge does not forward such a frame: it runs it through the bridge
+// family's input hook, whose agent-gate drops IPv4, IPv6 and ARP to a
+// group address by `ether type { ip, ip6, arp }`, and drops the network's
+// addresses by `ether type ip ip saddr 172.30.0.0/16`. nft reads a tagged
+// frame's ether type as the tag's TPID (it puts the tag the kernel took
+// out back into the header it reads), so none of them matches, and the
+// port is in no set: the frame passes. The bridge hands it to the host
 // on the container's veth, where Linux strips the VLAN 0 tag and takes
 // the datagram as received on the veth, which is not in agent-bridges:
 // table ip kici's `iifname @agent-bridges drop` and table ip6 kici's do
 // not match, and the hooks' policy accepts. The datagrams to a closed
-// host port, to 10.99.0.1, to the metadata address and, over IPv6, to
-// the veth's host-side link-local address all pass. None may: a
-// container reaches nothing before its rules are written. The same
-// frames untagged are dropped (control).
+// host port (from the container's own address or any other) and, over
+// IPv6, to the veth's host-side link-local address reach the host's
+// input: every host port is open to it, TCP too (the host's answers go
+// out the bridge unfiltered). Those to 10.99.0.1 and the metadata
+// address are not forwarded only because a frame to a group MAC is not
+// PACKET_HOST. None may pass: a container reaches nothing before its
+// rules are written. The same frames untagged are dropped (control).
 func TestAdv2TaggedGroupFrameFromUnbound(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
@@ -152,16 +156,17 @@ func TestAdv2TaggedGroupFrameFromUnbound(t *testing.T) {
 // no rules (one attached to it; a job image's ENTRYPOINT before its
 // binding is the same) claims a running agent's address: it sends the
 // host an ARP reply, sender the victim's address and its own MAC, to the
-// bridge's MAC, with an 802.1Q (or 802.1ad) tag of VLAN 0. agent-gate drops ARP whose
-// sender is on the isolated network by `ether type arp arp saddr ip
-// 172.30.0.0/16`, which a tagged frame does not match (nft reads its
-// ether type as 0x8100); the port is in no set. The bridge hands the frame
-// to the host on the bridge, Linux strips the VLAN 0 tag, and the host's
-// neighbour entry of the victim takes the attacker's MAC: what the host
-// sends the victim (the orchestrator's messages) goes to the attacker's
-// port. The entry must keep the victim's MAC. The same reply untagged is
-// dropped (TestAttackARPPoisoning's, from a bound agent; here it is
-// sent first, as a control).
+// bridge's MAC, with a VLAN tag of VLAN 0 (0x8100 or 0x88a8). agent-gate
+// drops ARP whose sender is on the isolated network by `ether type arp
+// arp saddr ip 172.30.0.0/16`, which a tagged frame does not match (nft
+// reads its ether type as the TPID), and the port is in no set. The
+// bridge passes the frame up to the host on the bridge, Linux strips the
+// VLAN 0 tag, and the host's neighbour entry of the victim takes the
+// attacker's MAC: what the host sends the victim (the orchestrator's
+// messages) goes to the attacker's port, whose agent-port does not
+// filter what it receives. The entry must keep the victim's MAC. The
+// same reply untagged is dropped (control, sent first); the entry is put
+// back after each frame, so that each is tried on its own.
 func TestAdv2TaggedARPFromUnbound(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
@@ -194,8 +199,10 @@ func TestAdv2TaggedARPFromUnbound(t *testing.T) {
 // ENTRYPOINT sends, with the fake agent of the runtime volume, UDP to a
 // closed host port in frames to 01:80:c2:00:00:03 with an 802.1Q tag of
 // VLAN 0, from the container's own address: they reach the host's input
-// through the container's veth, as that test says. None may: a container
-// reaches nothing before its rules are written.
+// through the container's veth, as that test says (16 datagrams in the 2 s
+// the test holds the window open, on the first run), and the spawn then
+// succeeds. None
+// may: a container reaches nothing before its rules are written.
 func TestAdv2EntrypointTaggedToHost(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
@@ -341,5 +348,3 @@ func TestAdv2TaggedFramesFromBound(t *testing.T) {
 	stays(t, victimMAC.String(), func() string { return enginetest.Neighbour(t, bridge.Name, victim.IP).String() },
 		"tagged ARP replies from a bound agent: the host's neighbour entry of the victim %s (the attacker's MAC is %s)", victim.IP, link.MAC)
 }
-
-var _ = fmt.Sprintf
