@@ -4,6 +4,7 @@ package containerscaler
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"net"
 	"net/netip"
@@ -106,8 +107,9 @@ var groupMAC = net.HardwareAddr{0x01, 0x80, 0xc2, 0, 0, 0x03}
 // not match, and the hooks' policy accepts. The datagrams to a closed
 // host port (from the container's own address or any other) and, over
 // IPv6, to the veth's host-side link-local address reach the host's
-// input: every host port is open to it, TCP too (the host's answers go
-// out the bridge unfiltered). Those to 10.99.0.1 and the metadata
+// input: every UDP port of the host is open to it (not TCP, whose
+// segments in a frame to a group MAC Linux drops:
+// TestAdv2TaggedTCPFromUnbound), and ICMP. Those to 10.99.0.1 and the metadata
 // address are not forwarded only because a frame to a group MAC is not
 // PACKET_HOST. None may pass: a container reaches nothing before its
 // rules are written. The same frames untagged are dropped (control).
@@ -150,6 +152,61 @@ func TestAdv2TaggedGroupFrameFromUnbound(t *testing.T) {
 	if t.Failed() {
 		t.Logf("table bridge kici then:\n%s", nftList("table", "bridge", "kici"))
 	}
+}
+
+// tcpSyn is a TCP SYN from src to dst:port, of sequence number seq, its
+// checksum filled in.
+func tcpSyn(src, dst netip.Addr, port uint16, seq uint32) []byte {
+	l4 := []byte{0x9c, 0x40, byte(port >> 8), byte(port), byte(seq >> 24), byte(seq >> 16), byte(seq >> 8), byte(seq),
+		0, 0, 0, 0, 5 << 4, 0x02, 0xfa, 0xf0, 0, 0, 0, 0}
+	pseudo := append(append(append([]byte{}, src.AsSlice()...), dst.AsSlice()...), 0, 6, 0, byte(len(l4)))
+	sum := inetChecksum(append(pseudo, l4...))
+	l4[16], l4[17] = byte(sum>>8), byte(sum)
+	return ipv4Packet(6, src, dst, nil, l4)
+}
+
+// synAcked reports whether frame is an IPv4 TCP SYN-ACK from src that
+// acknowledges seq.
+func synAcked(frame []byte, src netip.Addr, seq uint32) bool {
+	if len(frame) < 14+20+20 || binary.BigEndian.Uint16(frame[12:]) != 0x0800 || frame[14+9] != 6 ||
+		netip.AddrFrom4([4]byte(frame[14+12:14+16])) != src {
+		return false
+	}
+	tcp := frame[14+int(frame[14]&0x0f)*4:]
+	return len(tcp) >= 20 && tcp[13]&0x12 == 0x12 && binary.BigEndian.Uint32(tcp[8:]) == seq+1
+}
+
+// TestAdv2TaggedTCPFromUnbound: TestAdv2TaggedGroupFrameFromUnbound's
+// hole, to a TCP service of the host's that no rule opens to agents (a
+// listener on the gateway's address, another port than the
+// orchestrator's). The container with no rules teaches the host its own
+// MAC with a VLAN-0-tagged ARP request for the gateway
+// (TestAdv2TaggedARPFromUnbound's hole: untagged, its ARP is dropped, and
+// the host could not answer it), then sends a VLAN-0-tagged SYN to 01:80:c2:00:00:03: the host's
+// SYN-ACK comes back to it, the handshake open. It must not.
+func TestAdv2TaggedTCPFromUnbound(t *testing.T) {
+	t.Parallel()
+	a := newAttackEnv(t)
+	image := a.agentImage(nil)
+	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
+	_ = a.spawnAs(b, "agent", "strict")
+	id := a.outsider(image)
+	link := enginetest.LinkOf(t, a.c, id)
+	bridge := enginetest.HostInterface(t, gateway)
+	ln, err := net.Listen("tcp", netip.AddrPortFrom(gateway, 0).String())
+	require.NoError(t, err)
+	defer ln.Close()
+	port := uint16(ln.Addr().(*net.TCPAddr).Port)
+	sniffed := sniff(t, a.c, id, 2*time.Second)
+	seq := a.oracle.Mark()
+	rawSend(t, a.c, id,
+		tagged(0x8100, arpFrame(bridge.MAC, enginetest.ARPRequest, link.MAC, link.Addr(), make(net.HardwareAddr, 6), gateway)),
+		tagged(0x8100, etherFrame(groupMAC, link.MAC, 0x0800, tcpSyn(link.Addr(), gateway, port, seq))))
+	acked := false
+	for _, f := range sniffed.wait() {
+		acked = acked || synAcked(f, gateway, seq)
+	}
+	assert.False(t, acked, "a container with no rules opened a TCP handshake with the host's %s:%d, which no rule opens", gateway, port)
 }
 
 // TestAdv2TaggedARPFromUnbound: a container on the isolated network with
