@@ -109,7 +109,7 @@ var groupMAC = net.HardwareAddr{0x01, 0x80, 0xc2, 0, 0, 0x03}
 // IPv6, to the veth's host-side link-local address reach the host's
 // input: every UDP port of the host is open to it (not TCP, whose
 // segments in a frame to a group MAC Linux drops:
-// TestAdv2TaggedTCPFromUnbound), and ICMP. Those to 10.99.0.1 and the metadata
+// TestAdv2TaggedTCPFromUnbound). Those to 10.99.0.1 and the metadata
 // address are not forwarded only because a frame to a group MAC is not
 // PACKET_HOST. None may pass: a container reaches nothing before its
 // rules are written. The same frames untagged are dropped (control).
