@@ -59,13 +59,16 @@
 //     sends another meets its forward rules on the bridge too (br_netfilter
 //     or not). The bridge forwards frames to the LLDP group address
 //     (group_fwd_mask), which Linux would otherwise hand the host past
-//     every bridge hook.
+//     every bridge hook. The rules match the protocol the kernel reads,
+//     so a VLAN-tagged frame meets them as an untagged one does.
 //   - table ip kici holds the orchestrator's base chains forward, input
 //     and output. Beside them, base chains of the backend's send each
 //     packet from an agent address, through a verdict map, to that
 //     address's chains, which hold its rules. A packet from the bridge
 //     whose source has no rules is dropped: a container reaches nothing
-//     before its rules are written.
+//     before its rules are written. An address's chains first drop an
+//     ICMP error conntrack relates to another address's flow, which the
+//     orchestrator's "ct state established,related accept" would take.
 //   - table ip6 kici drops IPv6 from the bridge.
 //
 // New, and each isolated spawn before its create, finds the network (or

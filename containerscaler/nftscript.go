@@ -34,6 +34,15 @@ import (
 //     another's address, poison the bridge, or send from the network.
 //   - No port sends IP or ARP to a link-local group address.
 //
+// These match the protocol the kernel reads (meta protocol), not the
+// frame's EtherType: a VLAN-tagged frame, whose tag Linux strips and
+// whose EtherType nft reads as the tag's, is held to the same rules.
+//
+// Each address's chains in table ip kici start with a drop of an ICMP
+// error that conntrack relates to a flow of other addresses: the
+// orchestrator's "ct state established,related accept" would take an
+// agent's forged error about another agent's flow.
+//
 // What one agent sends another over the bridge meets the sender's forward
 // rules there too, through a verdict map and chains of the same names as
 // table ip kici's: a host whose bridges do not pass bridged traffic
@@ -139,11 +148,11 @@ func (s *script) bridgeTable() {
 	s.line("add rule", bridgeTable, portChain, "drop")
 	s.line("add chain", bridgeTable, gateChain)
 	s.line("flush chain", bridgeTable, gateChain)
-	s.line("add rule", bridgeTable, gateChain, "ether daddr & ff:ff:ff:ff:ff:f0 == 01:80:c2:00:00:00 ether type { ip, ip6, arp } drop")
+	s.line("add rule", bridgeTable, gateChain, "ether daddr & ff:ff:ff:ff:ff:f0 == 01:80:c2:00:00:00 meta protocol { ip, ip6, arp } drop")
 	s.line("add rule", bridgeTable, gateChain, "iif @"+portsSet, "jump", portChain)
 	s.line("add rule", bridgeTable, gateChain, "ether saddr @"+macsSet, "drop")
-	s.line("add rule", bridgeTable, gateChain, "ether type ip ip saddr", subnet.String(), "drop")
-	s.line("add rule", bridgeTable, gateChain, "ether type arp arp saddr ip", subnet.String(), "drop")
+	s.line("add rule", bridgeTable, gateChain, "meta protocol ip ip saddr", subnet.String(), "drop")
+	s.line("add rule", bridgeTable, gateChain, "meta protocol arp arp saddr ip", subnet.String(), "drop")
 	for _, d := range [...]struct{ chain, hook string }{{preroutingHook, "prerouting"}, {inputHook, "input"}} {
 		s.line("add chain", bridgeTable, d.chain, baseChain(d.hook, "-300"))
 		s.line("flush chain", bridgeTable, d.chain)
@@ -187,6 +196,7 @@ func (s *script) bind(owner string, b binding, iso agentspawn.Isolation) {
 	}{{forwardChainPre + a, forwardAddrs, iso.Forward}, {inputChainPre + a, inputAddrs, iso.Input}} {
 		s.line("add chain", ipTable, d.chain)
 		s.line("flush chain", ipTable, d.chain)
+		s.line("add rule", ipTable, d.chain, "ct state related ct original ip saddr !=", a, "ct original ip daddr !=", a, "drop")
 		for _, r := range d.rules {
 			s.line("add rule", ipTable, d.chain, r)
 		}
