@@ -133,6 +133,7 @@ type problem struct {
 	code       string
 	message    string
 	oneUnit    bool // yaml's extent is one code unit, which end rounds up to a character
+	tooDeep    bool // the refusal of the collection where the parse stopped
 }
 
 // document is one composed document.
@@ -164,6 +165,7 @@ type composer struct {
 	warnings     []problem
 	directives   *directives
 	depth        int
+	tooDeep      *cst                 // the collection where the parse stopped (parser.tooDeep)
 	onDoc        func(*document) bool // false: stop
 	stopped      bool
 }
@@ -470,8 +472,9 @@ func (c *composer) composeNode(ctx *composeCtx, tok *cst, p props) *ynode {
 			n.ext().anchor = c.src(*p.anchor)[1:]
 		}
 	case tBlockMap, tBlockSeq, tFlowCollection:
-		if c.depth >= maxDepth {
+		if c.depth >= maxDepth || tok == c.tooDeep {
 			c.errCst(tok, "RESOURCE_EXHAUSTION", "Maximum call stack size exceeded")
+			c.errors[len(c.errors)-1].tooDeep = tok == c.tooDeep
 			break
 		}
 		c.depth++

@@ -1,6 +1,9 @@
 package yamljs
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // Parse returns the JavaScript value that the npm package yaml's parse()
 // returns for src, as a tree of Nodes with their positions in src. src is
@@ -145,11 +148,42 @@ func compose(s *source, ps *parserSlabs, cs *composerSlabs) (*document, bool, []
 		ps.lines = make([]int32, 0, len(s.lines))
 	}
 	p := newParser(s.text, comp.next, ps)
-	newLexer(s.text, p.next).run()
+	lx := newLexer(s.text, p.next)
+	p.halt = lx.halt
+	lx.run()
+	comp.tooDeep = p.tooDeep
 	p.end()
 	comp.end(len(s.text))
+	if p.tooDeep != nil {
+		p.lines = stoppedAt(s.text, p.lines, p.offset)
+		if first != nil {
+			first.errors = upToTooDeep(first.errors)
+		}
+	}
 	p.slabs.lines = p.lines // kept for the next text when the slabs are
 	return first, comp.sawAlias, p.lines
+}
+
+// stoppedAt completes the line starts of a parse stopped at offset with
+// the start of the line after it, which ends the line of the problem
+// reported there.
+func stoppedAt(text string, lines []int32, offset int) []int32 {
+	if i := strings.IndexByte(text[min(offset, len(text)):], '\n'); i >= 0 {
+		lines = append(lines, int32(offset+i+1))
+	}
+	return lines
+}
+
+// upToTooDeep are the problems up to the refusal of a parse stopped at a
+// collection nested too deep: those after it are of the text's end where
+// the parse stopped, not of the text.
+func upToTooDeep(errs []problem) []problem {
+	for i, e := range errs {
+		if e.tooDeep {
+			return errs[:i+1]
+		}
+	}
+	return errs
 }
 
 func (s *source) syntaxError(probs []problem) *SyntaxError {

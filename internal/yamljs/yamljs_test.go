@@ -115,24 +115,6 @@ func TestParseFloatPrefix(t *testing.T) {
 	assert.True(t, math.IsNaN(parseFloatPrefix(".e5")))
 }
 
-// TestDepth pins the nesting this reader refuses, where yaml's refusal
-// depends on the JavaScript engine's stack.
-func TestDepth(t *testing.T) {
-	t.Parallel()
-	deep := func(n int) []byte { return []byte(strings.Repeat("[", n) + strings.Repeat("]", n)) }
-	_, err := Parse(deep(maxDepth))
-	require.NoError(t, err)
-	_, err = Parse(deep(maxDepth + 1))
-	assert.ErrorIs(t, err, ErrResourceExhaustion)
-
-	var b strings.Builder
-	for i := 0; i <= maxDepth; i++ {
-		b.WriteString(strings.Repeat(" ", i) + "k:\n")
-	}
-	_, err = Parse([]byte(b.String()))
-	assert.ErrorIs(t, err, ErrResourceExhaustion)
-}
-
 func TestDecodeWHATWG(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
