@@ -180,3 +180,27 @@ func slicesContain(ps []Problem, code Code) bool {
 	}
 	return false
 }
+
+// TestLongBlockScalarAllocates: a block scalar of many lines, long or
+// short, costs the text's copy, its value (with room for its source) and
+// about 20 bytes a line (where each starts, its indent and its end): its
+// lines were two strings each, in a list that grew by doubling, and its
+// value was built in a buffer that did too, 200 to 500 bytes a line in
+// all. Not parallel: it reads the program's allocations.
+func TestLongBlockScalarAllocates(t *testing.T) {
+	for _, line := range []string{"  " + strings.Repeat("b", 77) + "\n", " a\n"} {
+		n := (4 << 20) / len(line)
+		src := []byte("x: |\n" + strings.Repeat(line, n))
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		v, err := Parse(src)
+		runtime.ReadMemStats(&after)
+		require.NoError(t, err)
+		require.Len(t, v.Pairs[0].Value.Str, n*len(strings.TrimLeft(line, " ")))
+		alloc := after.TotalAlloc - before.TotalAlloc
+		t.Logf("%d lines of %d bytes: %d KB allocated, %.1f bytes a line beyond the copy and the value", n, len(line), alloc>>10,
+			float64(int(alloc)-len(src)-len(v.Pairs[0].Value.Str))/float64(n))
+		assert.Less(t, int(alloc), len(src)+len(v.Pairs[0].Value.Str)+32*n+1<<20)
+	}
+}
