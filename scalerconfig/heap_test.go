@@ -120,3 +120,18 @@ func TestMemoryBigScaler(t *testing.T) {
 	// Read whole, the scaler's tree and output took about 60 times its text.
 	assert.Less(t, peak, uint64(16*len(src)), "peak heap")
 }
+
+// TestHeapLongScalar: a main file of one long scalar (issue 33's long
+// scalars: 50 MB) is parsed in place, from the bytes the load read: the
+// peak is the file's bytes, once, not a copy more.
+func TestHeapLongScalar(t *testing.T) {
+	src := []byte("version: 1\nscalers: []\nx: " + strings.Repeat("a", 16<<20) + "\n")
+	fsys := fstest.MapFS{"s.yaml": {Data: src}}
+	var cfg *Config
+	var err error
+	peak := peakHeap(func() { cfg, err = Load(fsys, "s.yaml", "") })
+	require.NoError(t, err) // a key the schema does not know is dropped
+	assert.Empty(t, cfg.Scalers)
+	assert.Less(t, peak, uint64(len(src)+len(src)/2), "peak heap")
+	t.Logf("%d bytes, %d MB of heap at the peak", len(src), peak>>20)
+}

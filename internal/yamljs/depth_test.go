@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -202,5 +203,33 @@ func TestLongBlockScalarAllocates(t *testing.T) {
 		t.Logf("%d lines of %d bytes: %d KB allocated, %.1f bytes a line beyond the copy and the value", n, len(line), alloc>>10,
 			float64(int(alloc)-len(src)-len(v.Pairs[0].Value.Str))/float64(n))
 		assert.Less(t, int(alloc), len(src)+len(v.Pairs[0].Value.Str)+32*n+1<<20)
+	}
+}
+
+// TestParseInPlace: ParseInPlace reads what Parse reads, from src's own
+// bytes when they are UTF-8 (a string of the tree is in src), from a
+// decoded copy when they are not. Not parallel: it reads the program's
+// allocations.
+func TestParseInPlace(t *testing.T) {
+	long := strings.Repeat("a", 1<<20)
+	for _, src := range []string{"x: " + long + "\n", "x: " + long + "\xff\n", "[a, {b: c}]", "a: 1\na: 2\n"} {
+		want, wantErr := Parse([]byte(src))
+		b := []byte(src)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		got, err := ParseInPlace(b)
+		runtime.ReadMemStats(&after)
+		assert.Equal(t, wantErr, err)
+		assert.Equal(t, want, got)
+		if len(src) < 1<<20 {
+			continue
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; utf8.ValidString(src) {
+			assert.Less(t, alloc, uint64(len(src)/2), "no copy")
+			b[3] = 'z' // the tree reads src: it must not change while the tree is in use
+			assert.Equal(t, byte('z'), got.Pairs[0].Value.Str[0])
+		} else {
+			assert.Greater(t, alloc, uint64(len(src)), "a decoded copy")
+		}
 	}
 }

@@ -21,6 +21,17 @@ func Parse(src []byte) (*Node, error) {
 	return parseSource(newSource(src), nil, nil)
 }
 
+// ParseInPlace is [Parse] of src read in place, not a copy: src must not
+// change while a Node it returned, or a string of one, is in use. A caller
+// that owns src, the bytes of a file it read, saves a copy of the file.
+func ParseInPlace(src []byte) (*Node, error) {
+	if err := tooLong(src); err != nil {
+		return nil, err
+	}
+	s := readSource(src, true, make([]int32, 0, 1+bytes.Count(src, []byte("\n"))))
+	return parseSource(s, nil, nil)
+}
+
 // ParseRange is Parse of src[from.Offset:end], a text of its own, with
 // every position given in src. from must be where a line of src starts,
 // as [SplitItems] gives it. A [SyntaxError]'s Thrown text, yaml's own

@@ -226,6 +226,7 @@ func TestTextTooLongForTokens(t *testing.T) {
 	start := Pos{Line: 1, Column: 1}
 	for name, parse := range map[string]func() (*Node, error){
 		"Parse":             func() (*Node, error) { return Parse(src) },
+		"ParseInPlace":      func() (*Node, error) { return ParseInPlace(src) },
 		"ParseRange":        func() (*Node, error) { return ParseRange(src, start, 1) },
 		"Reader.ParseRange": func() (*Node, error) { return new(Reader).ParseRange(src, start, 1) },
 		"ParseWithout":      func() (*Node, error) { return ParseWithout(src, start, start) },
