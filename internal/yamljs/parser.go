@@ -522,7 +522,7 @@ type parser struct {
 	// They are text offsets, which fit an int32 (see newParser).
 	lines []int32
 	slabs *parserSlabs // its tokens, items and nodes
-	// tooDeep is the collection whose opening nested more than maxDepth
+	// tooDeep is the collection whose opening nested more than MaxDepth
 	// collections, once one has: the parse stops there (see checkDepth).
 	tooDeep *cst
 	halt    func() // stops the tokens coming: the lexer's halt, or nil
@@ -667,7 +667,7 @@ func (p *parser) past(t tokType, n int) {
 }
 
 // checkDepth stops the parse at the opening of a collection nested in
-// maxDepth others, which the composer refuses (composeNode). The stack of
+// MaxDepth others, which the composer refuses (composeNode). The stack of
 // open constructions, which would grow with the nesting, grows no further:
 // what follows the opening is not read, and end closes what is open as
 // the text's end would. Each step opens at most one construction, and all
@@ -675,7 +675,7 @@ func (p *parser) past(t tokType, n int) {
 // a scalar on its top.
 func (p *parser) checkDepth() {
 	n := len(p.stack)
-	if n <= maxDepth+1 {
+	if n <= MaxDepth+1 {
 		return
 	}
 	first, colls := 0, n
@@ -685,8 +685,8 @@ func (p *parser) checkDepth() {
 	if !isCollection(p.stack[n-1]) {
 		colls--
 	}
-	if colls > maxDepth {
-		p.tooDeep = p.stack[first+maxDepth]
+	if colls > MaxDepth {
+		p.tooDeep = p.stack[first+MaxDepth]
 		if p.halt != nil {
 			p.halt()
 		}
