@@ -62,6 +62,9 @@ func measure(argv []string) int {
 			return 2
 		}
 		code = cmd.ProcessState.ExitCode()
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			code = 128 + int(ws.Signal()) // as a shell gives it
+		}
 	}
 	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	fmt.Fprintf(os.Stderr, "\npeak %d cpu %d\n", cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss*1024, cpu.Nanoseconds())
@@ -69,8 +72,9 @@ func measure(argv []string) int {
 }
 
 // measured runs cmd through measure and returns its peak resident memory
-// in bytes and its CPU time. When cmd ran but failed, they come with an
-// error that holds its standard error.
+// in bytes and its CPU time; cmd's standard output, when set, gets the
+// program's. When cmd ran but failed, they come with an error that holds
+// its standard error.
 func measured(self string, cmd *exec.Cmd) (int64, time.Duration, error) {
 	m := exec.Command(self, cmd.Args...)
 	m.Env = append(cmd.Env, peakEnv+"=1")
@@ -78,7 +82,10 @@ func measured(self string, cmd *exec.Cmd) (int64, time.Duration, error) {
 		m.Env = append(os.Environ(), peakEnv+"=1")
 	}
 	var stderr bytes.Buffer
-	m.Stdout, m.Stderr = io.Discard, &stderr
+	m.Stdout, m.Stderr = cmd.Stdout, &stderr
+	if m.Stdout == nil {
+		m.Stdout = io.Discard
+	}
 	runErr := m.Run()
 	peak, cpu, err := peakOf(stderr.Bytes())
 	if err != nil {

@@ -4,12 +4,14 @@ package bench
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // nodeParse reads file, and each file of the folder dropins ("" for
@@ -20,21 +22,7 @@ import (
 // node or the package is missing: bench/run installs the package first.
 func nodeParse(tb testing.TB, self, file, dropins string) (parseNs, peak int64) {
 	tb.Helper()
-	script, err := filepath.Abs(filepath.Join("node", "parse.mjs"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join("node", "node_modules", "yaml")); err != nil {
-		tb.Skip("npm yaml is not installed: cd bench/node && npm ci")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		tb.Skip("no node on the PATH")
-	}
-	args := []string{node, script, file}
-	if dropins != "" {
-		args = append(args, dropins)
-	}
+	args := nodeArgs(tb, file, dropins)
 	m := exec.Command(self, args...)
 	m.Env = append(os.Environ(), peakEnv+"=1")
 	var stdout, stderr bytes.Buffer
@@ -45,7 +33,7 @@ func nodeParse(tb testing.TB, self, file, dropins string) (parseNs, peak int64) 
 	if _, err := fmt.Sscanf(strings.TrimSpace(stdout.String()), "parse-ns %d", &parseNs); err != nil {
 		tb.Fatalf("node printed %q: %v", stdout.Bytes(), err)
 	}
-	peak, _, err = peakOf(stderr.Bytes())
+	peak, _, err := peakOf(stderr.Bytes())
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -82,4 +70,51 @@ func writeTemp(b *testing.B, name string, src []byte) string {
 		b.Fatal(err)
 	}
 	return file
+}
+
+// nodeRun is a run of node on a shape (nodeRunOf).
+type nodeRun struct {
+	peak int64
+	wall time.Duration
+	exit int // 1 for what yaml throws; 128 and the signal where node is killed (134: it aborted)
+}
+
+// nodeRunOf is nodeParse of a file that node may fail on: the peak
+// resident memory, wall time and exit status of node reading it.
+func nodeRunOf(tb testing.TB, self, file, dropins string) nodeRun {
+	tb.Helper()
+	args := nodeArgs(tb, file, dropins)
+	start := time.Now()
+	peak, _, err := measured(self, exec.Command(args[0], args[1:]...))
+	r := nodeRun{peak: peak, wall: time.Since(start)}
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		r.exit = exit.ExitCode()
+	case err != nil:
+		tb.Fatal(err)
+	}
+	return r
+}
+
+// nodeArgs is the command line of node/parse.mjs on file and the folder
+// dropins ("" for none). It skips tb when node or npm yaml is missing.
+func nodeArgs(tb testing.TB, file, dropins string) []string {
+	tb.Helper()
+	script, err := filepath.Abs(filepath.Join("node", "parse.mjs"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join("node", "node_modules", "yaml")); err != nil {
+		tb.Skip("npm yaml is not installed: cd bench/node && npm ci")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		tb.Skip("no node on the PATH")
+	}
+	args := []string{node, script, file}
+	if dropins != "" {
+		args = append(args, dropins)
+	}
+	return args
 }

@@ -3,13 +3,16 @@
 package bench
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -72,11 +75,14 @@ type memoryShape struct {
 	// and node is not run.
 	nodeFails bool
 	write     func(dir string) (main, dropins string, err error)
+	// refusal, when set, is what kici-preflight must print of the file,
+	// with exit status 1: node is run, and fails on it too.
+	refusal *regexp.Regexp
 }
 
-// memoryShapes are the three shapes of issue 20, point 6, and two of dense
+// memoryShapes are the three shapes of issue 20, point 6, two of dense
 // collections of tiny entries, the most entries a byte, below the count
-// node fails at:
+// node fails at, and issue 33's (issue33Shapes):
 //   - flowlist: a 50 MB one-line flow list (25,000,000 entries), on which
 //     node's yaml runs out of heap;
 //   - dropins: 100,000 small drop-ins (15 MB);
@@ -85,21 +91,21 @@ type memoryShape struct {
 //     (8 MB);
 //   - denseblock: a block list of 5,000,000 empty items ("-\n", 10 MB).
 func memoryShapes() []memoryShape {
-	return []memoryShape{
+	return append([]memoryShape{
 		{"flowlist", true, func(dir string) (string, string, error) {
 			return writeShape(dir, "flow.yaml", "["+strings.Repeat("a,", 25_000_000-1)+"a]\n")
-		}},
-		{"dropins", false, writeDropins},
+		}, nil},
+		{"dropins", false, writeDropins, nil},
 		{"bigscaler", false, func(dir string) (string, string, error) {
 			return writeShape(dir, "big.yaml", bigScaler(600_000))
-		}},
+		}, nil},
 		{"denseflow", false, func(dir string) (string, string, error) {
 			return writeShape(dir, "denseflow.yaml", "["+strings.Repeat("a,", 4_000_000-1)+"a]\n")
-		}},
+		}, nil},
 		{"denseblock", false, func(dir string) (string, string, error) {
 			return writeShape(dir, "denseblock.yaml", strings.Repeat("-\n", 5_000_000))
-		}},
-	}
+		}, nil},
+	}, issue33Shapes()...)
 }
 
 // writeShape writes src to dir/name and returns its path.
@@ -134,39 +140,61 @@ func writeDropins(dir string) (string, string, error) {
 	return main, sub, os.WriteFile(main, []byte("version: 1\nscalers: []\n"), 0o644)
 }
 
-// preflightPeak runs kici-preflight (prog) on a main file and its drop-in
-// folder ("" for none) and returns its peak resident memory, and whether it
-// refused the file as one node cannot parse (exit status 2, naming node's
-// heap). A file that is no scaler config (exit status 1) is read, not
-// refused.
-func preflightPeak(tb testing.TB, self, prog, main, dropins string) (int64, bool) {
+// preflightRun is one run of kici-preflight on a config: its peak resident
+// memory, its wall time, its exit status and what it printed.
+type preflightRun struct {
+	peak int64
+	wall time.Duration
+	exit int
+	out  string
+}
+
+// refused is whether the program refused the file as one node cannot
+// parse (exit status 2, naming node's heap).
+func (r preflightRun) refused() bool { return r.exit == 2 }
+
+// runPreflight runs kici-preflight (prog) on a main file and its drop-in
+// folder ("" for none). A file that is no scaler config (exit status 1)
+// is read, not refused.
+func runPreflight(tb testing.TB, self, prog, main, dropins string) preflightRun {
 	args := []string{"-config", main, "-quiet"}
 	if dropins != "" {
 		args = append(args, "-dir", dropins)
 	}
-	peak, _, err := measured(self, exec.Command(prog, args...))
+	cmd := exec.Command(prog, args...)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	start := time.Now()
+	peak, _, err := measured(self, cmd)
+	r := preflightRun{peak: peak, wall: time.Since(start), out: out.String()}
 	var exit *exec.ExitError
 	switch {
-	case err == nil, errors.As(err, &exit) && exit.ExitCode() == 1:
-		return peak, false
-	case errors.As(err, &exit) && exit.ExitCode() == 2 && strings.Contains(err.Error(), "heap"):
-		return peak, true
+	case err == nil:
+	case errors.As(err, &exit) && exit.ExitCode() == 1,
+		errors.As(err, &exit) && exit.ExitCode() == 2 && strings.Contains(err.Error(), "heap"):
+		r.exit = exit.ExitCode()
+	default:
+		tb.Fatal(err)
 	}
-	tb.Fatal(err)
-	return 0, false
+	return r
 }
 
-// nodePeaks holds node's peak on each shape, measured once a run: it moves
+// nodeRuns holds node's run on each shape, measured once a run: it moves
 // little from one run to the next, and costs up to a minute.
-var nodePeaks = map[string]int64{}
+var nodeRuns = map[string]nodeRun{}
 
 // BenchmarkMemory runs kici-preflight, as a process, on each of
 // memoryShapes (written once, before the samples), and reports its peak
 // resident memory (peak-MB), node's own peak parsing the same files with
-// npm yaml (node-peak-MB, measured once), the one over the other
-// (peak/node), and whether the program refused the input (refused). The
-// goal: kici-preflight reads whatever node parses within node's own peak
-// (peak/node at most 1), and refuses what node cannot parse.
+// npm yaml (node-peak-MB, measured once a run), the one over the other
+// (peak/node), whether the program refused the input as one node's heap
+// does not hold (refused), and, of its slowest sample, its wall time (s)
+// and exit status (exit); and of node's run, its exit status (node-exit)
+// and wall time (node-s). Before the samples it checks that a shape with
+// a refusal gets it, and that node fails on it too. The goal:
+// kici-preflight reads whatever node parses within node's own peak
+// (peak/node at most 1), and refuses what node cannot parse; issue 33's
+// shapes are in shapes33_test.go.
 func BenchmarkMemory(b *testing.B) {
 	prog := buildPreflight(b)
 	self, err := os.Executable()
@@ -174,32 +202,69 @@ func BenchmarkMemory(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, s := range memoryShapes() {
-		main, dropins, err := s.write(b.TempDir())
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, ok := nodePeaks[s.name]; !ok && !s.nodeFails {
-			_, nodePeaks[s.name] = nodeParse(b, self, main, dropins)
-		}
+		// Written, run by node and checked within the sub-benchmark, so
+		// that -bench selects the shapes it writes and node reads.
 		b.Run("shape="+s.name, func(b *testing.B) {
+			main, dropins, err := s.write(b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, ok := nodeRuns[s.name]; !ok && !s.nodeFails {
+				nodeRuns[s.name] = nodeRunOf(b, self, main, dropins)
+			}
+			node := nodeRuns[s.name]
+			if err := s.check(runPreflight(b, self, prog, main, dropins), node); err != nil {
+				b.Fatal(err)
+			}
+			var slowest preflightRun
 			var peak int64
-			refused := false
 			for b.Loop() {
-				p, r := preflightPeak(b, self, prog, main, dropins)
-				peak, refused = max(peak, p), r
+				r := runPreflight(b, self, prog, main, dropins)
+				peak = max(peak, r.peak)
+				if r.wall >= slowest.wall {
+					slowest = r
+				}
 			}
-			b.ReportMetric(float64(peak)/1e6, "peak-MB")
-			if node := nodePeaks[s.name]; node > 0 {
-				b.ReportMetric(float64(node)/1e6, "node-peak-MB")
-				b.ReportMetric(float64(peak)/float64(node), "peak/node")
-			}
-			r := 0.0
-			if refused {
-				r = 1
-			}
-			b.ReportMetric(r, "refused")
+			reportMemory(b, peak, slowest, node)
 		})
 	}
+}
+
+// reportMemory reports BenchmarkMemory's metrics of one shape.
+func reportMemory(b *testing.B, peak int64, slowest preflightRun, node nodeRun) {
+	b.ReportMetric(float64(peak)/1e6, "peak-MB")
+	if node.peak > 0 {
+		b.ReportMetric(float64(node.peak)/1e6, "node-peak-MB")
+		b.ReportMetric(float64(peak)/float64(node.peak), "peak/node")
+		b.ReportMetric(float64(node.exit), "node-exit")
+		b.ReportMetric(node.wall.Seconds(), "node-s")
+	}
+	r := 0.0
+	if slowest.refused() {
+		r = 1
+	}
+	b.ReportMetric(r, "refused")
+	b.ReportMetric(slowest.wall.Seconds(), "s")
+	b.ReportMetric(float64(slowest.exit), "exit")
+}
+
+// check is whether run, kici-preflight's, and node's, on the shape, are
+// what the shape needs: its refusal, which node fails on too; else read
+// by both, or refused as node's heap where node is not run (nodeFails).
+func (s memoryShape) check(run preflightRun, node nodeRun) error {
+	switch {
+	case s.refusal == nil && run.refused() != s.nodeFails:
+		return fmt.Errorf("%s: kici-preflight refused it %v (exit status %d), node runs out of heap %v", s.name, run.refused(), run.exit, s.nodeFails)
+	case s.refusal == nil && !s.nodeFails && node.exit != 0:
+		return fmt.Errorf("%s: node failed on it (exit status %d)", s.name, node.exit)
+	case s.refusal == nil:
+		return nil
+	case run.exit != 1 || !s.refusal.MatchString(run.out):
+		return fmt.Errorf("%s: kici-preflight exited %d, printing %.300q; want 1 and %s", s.name, run.exit, run.out, s.refusal)
+	case node.exit == 0:
+		return fmt.Errorf("%s: node parsed it", s.name)
+	}
+	return nil
 }
 
 // TestMemoryWithinNode is BenchmarkMemory's check on a small config, 2,000
@@ -211,9 +276,9 @@ func TestMemoryWithinNode(t *testing.T) {
 	main, _, err := writeShape(t.TempDir(), "big.yaml", bigScaler(2_000))
 	require.NoError(t, err)
 	_, node := nodeParse(t, self, main, "")
-	peak, refused := preflightPeak(t, self, prog, main, "")
-	t.Logf("kici-preflight peaks at %d kB, node at %d kB", peak/1000, node/1000)
-	assert.False(t, refused)
-	assert.Positive(t, peak)
-	assert.LessOrEqual(t, peak, node)
+	r := runPreflight(t, self, prog, main, "")
+	t.Logf("kici-preflight peaks at %d kB, node at %d kB", r.peak/1000, node/1000)
+	assert.False(t, r.refused())
+	assert.Positive(t, r.peak)
+	assert.LessOrEqual(t, r.peak, node)
 }

@@ -106,7 +106,7 @@ func mainPart(name string, src []byte) (root *yamljs.Node, f splitFile, whole *p
 		}
 		return rest, splitFile{name: name, src: src, items: items}, nil
 	}
-	root, err := yamljs.Parse(src)
+	root, err := yamljs.ParseInPlace(src) // the load's own bytes, which it never changes
 	if err != nil {
 		return nil, splitFile{}, &parsed{err: err}
 	}
@@ -173,7 +173,7 @@ func splitDropIn(name string, src []byte) (f splitFile, adds, ok bool) {
 	if _, items, split, err := readSplit(src); split {
 		return splitFile{name: name, src: src, items: items}, err == nil, err == nil
 	}
-	n, err := yamljs.Parse(src)
+	n, err := yamljs.ParseInPlace(src)
 	if err != nil {
 		return splitFile{}, false, false
 	}

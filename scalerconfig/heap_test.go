@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kicikit/kicikit/internal/noderead"
+	"github.com/kicikit/kicikit/internal/yamljs"
 )
 
 // peakHeap runs f and returns the most heap its objects took while it ran
@@ -119,4 +120,48 @@ func TestMemoryBigScaler(t *testing.T) {
 	t.Logf("%d label sets, %d bytes: %d KB of heap at the peak, %.1f times the input", n, len(src), peak>>10, float64(peak)/float64(len(src)))
 	// Read whole, the scaler's tree and output took about 60 times its text.
 	assert.Less(t, peak, uint64(16*len(src)), "peak heap")
+}
+
+// TestHeapLongScalar: a main file of one long scalar (issue 33's long
+// scalars: 50 MB) is parsed in place, from the bytes the load read: the
+// peak is the file's bytes, once, not a copy more.
+func TestHeapLongScalar(t *testing.T) {
+	src := []byte("version: 1\nscalers: []\nx: " + strings.Repeat("a", 16<<20) + "\n")
+	fsys := fstest.MapFS{"s.yaml": {Data: src}}
+	var cfg *Config
+	var err error
+	peak := peakHeap(func() { cfg, err = Load(fsys, "s.yaml", "") })
+	require.NoError(t, err) // a key the schema does not know is dropped
+	assert.Empty(t, cfg.Scalers)
+	assert.Less(t, peak, uint64(len(src)+len(src)/2), "peak heap")
+	t.Logf("%d bytes, %d MB of heap at the peak", len(src), peak>>20)
+}
+
+// TestHeapDeepNesting: 16 MB of "[" (issue 33: 50 MB took 16 GB and 57 s)
+// is refused at the opening past yamljs.MaxDepth, with yaml's message, in
+// the heap of the file's bytes; a config nested yamljs.MaxDepth deep loads.
+func TestHeapDeepNesting(t *testing.T) {
+	src := []byte(strings.Repeat("[", 16<<20))
+	fsys := fstest.MapFS{"s.yaml": {Data: src}}
+	var err error
+	peak := peakHeap(func() { _, err = Load(fsys, "s.yaml", "") })
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	require.Len(t, e.Problems, 1)
+	p := e.Problems[0]
+	assert.Equal(t, Problem{File: "s.yaml", Line: 1, Column: yamljs.MaxDepth + 1, Code: "yaml", Message: "Maximum call stack size exceeded"},
+		Problem{File: p.File, Line: p.Line, Column: p.Column, Code: p.Code, Message: p.Message})
+	assert.Less(t, peak, uint64(len(src)+16<<20), "peak heap")
+	t.Logf("%d bytes refused, %d MB of heap at the peak", len(src), peak>>20)
+
+	// Under "x:", yamljs.MaxDepth-1 flow levels load; one more is refused.
+	nested := func(n int) fstest.MapFS {
+		return fstest.MapFS{"s.yaml": {Data: []byte("version: 1\nscalers: []\nx: " + strings.Repeat("[", n) + "v" + strings.Repeat("]", n) + "\n")}}
+	}
+	cfg, err := Load(nested(yamljs.MaxDepth-1), "s.yaml", "")
+	require.NoError(t, err)
+	assert.Empty(t, cfg.Scalers)
+	_, err = Load(nested(yamljs.MaxDepth), "s.yaml", "")
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, []int{3, 3 + yamljs.MaxDepth}, []int{e.Problems[0].Line, e.Problems[0].Column})
 }

@@ -133,6 +133,7 @@ type problem struct {
 	code       string
 	message    string
 	oneUnit    bool // yaml's extent is one code unit, which end rounds up to a character
+	tooDeep    bool // the refusal of the collection where the parse stopped
 }
 
 // document is one composed document.
@@ -164,6 +165,7 @@ type composer struct {
 	warnings     []problem
 	directives   *directives
 	depth        int
+	tooDeep      *cst                 // the collection where the parse stopped (parser.tooDeep)
 	onDoc        func(*document) bool // false: stop
 	stopped      bool
 }
@@ -441,19 +443,38 @@ func (c *composer) composeDoc(tok *cst) *document {
 	return doc
 }
 
-// maxDepth bounds the nesting of collections. yaml recurses, and reports
-// the stack overflow JavaScript then throws (RESOURCE_EXHAUSTION); where
-// that happens depends not on the document alone but on the stack the
-// caller of parse() has used already and on how far V8 has optimised
-// yaml's code. testdata/gen/depth.js measured it under Node v20.20.2's
-// default stack, yaml 2.9.1: the first parse of a fresh process reads at
-// most 802 flow levels (784 when called from an ES module), 897 block map
-// levels (878), 953 block sequence levels (933); after 200 parses, between
-// 1,561 and 2,123 levels. This reader refuses, with yaml's code and
-// message, every collection nested deeper than 800 levels, a fixed depth
-// in that range: it reads 785 to 800 flow levels, which node refuses
-// under an ES module, and refuses past 800 what node reads once warm.
-const maxDepth = 800
+// MaxDepth is the deepest nesting of collections this reader reads: a
+// collection nested in MaxDepth others is refused where it opens, with
+// yaml's RESOURCE_EXHAUSTION and JavaScript's "Maximum call stack size
+// exceeded". yaml's composer recurses, a few frames a level, and reports
+// the stack overflow JavaScript throws; where that comes depends on the
+// size of the frames, not on the document alone: on how far V8 has
+// optimised yaml's code, and on the stack parse()'s caller has used.
+// testdata/gen/depth.js measured it under Node v20.20.2's default stack,
+// yaml 2.9.1, on seven shapes of nesting (flow sequences and maps, block
+// maps and sequences, compact and mixed ones): the first parse of a fresh
+// process reads at most 785 levels (flow collections, from an ES module,
+// as the orchestrator calls parse()) to 953 (block sequences, from
+// CommonJS); once V8 has optimised yaml's code (200 parses of 300 levels,
+// or 1,000 of 700), 1,836 to 2,122. An earlier run read 1,561 block map
+// levels once warm, and one nesting more aborted node at times ("FATAL
+// ERROR: RegExpCompiler Allocation failed") rather than throw.
+//
+// MaxDepth is a depth at which node certainly throws, not one it reaches
+// in a given run: 3,000 levels, 40% past the deepest it read, and no
+// shape past it parsed in any of those conditions (depth.js beyond 3000).
+// Nor did any shape read more than 2,050 levels in a process that had
+// first parsed each shape 3,000 times, 1,200 levels deep (depth.js
+// soak), warmer than reading a config makes it. So this reader refuses no
+// nesting that node read in any of these runs; it reads some that node
+// refuses (786 to 3,000 levels, as node's frames fall).
+//
+// The parser stops at the opening past MaxDepth (parser.checkDepth): the
+// memory a nesting takes stops growing there, where node builds the whole
+// syntax tree before its composer overflows (50 MB of "[" take node past
+// its heap, 4.7 GB, and took this reader 16 GB before the parser
+// stopped there).
+const MaxDepth = 3000
 
 //kicikit:long yaml's composeNode: one case per kind of syntax tree node, then the properties every kind shares
 func (c *composer) composeNode(ctx *composeCtx, tok *cst, p props) *ynode {
@@ -470,8 +491,9 @@ func (c *composer) composeNode(ctx *composeCtx, tok *cst, p props) *ynode {
 			n.ext().anchor = c.src(*p.anchor)[1:]
 		}
 	case tBlockMap, tBlockSeq, tFlowCollection:
-		if c.depth >= maxDepth {
+		if c.depth >= MaxDepth || tok == c.tooDeep {
 			c.errCst(tok, "RESOURCE_EXHAUSTION", "Maximum call stack size exceeded")
+			c.errors[len(c.errors)-1].tooDeep = tok == c.tooDeep
 			break
 		}
 		c.depth++

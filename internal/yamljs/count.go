@@ -32,8 +32,8 @@ type counter struct {
 	flow       int          // the "," separators of flow collections: entries counted in entries too
 	scalarNext bool         // the next token is a scalar's source
 	blockNext  bool         // that scalar is a block scalar's body, which ends its lines
-	flows      []flowCounts // the open flow collections, innermost last, up to maxDepth
-	deeper     int          // the open flow collections past maxDepth, left uncounted
+	flows      []flowCounts // the open flow collections, innermost last, up to MaxDepth
+	deeper     int          // the open flow collections past MaxDepth, left uncounted
 	// item is whether a "-" here starts an item: at a line's start, or
 	// after an indicator that starts a value ("-", "?", ":") and spaces.
 	// After a scalar, yaml's parser keeps a "-" in the scalar's end
@@ -57,7 +57,7 @@ func (c *counter) token(at int, s string) {
 	c.itemAfter(t)
 	switch t {
 	case tFlowMapStart, tFlowSeqStart:
-		if len(c.flows) == maxDepth {
+		if len(c.flows) == MaxDepth {
 			c.deeper++
 		} else {
 			c.flows = append(c.flows, flowCounts{})

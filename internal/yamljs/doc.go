@@ -85,11 +85,13 @@
 //   - yaml refuses nesting where JavaScript's stack ends, which depends on
 //     the caller's stack and on V8's optimisation, not on the document
 //     alone: under Node v20.20.2's default stack, a fresh process reads at
-//     most 784 (from an ES module) to 802 flow levels, 878 to 897 block map
-//     levels, 933 to 953 block sequence levels, and 1,561 to 2,123 levels
-//     once yaml's code is optimised (testdata/gen/depth.js measures it);
-//     this package refuses nesting past 800 levels, with yaml's
-//     RESOURCE_EXHAUSTION.
+//     most 785 (flow collections, from an ES module) to 953 levels (block
+//     sequences), and 1,836 to 2,122 once yaml's code is optimised
+//     (testdata/gen/depth.js measures it). This package refuses nesting
+//     past [MaxDepth] (3,000) levels, where node certainly throws, with
+//     yaml's RESOURCE_EXHAUSTION at the opening past it, and reads no
+//     further: the problems yaml reports before that opening are kept,
+//     those it would report after it are not.
 //   - What parse() throws while it builds the value (an unresolved alias,
 //     the alias limit, a bad merge source, an !!omap key twice, the
 //     TypeErrors of a !!timestamp key whose value is no Date or of a

@@ -42,19 +42,24 @@ type lexer struct {
 	indentNext        int // least indent of the lines that continue a scalar
 	indentValue       int // indent of the current line
 	lineEnd           int // cached position of the next '\n', or -1
+	halted            bool
 }
 
 func newLexer(src string, emit func(int, string)) *lexer {
 	return &lexer{src: src, emit: emit, blockScalarIndent: -1, lineEnd: -2}
 }
 
-// run lexes the whole text.
+// run lexes the whole text, or up to where halt is called.
 func (l *lexer) run() {
 	next := lexStream
-	for l.pos < len(l.src) {
+	for l.pos < len(l.src) && !l.halted {
 		next = l.step(next)
 	}
 }
+
+// halt stops run once the step under way ends: the tokens it lexes up to
+// then are still handed out.
+func (l *lexer) halt() { l.halted = true }
 
 func (l *lexer) step(s lexState) lexState {
 	switch s {

@@ -1,6 +1,9 @@
 package yamljs
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // Parse returns the JavaScript value that the npm package yaml's parse()
 // returns for src, as a tree of Nodes with their positions in src. src is
@@ -16,6 +19,17 @@ func Parse(src []byte) (*Node, error) {
 		return nil, err
 	}
 	return parseSource(newSource(src), nil, nil)
+}
+
+// ParseInPlace is [Parse] of src read in place, not a copy: src must not
+// change while a Node it returned, or a string of one, is in use. A caller
+// that owns src, the bytes of a file it read, saves a copy of the file.
+func ParseInPlace(src []byte) (*Node, error) {
+	if err := tooLong(src); err != nil {
+		return nil, err
+	}
+	s := readSource(src, true, make([]int32, 0, 1+bytes.Count(src, []byte("\n"))))
+	return parseSource(s, nil, nil)
 }
 
 // ParseRange is Parse of src[from.Offset:end], a text of its own, with
@@ -145,11 +159,42 @@ func compose(s *source, ps *parserSlabs, cs *composerSlabs) (*document, bool, []
 		ps.lines = make([]int32, 0, len(s.lines))
 	}
 	p := newParser(s.text, comp.next, ps)
-	newLexer(s.text, p.next).run()
+	lx := newLexer(s.text, p.next)
+	p.halt = lx.halt
+	lx.run()
+	comp.tooDeep = p.tooDeep
 	p.end()
 	comp.end(len(s.text))
+	if p.tooDeep != nil {
+		p.lines = stoppedAt(s.text, p.lines, p.offset)
+		if first != nil {
+			first.errors = upToTooDeep(first.errors)
+		}
+	}
 	p.slabs.lines = p.lines // kept for the next text when the slabs are
 	return first, comp.sawAlias, p.lines
+}
+
+// stoppedAt completes the line starts of a parse stopped at offset with
+// the start of the line after it, which ends the line of the problem
+// reported there.
+func stoppedAt(text string, lines []int32, offset int) []int32 {
+	if i := strings.IndexByte(text[min(offset, len(text)):], '\n'); i >= 0 {
+		lines = append(lines, int32(offset+i+1))
+	}
+	return lines
+}
+
+// upToTooDeep are the problems up to the refusal of a parse stopped at a
+// collection nested too deep: those after it are of the text's end where
+// the parse stopped, not of the text.
+func upToTooDeep(errs []problem) []problem {
+	for i, e := range errs {
+		if e.tooDeep {
+			return errs[:i+1]
+		}
+	}
+	return errs
 }
 
 func (s *source) syntaxError(probs []problem) *SyntaxError {

@@ -522,6 +522,10 @@ type parser struct {
 	// They are text offsets, which fit an int32 (see newParser).
 	lines []int32
 	slabs *parserSlabs // its tokens, items and nodes
+	// tooDeep is the collection whose opening nested more than MaxDepth
+	// collections, once one has: the parse stops there (see checkDepth).
+	tooDeep *cst
+	halt    func() // stops the tokens coming: the lexer's halt, or nil
 }
 
 // newParser returns a parser of text that hands out each top-level token;
@@ -609,10 +613,14 @@ func (p *parser) sourced(c *cst) *cst {
 // next advances the parser by one lexical token: source, found at the
 // text's offset at (-1 for a control token).
 func (p *parser) next(at int, source string) {
+	if p.tooDeep != nil {
+		return
+	}
 	p.source, p.at = source, at
 	if p.atScalar {
 		p.atScalar = false
 		p.step()
+		p.checkDepth()
 		p.offset += len(source)
 		return
 	}
@@ -630,25 +638,64 @@ func (p *parser) next(at int, source string) {
 	}
 	p.typ = t
 	p.step()
+	p.checkDepth()
+	p.past(t, len(source))
+}
+
+// past moves the parser past the token of type t it stepped on, n bytes
+// long: its line, indent and offset.
+func (p *parser) past(t tokType, n int) {
 	switch t {
 	case tNewline:
 		p.atNewLine = true
 		p.indent = 0
-		p.lines = append(p.lines, int32(p.offset+len(source)))
+		p.lines = append(p.lines, int32(p.offset+n))
 	case tSpace:
-		if p.atNewLine && source[0] == ' ' {
-			p.indent += len(source)
+		if p.atNewLine && p.source[0] == ' ' {
+			p.indent += n
 		}
 	case tExplicitKeyInd, tMapValueInd, tSeqItemInd:
 		if p.atNewLine {
-			p.indent += len(source)
+			p.indent += n
 		}
 	case tDocMode, tFlowErrorEnd:
 		return
 	default:
 		p.atNewLine = false
 	}
-	p.offset += len(source)
+	p.offset += n
+}
+
+// checkDepth stops the parse at the opening of a collection nested in
+// MaxDepth others, which the composer refuses (composeNode). The stack of
+// open constructions, which would grow with the nesting, grows no further:
+// what follows the opening is not read, and end closes what is open as
+// the text's end would. Each step opens at most one construction, and all
+// those open are collections but a document at the bottom of the stack and
+// a scalar on its top.
+func (p *parser) checkDepth() {
+	n := len(p.stack)
+	if n <= MaxDepth+1 {
+		return
+	}
+	first, colls := 0, n
+	if !isCollection(p.stack[0]) {
+		first, colls = 1, colls-1
+	}
+	if !isCollection(p.stack[n-1]) {
+		colls--
+	}
+	if colls > MaxDepth {
+		p.tooDeep = p.stack[first+MaxDepth]
+		if p.halt != nil {
+			p.halt()
+		}
+	}
+}
+
+// isCollection reports whether c is a block or flow collection.
+func isCollection(c *cst) bool {
+	return c.typ == tBlockMap || c.typ == tBlockSeq || c.typ == tFlowCollection
 }
 
 // end closes everything still open at the end of the text.

@@ -16,7 +16,10 @@ func prettyMessage(text string, lines []int32, p problem) string {
 	line, col := linePos(text, lines, p.start)
 	msg := p.message + " at line " + strconv.Itoa(line) + ", column " + strconv.Itoa(col)
 	ci := col - 1
-	lineStr := trimLineEnd(units(text, lines, line-1, line))
+	lineStr, whole := units(text, lines, line-1, line, ci+81)
+	if whole {
+		lineStr = trimLineEnd(lineStr)
+	}
 	if ci >= 60 && len(lineStr) > 80 {
 		trimStart := min(ci-39, len(lineStr)-79)
 		lineStr = append([]uint16{'…'}, lineStr[trimStart:]...)
@@ -26,7 +29,7 @@ func prettyMessage(text string, lines []int32, p problem) string {
 		lineStr = append(append([]uint16{}, lineStr[:79]...), '…')
 	}
 	if line > 1 && onlySpaces(lineStr[:min(ci, len(lineStr))]) {
-		prev := units(text, lines, line-2, line-1)
+		prev, _ := units(text, lines, line-2, line-1, 81)
 		if len(prev) > 80 {
 			prev = append(append([]uint16{}, prev[:79]...), '…', '\n')
 		}
@@ -66,13 +69,19 @@ func linePos(text string, lines []int32, off int) (int, int) {
 }
 
 // units is the text from line start i to line start j (the end when there
-// is none), as code units.
-func units(text string, lines []int32, i, j int) []uint16 {
+// is none), as code units: all of them (whole), or its first n when it is
+// longer, all the excerpt shows of a long line. n is at least 3.
+func units(text string, lines []int32, i, j, n int) (u []uint16, whole bool) {
 	from, to := min(int(lines[i]), len(text)), len(text)
 	if j < len(lines) {
 		to = min(int(lines[j]), len(text))
 	}
-	return toUnits(text[from:max(from, to)])
+	// A code unit takes 3 bytes at most: 4n bytes hold n whole ones, then
+	// maybe a character cut short.
+	if to-from > 4*n {
+		return toUnits(text[from : from+4*n])[:n], false
+	}
+	return toUnits(text[from:max(from, to)]), true
 }
 
 // trimLineEnd is .replace(/[\n\r]+$/, ”).

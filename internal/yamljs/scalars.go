@@ -457,10 +457,11 @@ func (c *composer) resolveBlockScalar(ctx *composeCtx, tok *cst) (string, Style,
 	if h.mode == '>' {
 		style = Folded
 	}
-	lines := splitBlockLines(tok.src(c.text))
+	src := tok.src(c.text)
+	lines := splitBlockLines(src)
 	chompStart := len(lines)
 	for i := len(lines) - 1; i >= 0; i-- {
-		if content := lines[i].content; content == "" || content == "\r" {
+		if content := lines[i].content(src); content == "" || content == "\r" {
 			chompStart = i
 		} else {
 			break
@@ -478,7 +479,7 @@ func (c *composer) resolveBlockScalar(ctx *composeCtx, tok *cst) (string, Style,
 	offset := tok.offset() + h.length
 	contentStart := 0
 	for i := 0; i < chompStart; i++ {
-		indent, content := lines[i].indent, lines[i].content
+		indent, content := lines[i].indent(src), lines[i].content(src)
 		if content == "" || content == "\r" {
 			if h.indent == 0 && len(indent) > trimIndent {
 				trimIndent = len(indent)
@@ -500,19 +501,20 @@ func (c *composer) resolveBlockScalar(ctx *composeCtx, tok *cst) (string, Style,
 	}
 	// Trailing more-indented empty lines are content.
 	for i := len(lines) - 1; i >= chompStart; i-- {
-		if len(lines[i].indent) > trimIndent {
+		if len(lines[i].indent(src)) > trimIndent {
 			chompStart = i + 1
 		}
 	}
 	var b strings.Builder
+	b.Grow(len(src) + 1) // room for the value, seldom longer than its source
 	sep := ""
 	prevMoreIndented := false
 	for i := 0; i < contentStart; i++ {
-		b.WriteString(sliceFrom(lines[i].indent, trimIndent))
+		b.WriteString(sliceFrom(lines[i].indent(src), trimIndent))
 		b.WriteByte('\n')
 	}
 	for i := contentStart; i < chompStart; i++ {
-		indent, content := lines[i].indent, lines[i].content
+		indent, content := lines[i].indent(src), lines[i].content(src)
 		offset += len(indent) + len(content) + 1
 		crlf := strings.HasSuffix(content, "\r")
 		if crlf {
@@ -566,7 +568,7 @@ func (c *composer) resolveBlockScalar(ctx *composeCtx, tok *cst) (string, Style,
 	case '+':
 		for i := chompStart; i < len(lines); i++ {
 			b.WriteByte('\n')
-			b.WriteString(sliceFrom(lines[i].indent, trimIndent))
+			b.WriteString(sliceFrom(lines[i].indent(src), trimIndent))
 		}
 		if s := b.String(); !strings.HasSuffix(s, "\n") {
 			b.WriteByte('\n')
@@ -575,7 +577,11 @@ func (c *composer) resolveBlockScalar(ctx *composeCtx, tok *cst) (string, Style,
 		b.WriteByte('\n')
 	}
 	end := start + h.length + tok.srcLen()
-	return b.String(), style, h.comment, newSpan(start, end, end)
+	value := b.String()
+	if len(value) < b.Cap()/2 { // much less than its room: lines indented deep
+		value = strings.Clone(value)
+	}
+	return value, style, h.comment, newSpan(start, end, end)
 }
 
 // sliceFrom is JavaScript's s.slice(n).
@@ -637,29 +643,35 @@ func (h *blockHeader) indicators(src string) int {
 	return bad
 }
 
-type blockLine struct{ indent, content string }
+// blockLine is a line of a block scalar's source: where it starts, where
+// its leading spaces end, and where it ends, before its line break. A line
+// is 12 bytes, where two strings would take 32: a block scalar of short
+// lines has about one a two bytes.
+type blockLine struct{ at, sp, end int32 }
+
+func (l blockLine) indent(src string) string  { return src[l.at:l.sp] }
+func (l blockLine) content(src string) string { return src[l.sp:l.end] }
 
 // splitBlockLines splits a block scalar's source into lines, each with its
-// leading spaces apart.
+// leading spaces apart. src is a text's, whose offsets fit an int32.
 func splitBlockLines(src string) []blockLine {
 	if src == "" {
 		return nil
 	}
-	var lines []blockLine
-	for {
-		nl := strings.IndexByte(src, '\n')
-		line := src
-		if nl >= 0 {
-			line = src[:nl]
+	lines := make([]blockLine, 0, 1+strings.Count(src, "\n"))
+	for at := 0; ; {
+		end := len(src)
+		if nl := strings.IndexByte(src[at:], '\n'); nl >= 0 {
+			end = at + nl
 		}
-		sp := 0
-		for sp < len(line) && line[sp] == ' ' {
+		sp := at
+		for sp < end && src[sp] == ' ' {
 			sp++
 		}
-		lines = append(lines, blockLine{line[:sp], line[sp:]})
-		if nl < 0 {
+		lines = append(lines, blockLine{int32(at), int32(sp), int32(end)})
+		if end == len(src) {
 			return lines
 		}
-		src = src[nl+1:]
+		at = end + 1
 	}
 }

@@ -115,24 +115,6 @@ func TestParseFloatPrefix(t *testing.T) {
 	assert.True(t, math.IsNaN(parseFloatPrefix(".e5")))
 }
 
-// TestDepth pins the nesting this reader refuses, where yaml's refusal
-// depends on the JavaScript engine's stack.
-func TestDepth(t *testing.T) {
-	t.Parallel()
-	deep := func(n int) []byte { return []byte(strings.Repeat("[", n) + strings.Repeat("]", n)) }
-	_, err := Parse(deep(maxDepth))
-	require.NoError(t, err)
-	_, err = Parse(deep(maxDepth + 1))
-	assert.ErrorIs(t, err, ErrResourceExhaustion)
-
-	var b strings.Builder
-	for i := 0; i <= maxDepth; i++ {
-		b.WriteString(strings.Repeat(" ", i) + "k:\n")
-	}
-	_, err = Parse([]byte(b.String()))
-	assert.ErrorIs(t, err, ErrResourceExhaustion)
-}
-
 func TestDecodeWHATWG(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -244,6 +226,7 @@ func TestTextTooLongForTokens(t *testing.T) {
 	start := Pos{Line: 1, Column: 1}
 	for name, parse := range map[string]func() (*Node, error){
 		"Parse":             func() (*Node, error) { return Parse(src) },
+		"ParseInPlace":      func() (*Node, error) { return ParseInPlace(src) },
 		"ParseRange":        func() (*Node, error) { return ParseRange(src, start, 1) },
 		"Reader.ParseRange": func() (*Node, error) { return new(Reader).ParseRange(src, start, 1) },
 		"ParseWithout":      func() (*Node, error) { return ParseWithout(src, start, start) },
