@@ -176,10 +176,13 @@ func (e *env) checkRunning(agents []Agent) {
 }
 
 // checkNothingLeft checks that the backend counts no agent, and that its
-// scaler has no container and its tables no rule of an address.
+// scaler has no container, its tables no rule of an address (the static
+// rules name the subnet and its broadcast address, which agentAddrs
+// leaves out), and its bridge table no port, MAC or binding.
 func (e *env) checkNothingLeft(b *Backend) {
 	e.t.Helper()
 	require.Equal(e.t, 0, b.Active())
 	require.Empty(e.t, e.managed(agentspawn.LabelScaler+"="+e.name), "no container of the scaler")
 	require.Empty(e.t, e.agentAddrs(), "no rule of an address")
+	require.NotContains(e.t, e.table("bridge"), "elements", "no port, MAC or binding")
 }
