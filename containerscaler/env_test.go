@@ -180,6 +180,17 @@ func (e *env) chain(name string) []string {
 			rules = append(rules, line)
 		}
 	}
+	// An address's chain starts with the backend's guard against related
+	// packets of other addresses' flows; the rest is the orchestrator's.
+	if addr, ok := strings.CutPrefix(name, "agent-forward-"); ok || strings.HasPrefix(name, "agent-input-") {
+		if !ok {
+			addr = strings.TrimPrefix(name, "agent-input-")
+		}
+		guard := "ct state related ct original ip saddr != " + addr + " ct original ip daddr != " + addr + " drop"
+		require.NotEmpty(e.t, rules, "chain %s", name)
+		require.Equal(e.t, guard, rules[0], "chain %s starts with the guard", name)
+		rules = rules[1:]
+	}
 	return rules
 }
 

@@ -84,7 +84,7 @@ func TestCleanupOrphans(t *testing.T) {
 
 	n, err := b.CleanupOrphans(context.Background())
 	require.NoError(t, err)
-	assert.Equal(t, 2+len(stale.Forward)+len(stale.Input)+2, n, "two containers, and the rules of two addresses")
+	assert.Equal(t, 2+len(stale.Forward)+len(stale.Input)+2+2, n, "two containers, and the rules of two addresses (each chain with its guard)")
 	assert.False(t, e.exists(exited))
 	assert.False(t, e.exists(unregistered))
 	assert.True(t, e.exists(registered), "a running agent that registered")
