@@ -273,13 +273,16 @@ func jobSteps() []jobStep {
 		{"job image inspect", imageInspect, 1},
 		{"job image pull", enginetest.On(http.MethodPost, "/images/create"), 1},
 		{"agent image inspect", imageInspect, 3},
+		{"runtime volume inspect", enginetest.On(http.MethodGet, "/volumes/*"), 1},
 		{"runtime volume create", enginetest.On(http.MethodPost, "/volumes/create"), 1},
 		{"populator create", enginetest.On(http.MethodPost, "/containers/create"), 1},
 		{"populator start", enginetest.On(http.MethodPost, "/containers/*/start"), 1},
 		{"populator wait", enginetest.On(http.MethodPost, "/containers/*/wait"), 1},
+		{"isolated network list", enginetest.On(http.MethodGet, "/networks"), 1},
 		{"agent create", enginetest.On(http.MethodPost, "/containers/create"), 2},
 		{"agent start", enginetest.On(http.MethodPost, "/containers/*/start"), 2},
 		{"agent inspect", enginetest.On(http.MethodGet, "/containers/*/json"), 1},
+		{"agent address check", enginetest.On(http.MethodGet, "/containers/*/json"), 2},
 	}
 }
 

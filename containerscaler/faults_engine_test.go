@@ -74,8 +74,9 @@ func (e *env) failingNft(want string) func(*Options) {
 
 // TestNftRefuses: an nft that refuses the rules of an agent's address
 // fails its spawn, which removes the container; one that refuses their
-// removal fails Destroy, which still removes the container; one that
-// cannot list the table fails CleanupOrphans.
+// removal fails Destroy, which still removes the container, and then the
+// sweep; one that cannot list the table or the bindings fails
+// CleanupOrphans, and a spawn, which writes nothing.
 func TestNftRefuses(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -97,11 +98,25 @@ func TestNftRefuses(t *testing.T) {
 	assert.Empty(t, e.containers("n2"), "the container goes all the same")
 	assert.Equal(t, 0, b.Active())
 	assert.Contains(t, e.ruleset(), "agent-forward-"+a.IP.String(), "rules nft would not remove stay")
+	_, err = b.CleanupOrphans(context.Background())
+	var se *StepError
+	require.ErrorAs(t, err, &se, "the sweep cannot remove them either")
+	assert.Equal(t, "remove stale rules", se.Step)
+	require.ErrorAs(t, err, &ce)
+	assert.Contains(t, e.ruleset(), "agent-forward-"+a.IP.String())
 	e.nft("flush ruleset\n")
 
-	b = e.backend(cfg, e.failingNft("-j list"))
-	_, err = b.CleanupOrphans(context.Background())
-	require.ErrorAs(t, err, &ce)
+	for _, listing := range []string{"list table ip kici", "list set bridge kici"} {
+		b = e.backend(cfg, e.failingNft(listing))
+		_, err = b.CleanupOrphans(context.Background())
+		require.ErrorAs(t, err, &ce, listing)
+	}
+	b = e.backend(cfg, e.failingNft("list table ip kici"))
+	_, err = b.Spawn(context.Background(), Request{LabelSet: []string{"linux"}, AgentID: "n3", OrchestratorURL: "ws://x:4000"})
+	require.ErrorAs(t, err, &ce, "a spawn that cannot read the table writes no rule")
+	settled(t, b)
+	assert.Empty(t, e.containers("n3"))
+	assert.Empty(t, e.agentAddrs())
 
 	o := Options{Config: cfg, Scaler: e.name, Engine: e.engine}
 	e.failingNft("add table")(&o)
@@ -212,9 +227,16 @@ func TestNewEngineFails(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	cfg := e.config(scalerconfig.LabelSet{Labels: []string{"linux"}, Image: "unused"})
-	e.faults.Fail(enginetest.On(http.MethodGet, "/networks"), http.StatusInternalServerError, "no networks today")
+	list := e.faults.Fail(enginetest.On(http.MethodGet, "/networks"), http.StatusInternalServerError, "no networks today")
 	_, err := New(context.Background(), Options{Config: cfg, Scaler: e.name, Engine: e.engine, NftCommand: e.nftCommand()})
 	assert.ErrorContains(t, err, "no networks today")
+	list.Remove()
+	e.faults.Fail(enginetest.On(http.MethodGet, "/networks/*"), http.StatusInternalServerError, "no network today")
+	_, err = New(context.Background(), Options{Config: cfg, Scaler: e.name, Engine: e.engine, NftCommand: e.nftCommand()})
+	var se *StepError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, "inspect network kici-agent-net", se.Step)
+	assert.ErrorContains(t, err, "no network today")
 	host := "not an address"
 	cfg.Scalers[0].Host = &host
 	_, err = New(context.Background(), Options{Config: cfg, Scaler: e.name, NftCommand: e.nftCommand()})

@@ -229,6 +229,59 @@ func TestAddressLost(t *testing.T) {
 	assert.Empty(t, e.containers("s1"))
 }
 
+// TestAddressTaken: rules for an address that another running container
+// holds, as an out-of-date answer would have them written, are refused
+// with ErrAddressTaken, naming the holder, and nothing is written.
+func TestAddressTaken(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	b := e.backend(e.pool())
+	holder := e.spawn(b, "t1", Request{LabelSet: []string{"linux"}})
+	before := e.ruleset()
+	iso, err := agentspawn.PlanIsolation(agentspawn.IsolationInput{Addr: holder.IP, HostAccess: []string{"*"}})
+	require.NoError(t, err)
+	b.mu.Lock()
+	bd := b.agents["t1"].bound
+	b.mu.Unlock()
+	intruder := strings.Repeat("f", 64)
+
+	err = b.bind(context.Background(), "t2", intruder, "", bd, iso)
+	var ae *Error
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, ErrAddressTaken, ae.Reason)
+	assert.Equal(t, holder.ContainerID[:15], ae.Holder)
+	assert.Equal(t, holder.IP, ae.Addr)
+	assert.Equal(t, before, e.ruleset(), "nothing written")
+}
+
+// TestLostCreateUnfound: a create whose answer is lost, and whose
+// container cannot then be looked up by its name, fails the spawn with
+// both errors, and the lookup's is the agent's cleanup_failed event; the
+// sweep removes the container the create made.
+func TestLostCreateUnfound(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	engine := enginetest.EngineWith(t, func(next http.RoundTripper) http.RoundTripper {
+		return answerLost{e.faults.Wrap(next)}
+	})
+	b := e.backend(e.pool(), func(o *Options) { o.Engine = engine })
+	fault := e.faults.Fail(enginetest.On(http.MethodGet, "/containers/kici-agent-l2-*/json"), http.StatusInternalServerError, "no lookup today")
+	_, err := b.Spawn(context.Background(), Request{LabelSet: []string{"linux"}, AgentID: "l2", OrchestratorURL: "ws://x:4000"})
+	lines := strings.Split(err.Error(), "\n")
+	require.Len(t, lines, 2, err.Error())
+	assert.Regexp(t, `^create container: .*the answer was lost$`, lines[0])
+	assert.Regexp(t, `^inspect container kici-agent-l2-[0-9a-f]{8}: .*no lookup today$`, lines[1])
+	assert.Equal(t, "scaler.cleanup_failed: "+lines[1], last(e.events.of("l2")))
+	settled(t, b)
+	require.Len(t, e.containers("l2"), 1, "the container the lost create made")
+	fault.Remove()
+
+	n, err := b.CleanupOrphans(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	assert.Empty(t, e.containers("l2"))
+}
+
 // running reports whether the container id runs.
 func (e *env) running(id string) bool {
 	info, err := e.c.ContainerInspect(context.Background(), id, client.ContainerInspectOptions{})

@@ -64,7 +64,7 @@ func TestParseRefuses(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, st.owners)
 	list, err := parseBindings([]byte(`{"nftables": [{"set": {"name": "agent-bindings", "elem": [3, {"concat": ["1", "m"]},
-		{"concat": ["a\"b", "m", "172.30.0.5"]}, {"concat": ["1", "m", "::1"]}]}}]}`))
+		{"concat": ["a\"b", "m", "172.30.0.5"]}, {"concat": ["", "m", "172.30.0.6"]}, {"concat": ["1", "m", "::1"]}]}}]}`))
 	require.NoError(t, err)
 	assert.Empty(t, list, "what cannot be written back is not read")
 }
@@ -229,6 +229,12 @@ func TestNftOutputBounded(t *testing.T) {
 	require.ErrorAs(t, err, &ce)
 	assert.Len(t, ce.Stderr, 4096-1, "stderr kept, less its last newline")
 	assert.True(t, strings.HasSuffix(ce.Stderr, "eeeeError: the end"), "its end is kept: %q", ce.Stderr[len(ce.Stderr)-30:])
+
+	// A listing that ends well but is past the bound is refused whole.
+	r = nftRunner{argv: []string{"sh", "-c", `head -c $((64 << 20 | 1)) /dev/zero`, "nft"}}
+	out, err := r.run("")
+	require.ErrorIs(t, err, errNftOutput)
+	assert.Nil(t, out)
 
 	h := headBuffer{max: 4}
 	_, _ = h.Write([]byte("abc"))

@@ -2,6 +2,7 @@ package containerscaler
 
 import (
 	"context"
+	"net/http"
 	"net/netip"
 	"slices"
 	"strings"
@@ -239,6 +240,49 @@ func TestRuntimeVolumeBroken(t *testing.T) {
 	assert.EqualError(t, err, "Failed to materialize the KiCI runtime from "+ref+
 		": runtime copy exited 1 with no output. The image must carry /opt/kici/node and /opt/kici/app.")
 	assert.False(t, e.volumeExists(volume), "the half-filled volume is removed")
+	assert.Empty(t, e.managed("kicikit.test="+e.name), "no populator or probe is left")
+	assert.Equal(t, 0, b.Active())
+}
+
+// TestRuntimeVolumeCleanupFails: a failed fill whose half-filled volume
+// the Engine will not remove says so, in the spawn's error and as an
+// event; a probe that cannot be created reads as an incomplete volume,
+// which goes.
+func TestRuntimeVolumeCleanupFails(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ref := "kici-agent-" + e.name + ":broken"
+	id := enginetest.BuildImage(t, e.c, ref, enginetest.ImageSpec{Layout: enginetest.BrokenAgent,
+		Labels: map[string]string{"kicikit.test": e.name}})
+	volume := agentspawn.RuntimeVolumeName(id)
+	e.removeVolumeAtEnd(volume)
+	job := "job-" + e.name + ":1"
+	enginetest.JobImage(t, e.c, job)
+	b := e.backend(e.config(scalerconfig.LabelSet{Labels: []string{"linux"}, Image: ref}))
+	spawn := func(agentID string) error {
+		_, err := b.Spawn(context.Background(), Request{LabelSet: []string{"linux"}, AgentID: agentID,
+			OrchestratorURL: "ws://172.30.0.1:4000/ws", Job: &Job{Image: job}})
+		return err
+	}
+
+	fault := e.faults.Fail(enginetest.On(http.MethodDelete, "/volumes/*"), http.StatusInternalServerError, "volume removal broke")
+	err := spawn("v1")
+	fault.Remove()
+	require.ErrorIs(t, err, ErrRuntimeVolume)
+	lines := strings.Split(err.Error(), "\n")
+	require.Len(t, lines, 2, err.Error())
+	assert.Regexp(t, `^remove volume `+volume+`: .*volume removal broke$`, lines[1])
+	assert.Contains(t, e.events.of("v1"), "scaler.cleanup_failed: "+lines[1])
+	assert.True(t, e.volumeExists(volume), "the volume the Engine would not remove")
+	_, err = e.c.VolumeRemove(context.Background(), volume, client.VolumeRemoveOptions{})
+	require.NoError(t, err)
+
+	probe := e.faults.Fail(nth(2, enginetest.On(http.MethodPost, "/containers/create")), http.StatusInternalServerError, "no probe today")
+	err = spawn("v2")
+	require.ErrorIs(t, err, ErrRuntimeVolume)
+	assert.NotContains(t, err.Error(), "no probe today", "a volume no probe can vouch for is incomplete: no error of its own")
+	assert.Equal(t, 1, probe.Hits(), "the populator's create, then the probe's")
+	assert.False(t, e.volumeExists(volume), "and removed")
 	assert.Empty(t, e.managed("kicikit.test="+e.name), "no populator or probe is left")
 	assert.Equal(t, 0, b.Active())
 }

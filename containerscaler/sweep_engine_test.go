@@ -121,7 +121,8 @@ func TestCleanupOrphansListingFails(t *testing.T) {
 }
 
 // TestReapUnowned removes one agent's containers of this scaler, running
-// or not, tracked or not.
+// or not, tracked or not. A listing or a removal that fails removes
+// nothing and is the agent's cleanup_failed event, naming its step.
 func TestReapUnowned(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -129,6 +130,17 @@ func TestReapUnowned(t *testing.T) {
 	b := e.backend(e.config(scalerconfig.LabelSet{Labels: []string{"linux"}, Image: image}))
 	mine := e.orphan(image, map[string]string{"kici-managed": "true", "kici-scaler-name": e.name, "kici-agent-id": "u1"}, true)
 	other := e.orphan(image, map[string]string{"kici-managed": "true", "kici-scaler-name": e.name + "-other", "kici-agent-id": "u1"}, true)
+
+	fault := e.faults.Fail(enginetest.On(http.MethodGet, "/containers/json"), http.StatusInternalServerError, "listing broke")
+	assert.False(t, b.ReapUnowned(context.Background(), "u1"))
+	assert.Regexp(t, `^scaler\.cleanup_failed: list containers: .*listing broke$`, last(e.events.of("u1")))
+	fault.Remove()
+	fault = e.faults.Fail(enginetest.On(http.MethodDelete, "/containers/*"), http.StatusInternalServerError, "removal broke")
+	assert.False(t, b.ReapUnowned(context.Background(), "u1"))
+	assert.Regexp(t, `^scaler\.cleanup_failed: remove container `+mine[:12]+`: .*removal broke$`, last(e.events.of("u1")))
+	assert.True(t, e.exists(mine))
+	fault.Remove()
+
 	assert.True(t, b.ReapUnowned(context.Background(), "u1"))
 	assert.False(t, e.exists(mine))
 	assert.True(t, e.exists(other))
