@@ -217,6 +217,14 @@ func (e *env) nft(script string) {
 	require.NoError(e.t, err, "%s", out)
 }
 
+// last is the last of a list.
+func last(list []string) string {
+	if len(list) == 0 {
+		return ""
+	}
+	return list[len(list)-1]
+}
+
 // settled waits until the backend counts no agent: every unwinding over.
 func settled(t testing.TB, b *Backend) {
 	t.Helper()

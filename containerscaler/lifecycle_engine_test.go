@@ -191,14 +191,6 @@ func TestCleanupFailuresTell(t *testing.T) {
 	assert.Empty(t, e.agentAddrs())
 }
 
-// last is the last of a list.
-func last(list []string) string {
-	if len(list) == 0 {
-		return ""
-	}
-	return list[len(list)-1]
-}
-
 // TestAddressLost: a container that stops while its rules are written
 // fails its spawn with ErrAddressLost, and the unwinding removes what it
 // wrote.

@@ -218,23 +218,35 @@ func TestRuntimeVolumeOnce(t *testing.T) {
 	assert.Equal(t, 1, materialized)
 }
 
+// brokenAgent builds an agent image without the agent's tree and returns
+// a backend whose one label set runs it, the image, its runtime volume,
+// and a job spawn of an agent id on that backend.
+func (e *env) brokenAgent() (b *Backend, ref, volume string, spawn func(agentID string) error) {
+	e.t.Helper()
+	ref = "kici-agent-" + e.name + ":broken"
+	id := enginetest.BuildImage(e.t, e.c, ref, enginetest.ImageSpec{Layout: enginetest.BrokenAgent,
+		Labels: map[string]string{"kicikit.test": e.name}})
+	volume = agentspawn.RuntimeVolumeName(id)
+	e.removeVolumeAtEnd(volume)
+	job := "job-" + e.name + ":1"
+	enginetest.JobImage(e.t, e.c, job)
+	b = e.backend(e.config(scalerconfig.LabelSet{Labels: []string{"linux"}, Image: ref}))
+	return b, ref, volume, func(agentID string) error {
+		_, err := b.Spawn(context.Background(), Request{LabelSet: []string{"linux"}, AgentID: agentID,
+			OrchestratorURL: "ws://172.30.0.1:4000/ws", Job: &Job{Image: job}})
+		return err
+	}
+}
+
 // TestRuntimeVolumeBroken: an agent image without the agent's tree fails a
 // job's spawn with the populator's own words, and leaves no volume and no
 // populator.
 func TestRuntimeVolumeBroken(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	ref := "kici-agent-" + e.name + ":broken"
-	id := enginetest.BuildImage(t, e.c, ref, enginetest.ImageSpec{Layout: enginetest.BrokenAgent,
-		Labels: map[string]string{"kicikit.test": e.name}})
-	volume := agentspawn.RuntimeVolumeName(id)
-	e.removeVolumeAtEnd(volume)
-	job := "job-" + e.name + ":1"
-	enginetest.JobImage(t, e.c, job)
-	b := e.backend(e.config(scalerconfig.LabelSet{Labels: []string{"linux"}, Image: ref}))
+	b, ref, volume, spawn := e.brokenAgent()
 
-	_, err := b.Spawn(context.Background(), Request{LabelSet: []string{"linux"}, AgentID: "j1",
-		OrchestratorURL: "ws://172.30.0.1:4000/ws", Job: &Job{Image: job}})
+	err := spawn("j1")
 	require.ErrorIs(t, err, ErrRuntimeVolume)
 	// The populator's checks print nothing: test -f fails silently.
 	assert.EqualError(t, err, "Failed to materialize the KiCI runtime from "+ref+
@@ -251,19 +263,7 @@ func TestRuntimeVolumeBroken(t *testing.T) {
 func TestRuntimeVolumeCleanupFails(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	ref := "kici-agent-" + e.name + ":broken"
-	id := enginetest.BuildImage(t, e.c, ref, enginetest.ImageSpec{Layout: enginetest.BrokenAgent,
-		Labels: map[string]string{"kicikit.test": e.name}})
-	volume := agentspawn.RuntimeVolumeName(id)
-	e.removeVolumeAtEnd(volume)
-	job := "job-" + e.name + ":1"
-	enginetest.JobImage(t, e.c, job)
-	b := e.backend(e.config(scalerconfig.LabelSet{Labels: []string{"linux"}, Image: ref}))
-	spawn := func(agentID string) error {
-		_, err := b.Spawn(context.Background(), Request{LabelSet: []string{"linux"}, AgentID: agentID,
-			OrchestratorURL: "ws://172.30.0.1:4000/ws", Job: &Job{Image: job}})
-		return err
-	}
+	b, _, volume, spawn := e.brokenAgent()
 
 	fault := e.faults.Fail(enginetest.On(http.MethodDelete, "/volumes/*"), http.StatusInternalServerError, "volume removal broke")
 	err := spawn("v1")
