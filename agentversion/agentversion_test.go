@@ -362,13 +362,13 @@ func TestParseErrorMessage(t *testing.T) {
 	assert.EqualError(t, err, `agentversion.ParseTarget("\n1.2\x00"): not three dot-separated parts`)
 }
 
-// TestLongInputErrors checks that an error about a 10 MB input quotes only
+// TestLongInputErrors checks that an error about a 1 MiB input quotes only
 // its start and its length, and that making and printing it costs next to
 // nothing beyond the scan of the input.
 func TestLongInputErrors(t *testing.T) {
-	huge := strings.Repeat("1", 10<<20) + "x"
+	huge := strings.Repeat("1", 1<<20) + "x"
 	huge2 := "0." + huge
-	quoted := `"` + strings.Repeat("1", 64) + `"... (10485761 bytes)`
+	quoted := `"` + strings.Repeat("1", 64) + `"... (1048577 bytes)`
 	tests := []struct {
 		name string
 		call func() error
@@ -379,7 +379,7 @@ func TestLongInputErrors(t *testing.T) {
 		{"ParseTarget", func() error { _, _, err := ParseTarget(huge); return err },
 			"agentversion.ParseTarget(" + quoted + "): not three dot-separated parts"},
 		{"Compare", func() error { _, err := Compare(huge, huge2); return err },
-			`agentversion.Compare(` + quoted + `, "0.` + strings.Repeat("1", 62) + `"... (10485763 bytes)): a: not three dot-separated parts; b: not three dot-separated parts`},
+			`agentversion.Compare(` + quoted + `, "0.` + strings.Repeat("1", 62) + `"... (1048579 bytes)): a: not three dot-separated parts; b: not three dot-separated parts`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -253,7 +253,7 @@ func TestScan(t *testing.T) {
 	for _, c := range readLoadCases(t) {
 		checkScan(t, c.fsOf(), c.Main, c.Dir)
 	}
-	big := byItemConfig(3000)
+	big := byItemConfig(2000)
 	checkScan(t, fstest.MapFS{"s.yaml": {Data: big}}, "s.yaml", "")
 	// Refused after a few groups were handed over: by a scaler, by the
 	// top level's check of the machinePools, and by a YAML error.
