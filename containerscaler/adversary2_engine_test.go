@@ -317,10 +317,7 @@ func icmpUnreachable(src, dst, inSrc, inDst netip.Addr, inSport, inDport uint16,
 func TestAdv2ForgedRelatedICMP(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
-	attacker := a.spawnAs(b, "attacker", "strict")
-	victim := a.spawnAs(b, "victim", "strict")
+	attacker, victim := a.pair("strict")
 	attackerLink := enginetest.LinkOf(t, a.c, attacker.ContainerID)
 	bridge := enginetest.HostInterface(t, gateway)
 	wait := enginetest.ListenIn(t, a.c, victim.ContainerID, a.port, 3*time.Second) // no unreachable of its own
@@ -364,10 +361,7 @@ func TestAdv2ForgedRelatedICMP(t *testing.T) {
 func TestAdv2TaggedFramesFromBound(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
-	attacker := a.spawnAs(b, "attacker", "strict")
-	victim := a.spawnAs(b, "victim", "strict")
+	attacker, victim := a.pair("strict")
 	link := enginetest.LinkOf(t, a.c, attacker.ContainerID)
 	bridge := enginetest.HostInterface(t, gateway)
 	vethLinkLocal := enginetest.LinkLocal(t, link.HostPort)

@@ -188,10 +188,7 @@ func udpMarked(frame []byte, mark uint32) bool {
 func TestAdvBroadcastToOtherAgent(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
-	attacker := a.spawnAs(b, "attacker", "strict")
-	victim := a.spawnAs(b, "victim", "strict")
+	attacker, victim := a.pair("strict")
 	to := enginetest.LinkOf(t, a.c, victim.ContainerID)
 	wait := enginetest.ListenIn(t, a.c, victim.ContainerID, a.port, 2*time.Second)
 	packets := map[string]enginetest.Packet{}
@@ -327,22 +324,30 @@ func TestAdvWindowPoisonsBridge(t *testing.T) {
 	if res.err == nil { // a spawn that fails takes the attacker's port away
 		sniffed = sniff(t, a.c, res.agent.ContainerID, 2*time.Second)
 	}
-	wait := enginetest.ListenIn(t, a.c, victim.ContainerID, a.port, 2*time.Second)
-	mark := a.oracle.Mark()
-	conn, err := net.Dial("udp", netip.AddrPortFrom(victim.IP, a.port).String())
-	require.NoError(t, err)
-	defer conn.Close()
-	_, err = conn.Write(binary.BigEndian.AppendUint32(nil, mark))
-	require.NoError(t, err)
-	got := wait()
-	leaked := false
-	for _, f := range sniffed.wait() {
-		leaked = leaked || udpMarked(f, mark)
-	}
+	mark, got, leaked := a.hostToVictim(victim, sniffed)
 
 	assert.False(t, leaked, "a datagram the host sent the victim %s (MAC %s) reached the attacker's port %s (the bridge's port of that MAC: %s)",
 		victim.IP, victimLink.MAC, attackerPort, enginetest.FDBPort(t, bridge.Name, victimLink.MAC))
 	assert.Contains(t, got, mark, "the datagram the host sent the victim reached it")
+}
+
+// hostToVictim sends the victim, from the host, a UDP datagram of a new
+// mark to the test's port, and returns the mark, the marks the victim got
+// and whether the sniffer (nil: none) caught the datagram.
+func (a *attackEnv) hostToVictim(victim Agent, sniffed *sniffer) (mark uint32, got []uint32, leaked bool) {
+	a.t.Helper()
+	wait := enginetest.ListenIn(a.t, a.c, victim.ContainerID, a.port, 2*time.Second)
+	mark = a.oracle.Mark()
+	conn, err := net.Dial("udp", netip.AddrPortFrom(victim.IP, a.port).String())
+	require.NoError(a.t, err)
+	defer conn.Close()
+	_, err = conn.Write(binary.BigEndian.AppendUint32(nil, mark))
+	require.NoError(a.t, err)
+	got = wait()
+	for _, f := range sniffed.wait() {
+		leaked = leaked || udpMarked(f, mark)
+	}
+	return mark, got, leaked
 }
 
 // The frames the tests write themselves.
@@ -496,10 +501,7 @@ func eui64(mac net.HardwareAddr) netip.Addr {
 func TestAdvLinkLocalFramesBypassBinding(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image), open(image))
-	attacker := a.spawnAs(b, "attacker", "strict")
-	victim := a.spawnAs(b, "victim", "open")
+	attacker, victim := a.pair("open")
 	attackerLink := enginetest.LinkOf(t, a.c, attacker.ContainerID)
 	victimLink := enginetest.LinkOf(t, a.c, victim.ContainerID)
 	bridge := enginetest.HostInterface(t, gateway)
@@ -537,18 +539,7 @@ func TestAdvLinkLocalFramesBypassBinding(t *testing.T) {
 	rawSend(t, a.c, attacker.ContainerID, udpFrame(linkLocalGroup, victimLink.MAC, attacker.IP, gateway, closedPort, a.oracle.Mark()))
 	learnt := enginetest.FDBPort(t, bridge.Name, victimLink.MAC)
 	sniffed := sniff(t, a.c, attacker.ContainerID, 2*time.Second)
-	wait := enginetest.ListenIn(t, a.c, victim.ContainerID, a.port, 2*time.Second)
-	mark := a.oracle.Mark()
-	conn, err := net.Dial("udp", netip.AddrPortFrom(victim.IP, a.port).String())
-	require.NoError(t, err)
-	defer conn.Close()
-	_, err = conn.Write(binary.BigEndian.AppendUint32(nil, mark))
-	require.NoError(t, err)
-	got := wait()
-	leaked := false
-	for _, f := range sniffed.wait() {
-		leaked = leaked || udpMarked(f, mark)
-	}
+	mark, got, leaked := a.hostToVictim(victim, sniffed)
 	assert.NotEqual(t, attackerLink.HostPort, learnt, "the bridge's port of the victim's MAC %s, once the attacker sent a frame from it to %s", victimLink.MAC, linkLocalGroup)
 	assert.False(t, leaked, "a datagram the host sent the victim %s reached the attacker's port %s", victim.IP, attackerLink.HostPort)
 	assert.Contains(t, got, mark, "the datagram the host sent the victim reached it")

@@ -104,6 +104,18 @@ func (a *attackEnv) spawnAs(b *Backend, id, label string) Agent {
 	return a.spawn(b, id, a.request(id, label))
 }
 
+// pair spawns two agents of a backend of the test's scaler with both
+// label sets, its rules written in this namespace: the attacker, of the
+// strict label set, and the victim, of the label set labelled victim.
+func (a *attackEnv) pair(victim string) (attacker, target Agent) {
+	a.t.Helper()
+	image := a.agentImage(nil)
+	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image), open(image))
+	return a.spawnAs(b, "attacker", "strict"), a.spawnAs(b, "victim", victim)
+}
+
+// request is the spawn request of agent id of the label set labelled
+// label, dialling the test's orchestrator port.
 func (a *attackEnv) request(id, label string) Request {
 	return Request{AgentID: id, LabelSet: []string{label},
 		OrchestratorURL: fmt.Sprintf("ws://%s:%d/ws", gateway, a.port)}
@@ -185,10 +197,7 @@ func packet(proto enginetest.Proto, src, dst netip.Addr, port uint16) enginetest
 func TestAttackSpoofedSourcesPass(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image), open(image))
-	attacker := a.spawnAs(b, "attacker", "strict")
-	victim := a.spawnAs(b, "victim", "open")
+	attacker, victim := a.pair("open")
 	victimLink := enginetest.LinkOf(t, a.c, victim.ContainerID)
 	flows := []flow{
 		{"the victim's own UDP to a host port (hostAccess *)", victim, packet(enginetest.UDP, netip.Addr{}, gateway, closedPort), true},
@@ -294,10 +303,7 @@ func forgetPrefix(t *testing.T, dev string, prefix netip.Prefix) {
 func TestAttackARPPoisoning(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
-	attacker := a.spawnAs(b, "attacker", "strict")
-	victim := a.spawnAs(b, "victim", "strict")
+	attacker, victim := a.pair("strict")
 	attackerLink := enginetest.LinkOf(t, a.c, attacker.ContainerID)
 	bridge := enginetest.HostInterface(t, gateway)
 	victimMAC := enginetest.LearnNeighbour(t, bridge.Name, victim.IP)
@@ -338,10 +344,7 @@ func stays(t *testing.T, want string, get func() string, msg string, args ...any
 func TestAttackFDBPoisoning(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
-	attacker := a.spawnAs(b, "attacker", "strict")
-	victim := a.spawnAs(b, "victim", "strict")
+	attacker, victim := a.pair("strict")
 	attackerLink := enginetest.LinkOf(t, a.c, attacker.ContainerID)
 	victimLink := enginetest.LinkOf(t, a.c, victim.ContainerID) // it asked the gateway's MAC: the bridge learnt its own
 	bridge := enginetest.HostInterface(t, gateway)
@@ -669,10 +672,7 @@ func (a *attackEnv) removeNetwork() {
 func TestAttackTaggedFrameReachesAgent(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
-	attacker := a.spawnAs(b, "attacker", "strict")
-	victim := a.spawnAs(b, "victim", "strict")
+	attacker, victim := a.pair("strict")
 	to := enginetest.LinkOf(t, a.c, victim.ContainerID)
 	wait := enginetest.ListenIn(t, a.c, victim.ContainerID, a.port, time.Second)
 	untagged := enginetest.Packet{Proto: enginetest.UDP, Dst: victim.IP, DstMAC: to.MAC, Port: a.port, Mark: a.oracle.Mark()}
