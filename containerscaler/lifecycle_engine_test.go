@@ -259,6 +259,7 @@ func TestLostCreateUnfound(t *testing.T) {
 	b := e.backend(e.pool(), func(o *Options) { o.Engine = engine })
 	fault := e.faults.Fail(enginetest.On(http.MethodGet, "/containers/kici-agent-l2-*/json"), http.StatusInternalServerError, "no lookup today")
 	_, err := b.Spawn(context.Background(), Request{LabelSet: []string{"linux"}, AgentID: "l2", OrchestratorURL: "ws://x:4000"})
+	require.Error(t, err)
 	lines := strings.Split(err.Error(), "\n")
 	require.Len(t, lines, 2, err.Error())
 	assert.Regexp(t, `^create container: .*the answer was lost$`, lines[0])
