@@ -51,16 +51,18 @@
 //     found in the container's network namespace) to its MAC and IPv4
 //     address. From an agent's port only IPv4 and ARP with its own
 //     addresses pass: no spoofed source or MAC, no IPv6, no other
-//     protocol. No other port may send from the network's addresses or
-//     an agent's MAC: a container before its binding (a job image's
-//     entrypoint runs then) can neither claim another's address nor
-//     teach the bridge another's MAC. Bridged broadcast and multicast from
-//     an agent, by MAC or by address, are dropped, and what one agent
-//     sends another meets its forward rules on the bridge too (br_netfilter
-//     or not). The bridge forwards frames to the LLDP group address
-//     (group_fwd_mask), which Linux would otherwise hand the host past
-//     every bridge hook. The rules match the protocol the kernel reads,
-//     so a VLAN-tagged frame meets them as an untagged one does.
+//     protocol. No port at all sends a VLAN-tagged frame, IPv6, another
+//     protocol, or a frame to a link-local group address. No other port
+//     may send from the network's addresses or an agent's MAC: a
+//     container before its binding (a job image's entrypoint runs then)
+//     can neither claim another's address nor teach the bridge another's
+//     MAC. Bridged broadcast and multicast from an agent, by MAC or by
+//     address, are dropped; IPv4 bridged to an agent must be addressed to
+//     it, by MAC and address (a flooded frame is not); and what one agent
+//     sends another meets its forward rules on the bridge too
+//     (br_netfilter or not). The bridge forwards frames to the LLDP group
+//     address (group_fwd_mask), which Linux would otherwise hand the host
+//     past every bridge hook.
 //   - table ip kici holds the orchestrator's base chains forward, input
 //     and output. Beside them, base chains of the backend's send each
 //     packet from an agent address, through a verdict map, to that

@@ -32,11 +32,11 @@ import (
 //     gateway's included) or an agent's MAC: a container before its rules
 //     are written (a job image's entrypoint runs then) cannot claim
 //     another's address, poison the bridge, or send from the network.
-//   - No port sends IP or ARP to a link-local group address.
-//
-// These match the protocol the kernel reads (meta protocol), not the
-// frame's EtherType: a VLAN-tagged frame, whose tag Linux strips and
-// whose EtherType nft reads as the tag's, is held to the same rules.
+//   - No port sends anything but untagged IPv4 and ARP: no VLAN-tagged
+//     frame (Linux strips a tag of VLAN 0 on the way up, and with it a
+//     frame of two tags would pass as another protocol), no IPv6, no
+//     other protocol.
+//   - No port sends to a link-local group address.
 //
 // Each address's chains in table ip kici start with a drop of an ICMP
 // error that conntrack relates to a flow of other addresses: the
@@ -48,8 +48,12 @@ import (
 // table ip kici's: a host whose bridges do not pass bridged traffic
 // through the ip family's hooks (br_netfilter off) would let it by.
 // Bridged broadcast and multicast IPv4 from an agent is dropped, by its
-// MAC or its address: it would reach every other agent. So is anything
-// but ARP bridged to an agent's port from a port without rules.
+// MAC or its address: it would reach every other agent. IPv4 bridged to
+// an agent's port must be addressed to that agent, by its MAC and its
+// address: the bridge floods a frame to a MAC it does not know to every
+// port, and a frame to the agent's MAC may carry another destination,
+// which the sender's rules allow (a public one). Anything but ARP bridged
+// to an agent's port from a port without rules is dropped.
 //
 // table ip6 kici drops IPv6 from the isolated network's bridge.
 const (
@@ -148,7 +152,8 @@ func (s *script) bridgeTable() {
 	s.line("add rule", bridgeTable, portChain, "drop")
 	s.line("add chain", bridgeTable, gateChain)
 	s.line("flush chain", bridgeTable, gateChain)
-	s.line("add rule", bridgeTable, gateChain, "ether daddr & ff:ff:ff:ff:ff:f0 == 01:80:c2:00:00:00 meta protocol { ip, ip6, arp } drop")
+	s.line("add rule", bridgeTable, gateChain, "ether type != { ip, arp } drop")
+	s.line("add rule", bridgeTable, gateChain, "ether daddr & ff:ff:ff:ff:ff:f0 == 01:80:c2:00:00:00 drop")
 	s.line("add rule", bridgeTable, gateChain, "iif @"+portsSet, "jump", portChain)
 	s.line("add rule", bridgeTable, gateChain, "ether saddr @"+macsSet, "drop")
 	s.line("add rule", bridgeTable, gateChain, "meta protocol ip ip saddr", subnet.String(), "drop")
@@ -164,6 +169,7 @@ func (s *script) bridgeTable() {
 	s.line("add rule", bridgeTable, forwardHook, "iif @"+portsSet, "ether type ip meta pkttype { broadcast, multicast } drop")
 	s.line("add rule", bridgeTable, forwardHook, "iif @"+portsSet, "ether type ip ip daddr { 0.0.0.0/8, 224.0.0.0/4, 255.255.255.255,",
 		lastAddr(subnet).String(), "} drop")
+	s.line("add rule", bridgeTable, forwardHook, "oif @"+portsSet, "ether type ip oif . ether daddr . ip daddr != @"+bindingsSet, "drop")
 	s.line("add rule", bridgeTable, forwardHook, "ether type ip ip saddr vmap @"+forwardAddrs)
 	s.line("add rule", bridgeTable, forwardHook, "oif @"+portsSet, "ether type != arp drop")
 }
