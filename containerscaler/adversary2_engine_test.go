@@ -14,8 +14,6 @@ import (
 
 	"github.com/kicikit/kicikit/agentspawn"
 	"github.com/kicikit/kicikit/internal/enginetest"
-	"github.com/moby/moby/api/types/container"
-	"github.com/moby/moby/client"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -34,18 +32,7 @@ import (
 // at the end of the test.
 func (a *attackEnv) outsider(image string) string {
 	a.t.Helper()
-	ctx := context.Background()
-	res, err := a.c.ContainerCreate(ctx, client.ContainerCreateOptions{
-		Config:     &container.Config{Image: image, Labels: map[string]string{"kicikit.test": a.name}},
-		HostConfig: &container.HostConfig{NetworkMode: container.NetworkMode(agentspawn.IsolatedNetwork)},
-	})
-	require.NoError(a.t, err)
-	a.t.Cleanup(func() {
-		_, _ = a.c.ContainerRemove(context.Background(), res.ID, client.ContainerRemoveOptions{Force: true})
-	})
-	_, err = a.c.ContainerStart(ctx, res.ID, client.ContainerStartOptions{})
-	require.NoError(a.t, err)
-	return res.ID
+	return a.outsiderOn(image, agentspawn.IsolatedNetwork)
 }
 
 // tagged is frame with a VLAN tag of VLAN 0 (priority tagged) after its

@@ -51,10 +51,11 @@
 //     found in the container's network namespace) to its MAC and IPv4
 //     address. From an agent's port only IPv4 and ARP with its own
 //     addresses pass: no spoofed source or MAC, no IPv6, no other
-//     protocol. No port at all sends a VLAN-tagged frame, IPv6, another
-//     protocol, or a frame to a link-local group address. No other port
-//     may send from the network's addresses or an agent's MAC: a
-//     container before its binding (a job image's entrypoint runs then)
+//     protocol. No port at all sends a frame of two VLAN tags, or IP to
+//     a link-local group address; a VLAN-tagged frame meets the rules as
+//     an untagged one does (they match the protocol the kernel reads). No
+//     other port may send from the network's addresses or an agent's MAC:
+//     a container before its binding (a job image's entrypoint runs then)
 //     can neither claim another's address nor teach the bridge another's
 //     MAC. Bridged broadcast and multicast from an agent, by MAC or by
 //     address, are dropped; IPv4 bridged to an agent must be addressed to

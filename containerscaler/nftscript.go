@@ -32,11 +32,20 @@ import (
 //     gateway's included) or an agent's MAC: a container before its rules
 //     are written (a job image's entrypoint runs then) cannot claim
 //     another's address, poison the bridge, or send from the network.
-//   - No port sends anything but untagged IPv4 and ARP: no VLAN-tagged
-//     frame (Linux strips a tag of VLAN 0 on the way up, and with it a
-//     frame of two tags would pass as another protocol), no IPv6, no
-//     other protocol.
-//   - No port sends to a link-local group address.
+//   - No port sends IP or ARP to a link-local group address.
+//   - No port sends a frame of two VLAN tags or more: Linux strips the
+//     outer tag as the frame enters, so the rules would read its protocol
+//     as the inner tag's, and strips a VLAN-0 inner tag too on the way up
+//     to the host, which takes what it carries.
+//
+// These match the protocol the kernel reads (meta protocol), not the
+// frame's EtherType: a VLAN-tagged frame, whose tag Linux strips and
+// whose EtherType nft reads as the tag's, is held to the same rules. The
+// bridge family's hooks see every bridge of the host, and kernels built
+// without nft_meta_bridge cannot tell them apart (meta ibrname): on
+// another bridge, the gate drops only frames of two VLAN tags, IP to a
+// link-local group address, and what claims the isolated network's
+// addresses or an agent's MAC.
 //
 // Each address's chains in table ip kici start with a drop of an ICMP
 // error that conntrack relates to a flow of other addresses: the
@@ -152,8 +161,8 @@ func (s *script) bridgeTable() {
 	s.line("add rule", bridgeTable, portChain, "drop")
 	s.line("add chain", bridgeTable, gateChain)
 	s.line("flush chain", bridgeTable, gateChain)
-	s.line("add rule", bridgeTable, gateChain, "ether type != { ip, arp } drop")
-	s.line("add rule", bridgeTable, gateChain, "ether daddr & ff:ff:ff:ff:ff:f0 == 01:80:c2:00:00:00 drop")
+	s.line("add rule", bridgeTable, gateChain, "meta protocol { 8021q, 8021ad } drop")
+	s.line("add rule", bridgeTable, gateChain, "ether daddr & ff:ff:ff:ff:ff:f0 == 01:80:c2:00:00:00 meta protocol { ip, ip6, arp } drop")
 	s.line("add rule", bridgeTable, gateChain, "iif @"+portsSet, "jump", portChain)
 	s.line("add rule", bridgeTable, gateChain, "ether saddr @"+macsSet, "drop")
 	s.line("add rule", bridgeTable, gateChain, "meta protocol ip ip saddr", subnet.String(), "drop")
