@@ -107,30 +107,26 @@ func TestAdv3DoubleTaggedFromUnbound(t *testing.T) {
 	marks := []uint32{control}
 	var frames [][]byte
 	var names []string
-	var double []bool
 	for _, tg := range targets {
 		ways := []struct {
-			name   string
-			double bool
-			make   func([]byte) []byte
+			name string
+			make func([]byte) []byte
 		}{
-			{"untagged", false, func(f []byte) []byte { return f }},
-			{"802.1Q-VLAN-0-tagged", false, func(f []byte) []byte { return tagged(0x8100, f) }},
+			{"untagged", func(f []byte) []byte { return f }},
+			{"802.1Q-VLAN-0-tagged", func(f []byte) []byte { return tagged(0x8100, f) }},
 		}
 		for _, d := range doubleTags {
 			outer := d.outer
 			ways = append(ways, struct {
-				name   string
-				double bool
-				make   func([]byte) []byte
-			}{d.name, true, func(f []byte) []byte { return doubleTagged(outer, f) }})
+				name string
+				make func([]byte) []byte
+			}{d.name, func(f []byte) []byte { return doubleTagged(outer, f) }})
 		}
 		for _, w := range ways {
 			m := a.oracle.Mark()
 			marks = append(marks, m)
 			frames = append(frames, w.make(udpFrame(tg.dstMAC, link.MAC, tg.from, tg.to, closedPort, m)))
 			names = append(names, w.name+" "+tg.name)
-			double = append(double, w.double)
 		}
 	}
 	read := a.markedCounters(marks...)
