@@ -59,11 +59,12 @@
 //     can neither claim another's address nor teach the bridge another's
 //     MAC. Bridged broadcast and multicast from an agent, by MAC or by
 //     address, are dropped; IPv4 bridged to an agent must be addressed to
-//     it, by MAC and address (a flooded frame is not); and what one agent
-//     sends another meets its forward rules on the bridge too
-//     (br_netfilter or not). The bridge forwards frames to the LLDP group
-//     address (group_fwd_mask), which Linux would otherwise hand the host
-//     past every bridge hook.
+//     it, by MAC and address (a flooded frame is not), and ARP must be a
+//     plain request or a reply to it, with nothing in a trailer or in
+//     fields its kernel ignores; and what one agent sends another meets
+//     its forward rules on the bridge too (br_netfilter or not). The
+//     bridge forwards frames to the LLDP group address (group_fwd_mask),
+//     which Linux would otherwise hand the host past every bridge hook.
 //   - table ip kici holds the orchestrator's base chains forward, input
 //     and output. Beside them, base chains of the backend's send each
 //     packet from an agent address, through a verdict map, to that

@@ -61,8 +61,13 @@ import (
 // an agent's port must be addressed to that agent, by its MAC and its
 // address: the bridge floods a frame to a MAC it does not know to every
 // port, and a frame to the agent's MAC may carry another destination,
-// which the sender's rules allow (a public one). Anything but ARP bridged
-// to an agent's port from a port without rules is dropped.
+// which the sender's rules allow (a public one). ARP bridged to an agent's
+// port (agent-arp) is a plain Ethernet and IPv4 request, its target MAC
+// unset and its target address in the network, or a reply to that agent:
+// no trailer, no other operation, nothing in fields its kernel ignores,
+// which a process of the agent with a packet socket would read. Anything
+// but ARP bridged to an agent's port from a port without rules is
+// dropped.
 //
 // table ip6 kici drops IPv6 from the isolated network's bridge.
 const (
@@ -82,6 +87,7 @@ const (
 	preroutingHook = "agent-prerouting"
 	gateChain      = "agent-gate"
 	portChain      = "agent-port"
+	arpChain       = "agent-arp"
 	portsSet       = "agent-ports"
 	macsSet        = "agent-macs"
 	bindingsSet    = "agent-bindings"
@@ -172,6 +178,15 @@ func (s *script) bridgeTable() {
 		s.line("flush chain", bridgeTable, d.chain)
 		s.line("add rule", bridgeTable, d.chain, "jump", gateChain)
 	}
+	// ARP to an agent: a plain request, or a reply to that agent.
+	plain := "meta length 28 arp htype 1 arp ptype ip arp hlen 6 arp plen 4"
+	s.line("add chain", bridgeTable, arpChain)
+	s.line("flush chain", bridgeTable, arpChain)
+	s.line("add rule", bridgeTable, arpChain, plain, "arp operation request arp daddr ether 00:00:00:00:00:00 arp daddr ip",
+		subnet.String(), "return")
+	s.line("add rule", bridgeTable, arpChain, plain, "arp operation reply oif . ether daddr . arp daddr ip @"+bindingsSet,
+		"oif . arp daddr ether . arp daddr ip @"+bindingsSet, "return")
+	s.line("add rule", bridgeTable, arpChain, "drop")
 	s.line("add map", bridgeTable, forwardAddrs, "{ type ipv4_addr : verdict; }")
 	s.line("add chain", bridgeTable, forwardHook, baseChain("forward", "-300"))
 	s.line("flush chain", bridgeTable, forwardHook)
@@ -179,6 +194,7 @@ func (s *script) bridgeTable() {
 	s.line("add rule", bridgeTable, forwardHook, "iif @"+portsSet, "ether type ip ip daddr { 0.0.0.0/8, 224.0.0.0/4, 255.255.255.255,",
 		lastAddr(subnet).String(), "} drop")
 	s.line("add rule", bridgeTable, forwardHook, "oif @"+portsSet, "ether type ip oif . ether daddr . ip daddr != @"+bindingsSet, "drop")
+	s.line("add rule", bridgeTable, forwardHook, "oif @"+portsSet, "ether type arp jump", arpChain)
 	s.line("add rule", bridgeTable, forwardHook, "ether type ip ip saddr vmap @"+forwardAddrs)
 	s.line("add rule", bridgeTable, forwardHook, "oif @"+portsSet, "ether type != arp drop")
 }
