@@ -152,7 +152,8 @@ func (s *script) table(bridge string) {
 	s.bridgeTable()
 }
 
-// bridgeTable makes the bridge table's part of table.
+// bridgeTable makes the bridge table's part of table: the bindings, and
+// agent-gate on the prerouting and input hooks.
 func (s *script) bridgeTable() {
 	subnet := netip.MustParsePrefix(agentspawn.IsolatedNetworkSubnet)
 	s.line("add table", bridgeTable)
@@ -178,7 +179,12 @@ func (s *script) bridgeTable() {
 		s.line("flush chain", bridgeTable, d.chain)
 		s.line("add rule", bridgeTable, d.chain, "jump", gateChain)
 	}
-	// ARP to an agent: a plain request, or a reply to that agent.
+	s.bridgeForward(subnet)
+}
+
+// bridgeForward makes the bridge table's forward hook, and agent-arp, the
+// ARP an agent's port may be sent: a plain request, or a reply to it.
+func (s *script) bridgeForward(subnet netip.Prefix) {
 	plain := "meta length 28 arp htype 1 arp ptype ip arp hlen 6 arp plen 4"
 	s.line("add chain", bridgeTable, arpChain)
 	s.line("flush chain", bridgeTable, arpChain)
