@@ -35,6 +35,19 @@ func (a *attackEnv) outsider(image string) string {
 	return a.outsiderOn(image, agentspawn.IsolatedNetwork)
 }
 
+// beside spawns agent id, of the label set labelled label, of a backend
+// of the test's scaler with both label sets, and starts an outsider
+// beside it on the isolated network: the agent, and the outsider's
+// container and link.
+func (a *attackEnv) beside(id, label string) (Agent, string, enginetest.Link) {
+	a.t.Helper()
+	image := a.agentImage(nil)
+	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image), open(image))
+	agent := a.spawnAs(b, id, label)
+	outsider := a.outsider(image)
+	return agent, outsider, enginetest.LinkOf(a.t, a.c, outsider)
+}
+
 // tagged is frame with a VLAN tag of VLAN 0 (priority tagged) after its
 // MACs, of the TPID tpid: 0x8100 (802.1Q) or 0x88a8 (802.1ad). Linux
 // strips either on receipt, and takes the frame as untagged.
@@ -103,11 +116,7 @@ var groupMAC = net.HardwareAddr{0x01, 0x80, 0xc2, 0, 0, 0x03}
 func TestAdv2TaggedGroupFrameFromUnbound(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
-	_ = a.spawnAs(b, "agent", "strict") // the bridge has an agent on it
-	id := a.outsider(image)
-	link := enginetest.LinkOf(t, a.c, id)
+	_, id, link := a.beside("agent", "strict") // the bridge has an agent on it
 	own := link.Addr()
 	vethLinkLocal := enginetest.LinkLocal(t, link.HostPort)
 	targets := []struct {
@@ -174,11 +183,7 @@ func synAcked(frame []byte, src netip.Addr, seq uint32) bool {
 func TestAdv2TaggedTCPFromUnbound(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
-	_ = a.spawnAs(b, "agent", "strict")
-	id := a.outsider(image)
-	link := enginetest.LinkOf(t, a.c, id)
+	_, id, link := a.beside("agent", "strict")
 	bridge := enginetest.HostInterface(t, gateway)
 	ln, err := net.Listen("tcp", netip.AddrPortFrom(gateway, 0).String())
 	require.NoError(t, err)
@@ -214,25 +219,50 @@ func TestAdv2TaggedTCPFromUnbound(t *testing.T) {
 func TestAdv2TaggedARPFromUnbound(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
-	victim := a.spawnAs(b, "victim", "strict")
-	id := a.outsider(image)
-	link := enginetest.LinkOf(t, a.c, id)
-	bridge := enginetest.HostInterface(t, gateway)
-	victimMAC := enginetest.LearnNeighbour(t, bridge.Name, victim.IP)
-	time.Sleep(1100 * time.Millisecond) // past the entry's locktime: a plain reply may replace it now
-
-	reply := arpFrame(bridge.MAC, enginetest.ARPReply, link.MAC, victim.IP, bridge.MAC, gateway)
+	c := a.newClaim()
 	for _, how := range tags {
-		rawSend(t, a.c, id, tag(how.tpid, reply))
-		stays(t, victimMAC.String(), func() string { return enginetest.Neighbour(t, bridge.Name, victim.IP).String() },
-			"%s ARP reply: the host's neighbour entry of the victim %s (the attacker's MAC is %s)", how.name, victim.IP, link.MAC)
-		// Put the entry back, for the next frame to be tried on its own.
-		out, err := execOut("ip", "neigh", "replace", victim.IP.String(), "lladdr", victimMAC.String(), "dev", bridge.Name, "nud", "reachable")
-		require.NoError(t, err, "%s", out)
-		time.Sleep(1100 * time.Millisecond)
+		a.tryReply(c, how.name, tag(how.tpid, c.reply))
 	}
+}
+
+// claim is a try by a container with no rules to take a running agent's
+// address at the host: the victim, the container and its link, the
+// bridge, the host's neighbour entry of the victim, and the container's
+// ARP reply to the host that claims the victim's address.
+type claim struct {
+	victim    Agent
+	id        string
+	link      enginetest.Link
+	bridge    enginetest.HostIface
+	victimMAC net.HardwareAddr
+	reply     []byte
+}
+
+// newClaim sets a claim up, past the neighbour entry's locktime: a plain
+// reply may replace it now.
+func (a *attackEnv) newClaim() claim {
+	a.t.Helper()
+	var c claim
+	c.victim, c.id, c.link = a.beside("victim", "strict")
+	c.bridge = enginetest.HostInterface(a.t, gateway)
+	c.victimMAC = enginetest.LearnNeighbour(a.t, c.bridge.Name, c.victim.IP)
+	time.Sleep(1100 * time.Millisecond)
+	c.reply = arpFrame(c.bridge.MAC, enginetest.ARPReply, c.link.MAC, c.victim.IP, c.bridge.MAC, gateway)
+	return c
+}
+
+// tryReply sends frame, the claim's reply in the way name says, from the
+// claim's container: the host's entry of the victim must keep the
+// victim's MAC. It puts the entry back, and waits out its locktime, for
+// the next frame to be tried on its own.
+func (a *attackEnv) tryReply(c claim, name string, frame []byte) {
+	a.t.Helper()
+	rawSend(a.t, a.c, c.id, frame)
+	stays(a.t, c.victimMAC.String(), func() string { return enginetest.Neighbour(a.t, c.bridge.Name, c.victim.IP).String() },
+		"%s ARP reply: the host's neighbour entry of the victim %s (the attacker's MAC is %s)", name, c.victim.IP, c.link.MAC)
+	out, err := execOut("ip", "neigh", "replace", c.victim.IP.String(), "lladdr", c.victimMAC.String(), "dev", c.bridge.Name, "nud", "reachable")
+	require.NoError(a.t, err, "%s", out)
+	time.Sleep(1100 * time.Millisecond)
 }
 
 // TestAdv2EntrypointTaggedToHost: TestAdv2TaggedGroupFrameFromUnbound

@@ -83,12 +83,8 @@ func doubleTagged(outer uint16, frame []byte) []byte {
 func TestAdv3DoubleTaggedFromUnbound(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), open(image))
-	victim := a.spawnAs(b, "victim", "open")
+	victim, id, link := a.beside("victim", "open")
 	victimLink := enginetest.LinkOf(t, a.c, victim.ContainerID)
-	id := a.outsider(image)
-	link := enginetest.LinkOf(t, a.c, id)
 	bridge := enginetest.HostInterface(t, gateway)
 	vethLinkLocal := enginetest.LinkLocal(t, link.HostPort)
 
@@ -157,42 +153,19 @@ func TestAdv3DoubleTaggedFromUnbound(t *testing.T) {
 func TestAdv3DoubleTaggedARPFromUnbound(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
-	victim := a.spawnAs(b, "victim", "strict")
-	id := a.outsider(image)
-	link := enginetest.LinkOf(t, a.c, id)
-	bridge := enginetest.HostInterface(t, gateway)
-	victimMAC := enginetest.LearnNeighbour(t, bridge.Name, victim.IP)
-	time.Sleep(1100 * time.Millisecond) // past the entry's locktime: a plain reply may replace it now
-
-	reply := arpFrame(bridge.MAC, enginetest.ARPReply, link.MAC, victim.IP, bridge.MAC, gateway)
-	ways := []struct {
-		name  string
-		frame []byte
-	}{{"untagged", reply}}
+	c := a.newClaim()
+	a.tryReply(c, "untagged", c.reply)
 	for _, d := range doubleTags {
-		ways = append(ways, struct {
-			name  string
-			frame []byte
-		}{d.name, doubleTagged(d.outer, reply)})
-	}
-	for _, w := range ways {
-		rawSend(t, a.c, id, w.frame)
-		stays(t, victimMAC.String(), func() string { return enginetest.Neighbour(t, bridge.Name, victim.IP).String() },
-			"%s ARP reply: the host's neighbour entry of the victim %s (the attacker's MAC is %s)", w.name, victim.IP, link.MAC)
-		out, err := execOut("ip", "neigh", "replace", victim.IP.String(), "lladdr", victimMAC.String(), "dev", bridge.Name, "nud", "reachable")
-		require.NoError(t, err, "%s", out)
-		time.Sleep(1100 * time.Millisecond)
+		a.tryReply(c, d.name, doubleTagged(d.outer, c.reply))
 	}
 
 	// What it takes: a datagram the host sends the victim, once the
 	// container sent its reply again.
-	rawSend(t, a.c, id, doubleTagged(doubleTags[0].outer, reply))
+	rawSend(t, a.c, c.id, doubleTagged(doubleTags[0].outer, c.reply))
 	time.Sleep(200 * time.Millisecond)
-	sniffed := sniff(t, a.c, id, 2*time.Second)
-	mark, got, leaked := a.hostToVictim(victim, sniffed)
-	assert.False(t, leaked, "a datagram the host sent the victim %s reached the container with no rules (MAC %s)", victim.IP, link.MAC)
+	sniffed := sniff(t, a.c, c.id, 2*time.Second)
+	mark, got, leaked := a.hostToVictim(c.victim, sniffed)
+	assert.False(t, leaked, "a datagram the host sent the victim %s reached the container with no rules (MAC %s)", c.victim.IP, c.link.MAC)
 	t.Logf("the victim got the host's datagram %08x: %v", mark, slices.Contains(got, mark))
 }
 
@@ -447,12 +420,8 @@ func TestAdv3HostOtherAddresses(t *testing.T) {
 func TestAdv3DoubleTaggedToAgentFromUnbound(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
-	victim := a.spawnAs(b, "victim", "strict")
+	victim, id, link := a.beside("victim", "strict")
 	victimLink := enginetest.LinkOf(t, a.c, victim.ContainerID)
-	id := a.outsider(image)
-	link := enginetest.LinkOf(t, a.c, id)
 	bridge := enginetest.HostInterface(t, gateway)
 	// The victim's kernel resolves the gateway as it connects to the
 	// orchestrator.
@@ -695,11 +664,7 @@ func raFrame(dst, mac net.HardwareAddr, prefix netip.Prefix) []byte {
 func TestAdv3DoubleTaggedRAFromUnbound(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
-	_ = a.spawnAs(b, "agent", "strict") // the bridge has an agent on it
-	id := a.outsider(image)
-	link := enginetest.LinkOf(t, a.c, id)
+	_, id, link := a.beside("agent", "strict") // the bridge has an agent on it
 	var r [2]byte
 	_, _ = rand.Read(r[:])
 	prefix := netip.MustParsePrefix(fmt.Sprintf("2001:db8:%x::/64", binary.BigEndian.Uint16(r[:])))

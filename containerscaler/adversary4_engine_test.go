@@ -343,10 +343,7 @@ func TestAdv4ARPTrailerToAgent(t *testing.T) {
 func TestAdv4ARPFieldsToAgent(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
-	attacker := a.spawnAs(b, "attacker", "strict")
-	victim := a.spawnAs(b, "victim", "strict")
+	attacker, victim := a.pair("strict")
 	attackerLink := enginetest.LinkOf(t, a.c, attacker.ContainerID)
 	victimLink := enginetest.LinkOf(t, a.c, victim.ContainerID)
 	control := arpFrame(broadcastMAC, enginetest.ARPRequest, attackerLink.MAC, attacker.IP, zeroMAC, victim.IP)

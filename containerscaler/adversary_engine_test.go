@@ -41,7 +41,7 @@ import (
 
 // inNetnsOf runs f on a thread of its own inside the network namespace of
 // container id, which runs.
-func inNetnsOf(t *testing.T, c client.APIClient, id string, f func() error) {
+func inNetnsOf(t testing.TB, c client.APIClient, id string, f func() error) {
 	t.Helper()
 	info, err := c.ContainerInspect(context.Background(), id, client.ContainerInspectOptions{})
 	require.NoError(t, err)
@@ -75,7 +75,7 @@ func inNetnsOf(t *testing.T, c client.APIClient, id string, f func() error) {
 
 // rawSend writes whole Ethernet frames on eth0 of container id, through a
 // packet socket in its namespace.
-func rawSend(t *testing.T, c client.APIClient, id string, frames ...[]byte) {
+func rawSend(t testing.TB, c client.APIClient, id string, frames ...[]byte) {
 	t.Helper()
 	inNetnsOf(t, c, id, func() error {
 		ifc, err := net.InterfaceByName("eth0")

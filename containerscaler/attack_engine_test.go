@@ -327,7 +327,7 @@ func TestAttackARPPoisoning(t *testing.T) {
 
 // stays fails the test unless get returns want at each look, every 100 ms
 // for a second: what a frame changes, it changes within that.
-func stays(t *testing.T, want string, get func() string, msg string, args ...any) {
+func stays(t testing.TB, want string, get func() string, msg string, args ...any) {
 	t.Helper()
 	for end := time.Now().Add(time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
 		if got := get(); got != want {
