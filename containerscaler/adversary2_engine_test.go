@@ -41,8 +41,7 @@ func (a *attackEnv) outsider(image string) string {
 // container and link.
 func (a *attackEnv) beside(id, label string) (Agent, string, enginetest.Link) {
 	a.t.Helper()
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image), open(image))
+	b, image := a.backendHere()
 	agent := a.spawnAs(b, id, label)
 	outsider := a.outsider(image)
 	return agent, outsider, enginetest.LinkOf(a.t, a.c, outsider)

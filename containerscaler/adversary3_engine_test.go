@@ -545,8 +545,7 @@ func execBusybox(t *testing.T, c client.APIClient, id string, args ...string) (s
 func TestAdv3AgentChangesItsAddress(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
+	b, _ := a.backendHere()
 	attacker := a.spawnAs(b, "attacker", "strict")
 	before := enginetest.LinkOf(t, a.c, attacker.ContainerID)
 	out, code := execBusybox(t, a.c, attacker.ContainerID, "ip", "addr", "show", "dev", "eth0")
@@ -591,8 +590,7 @@ func udpFrom(src, dst netip.Addr, sport, port uint16, mark uint32) []byte {
 func TestAdv3ConntrackReuse(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
+	b, _ := a.backendHere()
 	attacker := a.spawnAs(b, "attacker", "strict")
 	link := enginetest.LinkOf(t, a.c, attacker.ContainerID)
 	bridge := enginetest.HostInterface(t, gateway)

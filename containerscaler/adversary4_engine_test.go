@@ -306,8 +306,7 @@ var (
 func TestAdv4ARPTrailerToAgent(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
+	b, image := a.backendHere()
 	attacker := a.spawnAs(b, "attacker", "strict")
 	victim := a.spawnAs(b, "victim", "strict")
 	id := a.outsider(image)
@@ -383,12 +382,11 @@ func TestAdv4ARPFieldsToAgent(t *testing.T) {
 func TestAdv4OtherBridgeTagged(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
+	b, image := a.backendHere()
 	a.spawnAs(b, "agent", "strict")
-	a.otherNetwork()
-	one := a.outsiderOn(image, a.name+"-other")
-	two := a.outsiderOn(image, a.name+"-other")
+	other, _ := a.otherNetwork()
+	one := a.outsiderOn(image, other)
+	two := a.outsiderOn(image, other)
 	oneLink, twoLink := enginetest.LinkOf(t, a.c, one), enginetest.LinkOf(t, a.c, two)
 	ways := []struct {
 		name string

@@ -104,13 +104,20 @@ func (a *attackEnv) spawnAs(b *Backend, id, label string) Agent {
 	return a.spawn(b, id, a.request(id, label))
 }
 
+// backendHere is a backend of the test's scaler with both label sets,
+// its rules written in this namespace, and the test's agent image.
+func (a *attackEnv) backendHere() (*Backend, string) {
+	a.t.Helper()
+	image := a.agentImage(nil)
+	return a.backendAs(a.name, a.engine, a.nftHere(), strict(image), open(image)), image
+}
+
 // pair spawns two agents of a backend of the test's scaler with both
 // label sets, its rules written in this namespace: the attacker, of the
 // strict label set, and the victim, of the label set labelled victim.
 func (a *attackEnv) pair(victim string) (attacker, target Agent) {
 	a.t.Helper()
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image), open(image))
+	b, _ := a.backendHere()
 	return a.spawnAs(b, "attacker", "strict"), a.spawnAs(b, "victim", victim)
 }
 
@@ -245,8 +252,7 @@ func TestAttackSpoofedSourcesPass(t *testing.T) {
 func TestAttackIPv6AroundRules(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
+	b, _ := a.backendHere()
 	attacker := a.spawnAs(b, "attacker", "strict")
 	bridge := enginetest.HostInterface(t, gateway)
 	linkLocal := enginetest.LinkLocal(t, bridge.Name)
@@ -513,8 +519,7 @@ func (a *attackEnv) kill(id string) {
 // X must still reach the orchestrator's port its policy opens.
 func TestAttackLeftoverOrchestratorRules(t *testing.T) {
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
+	b, _ := a.backendHere()
 	for attempt := 1; ; attempt++ {
 		gone := a.spawnAs(b, fmt.Sprintf("gone%d", attempt), "strict")
 		require.NoError(t, b.Destroy(context.Background(), gone.ID))

@@ -26,11 +26,10 @@ import (
 func TestOtherBridgesSpared(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
-	image := a.agentImage(nil)
-	b := a.backendAs(a.name, a.engine, a.nftHere(), strict(image))
+	b, image := a.backendHere()
 	a.spawnAs(b, "agent", "strict")
-	gw := a.otherNetwork()
-	id := a.outsiderOn(image, a.name+"-other")
+	other, gw := a.otherNetwork()
+	id := a.outsiderOn(image, other)
 	linkLocal := enginetest.LinkLocal(t, enginetest.HostInterface(t, gw).Name)
 	udp := func(dst netip.Addr, tag bool) enginetest.Packet {
 		return enginetest.Packet{Proto: enginetest.UDP, Dst: dst, Port: closedPort, Tag: tag}
@@ -42,8 +41,8 @@ func TestOtherBridgesSpared(t *testing.T) {
 
 // otherNetwork makes a bridge network of the test's own, a free /24 of
 // 10.97.0.0/16 named after the test, removed at its end, and returns its
-// gateway.
-func (a *attackEnv) otherNetwork() netip.Addr {
+// name and gateway.
+func (a *attackEnv) otherNetwork() (string, netip.Addr) {
 	a.t.Helper()
 	for range 20 {
 		var r [1]byte
@@ -58,10 +57,10 @@ func (a *attackEnv) otherNetwork() netip.Addr {
 		}
 		require.NoError(a.t, err)
 		a.t.Cleanup(func() { _, _ = a.c.NetworkRemove(context.Background(), name, client.NetworkRemoveOptions{}) })
-		return gw
+		return name, gw
 	}
 	a.t.Fatal("no free /24 in 10.97.0.0/16")
-	return netip.Addr{}
+	return "", netip.Addr{}
 }
 
 // outsiderOn starts a container of image on the network name, removed at
